@@ -1,0 +1,24 @@
+// Pure analysis library: no fs, fetch, DuckDB or DOM (STYLE B.1).
+export * from "./schema/index.js";
+export * from "./scoring/index.js";
+export { auc } from "./stats/auc.js";
+export { ClusteredAuc } from "./stats/clustered-auc.js";
+export { clusterBootstrap, percentileCI, shareAbove, DEFAULT_RESAMPLES } from "./stats/bootstrap.js";
+export { spearman, pearson, ClusteredSpearman } from "./stats/spearman.js";
+export { krippendorffAlpha, alphaFromUnits, UnitWeightedIntervalAlpha } from "./stats/krippendorff-alpha.js";
+export { signTest, signTestPValue } from "./stats/sign-test.js";
+export { obuchowskiAuc, normalQuantile } from "./stats/obuchowski.js";
+export { median, quantileSorted, percentileInterval } from "./stats/quantile.js";
+export { ClusteredSeparation } from "./stats/separation.js";
+export { midranks } from "./stats/ranks.js";
+export * from "./rq/common.js";
+export * from "./rq/prepared.js";
+export * from "./rq/matched-pairs.js";
+export * from "./rq/checklist-gates.js";
+export * from "./rq/rq1-discrimination.js";
+export * from "./rq/rq2-human.js";
+export * from "./rq/rq3-skill-effects.js";
+export * from "./rq/rq4-ablations.js";
+export * from "./rq/rq5-reliability.js";
+export * from "./rq/report.js";
+export { compareCodePoints } from "./rq/order.js";

@@ -1,0 +1,99 @@
+import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
+import { ClusteredAuc } from "../stats/clustered-auc.js";
+import { obuchowskiAuc } from "../stats/obuchowski.js";
+import { compareCodePoints } from "./order.js";
+
+/** Settings every bootstrap in an analysis run shares; recorded with each figure. */
+export interface BootstrapSettings {
+  seed: number;
+  resamples: number;
+  level: number;
+}
+export const DEFAULT_SETTINGS: BootstrapSettings = { seed: 20260101, resamples: DEFAULT_RESAMPLES, level: 0.95 };
+
+/** What produced a CI, attached to every interval (DEVELOPERS: state estimator, seed, resamples). */
+export interface BootstrapDescriptor {
+  estimator: string;
+  resamples: number;
+  seed: string;
+  level: number;
+  clusters: number;
+  redrawn: number;
+}
+
+/** Either a figure or the reason it is not available (never a silent 0 or NaN). */
+export interface NotAvailable {
+  available: false;
+  reason: string;
+}
+export const notAvailable = (reason: string): NotAvailable => ({ available: false, reason });
+
+/** NaN → null so JSON output never carries an invalid number. */
+export function finite(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+export function finiteCI(ci: [number, number]): [number, number] | null {
+  return Number.isFinite(ci[0]) && Number.isFinite(ci[1]) ? ci : null;
+}
+
+/** Dense cluster indices for a list of task ids (sorted by code point for determinism). */
+export function taskClusters(taskIds: readonly string[]): { clusterOf: Int32Array; clusters: number; ids: string[] } {
+  const ids = [...new Set(taskIds)].sort(compareCodePoints);
+  const slot = new Map(ids.map((id, i) => [id, i]));
+  return { clusterOf: Int32Array.from(taskIds, (id) => slot.get(id)!), clusters: ids.length, ids };
+}
+
+/** Seed string of one bootstrap: the run's seed plus the figure's name, so each figure is reproducible alone. */
+export const seedFor = (s: BootstrapSettings, figure: string) => `${s.seed}:${figure}`;
+
+export interface AucEstimate {
+  method: string;
+  n: number;
+  n_pass: number;
+  n_fail: number;
+  tasks: number;
+  auc: number | null;
+  ci: [number, number] | null;
+  bootstrap: BootstrapDescriptor | null;
+  /** Analytic cross-check: Obuchowski (1997) clustered variance, normal interval. */
+  obuchowski: { se: number | null; ci: [number, number] | null } | null;
+  note?: string;
+}
+
+export const AUC_ESTIMATOR = "Mann–Whitney AUC, ties ½; task-clustered percentile bootstrap (type-7)";
+
+/** AUC with its task-clustered bootstrap CI and the Obuchowski interval. */
+export function aucWithCI(
+  method: string,
+  rows: ReadonlyArray<{ score: number; pass: boolean; task: string }>,
+  settings: BootstrapSettings,
+  figure: string,
+): AucEstimate {
+  const nPass = rows.filter((r) => r.pass).length;
+  const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
+  const base = { method, n: rows.length, n_pass: nPass, n_fail: rows.length - nPass, tasks: clusters };
+  if (nPass === 0 || nPass === rows.length) {
+    return { ...base, auc: null, ci: null, bootstrap: null, obuchowski: null, note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class" };
+  }
+  const scores = rows.map((r) => r.score), pass = rows.map((r) => r.pass);
+  const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
+  const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
+  const estimate = prepared.estimate();
+  if (clusters < 2) {
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski: { se: null, ci: null }, note: "CI not available: one task (cannot resample clusters)" };
+  }
+  const seed = seedFor(settings, figure);
+  let res;
+  try {
+    res = clusterBootstrap({ clusters, seed, resamples: settings.resamples, statistics: { auc: (w) => prepared.evaluate(w) }, accept: (w) => prepared.hasBothClasses(w) });
+  } catch (e) {
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski: { se: finite(ob.se), ci: finiteCI(ob.ci) }, note: `CI not available: ${(e as Error).message}` };
+  }
+  return {
+    ...base,
+    auc: estimate,
+    ci: percentileCI(res.draws.auc, settings.level),
+    bootstrap: { estimator: AUC_ESTIMATOR, resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+    obuchowski: { se: finite(ob.se), ci: finiteCI(ob.ci) },
+  };
+}

@@ -1,0 +1,58 @@
+import type { Trajectory } from "../schema/tables.js";
+import { compareCodePoints } from "./order.js";
+import { isBinary, type PreparedStore } from "./prepared.js";
+
+export interface MatchedPair {
+  pair_id: string;
+  task_id: string;
+  harness: string;
+  model: string;
+  source: string | null;
+  trial: number | null;
+  without_id: string;
+  with_id: string;
+  without_outcome: "PASS" | "FAIL";
+  with_outcome: "PASS" | "FAIL";
+}
+
+export interface PairingReport {
+  pairs: MatchedPair[];
+  /** Binary, deduplicated none/curated trajectories that found no partner of the same trial index. */
+  unmatched: number;
+  /** Extra trajectories sharing one cell and trial index on one side (first by id kept). */
+  duplicate_trials: number;
+}
+
+/**
+ * Matched with/without-skill pairs (contract "Matched pair", rule 6): same
+ * task, harness, model and source (null matches null), condition `none` vs
+ * `curated`, paired by trial index; self-generated and non-binary excluded;
+ * unmatched trials dropped. When one side has two trajectories with the same
+ * trial index, the first by trajectory_id is used and the rest are counted.
+ */
+export function matchPairs(p: PreparedStore): PairingReport {
+  const sides = new Map<string, { none?: Trajectory; curated?: Trajectory }>();
+  let duplicate_trials = 0;
+  for (const t of p.trajectories) { // already in code-point order
+    if (!isBinary(t) || (t.condition !== "none" && t.condition !== "curated")) continue;
+    const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null, t.trial ?? null]);
+    let cell = sides.get(key);
+    if (!cell) sides.set(key, (cell = {}));
+    if (cell[t.condition]) duplicate_trials++;
+    else cell[t.condition] = t;
+  }
+  const pairs: MatchedPair[] = [];
+  let unmatched = 0;
+  const keys = [...sides.keys()].sort(compareCodePoints);
+  for (const key of keys) {
+    const { none, curated } = sides.get(key)!;
+    if (!none || !curated) { unmatched++; continue; }
+    pairs.push({
+      pair_id: `${none.trajectory_id}|${curated.trajectory_id}`,
+      task_id: none.task_id, harness: none.harness, model: none.model, source: none.source ?? null, trial: none.trial ?? null,
+      without_id: none.trajectory_id, with_id: curated.trajectory_id,
+      without_outcome: none.outcome as "PASS" | "FAIL", with_outcome: curated.outcome as "PASS" | "FAIL",
+    });
+  }
+  return { pairs, unmatched, duplicate_trials };
+}

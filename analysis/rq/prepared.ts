@@ -1,0 +1,127 @@
+import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
+import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
+import { trajectoryMetrics, type TrajectoryMetrics } from "../scoring/trajectory-metrics.js";
+import { compareCodePoints } from "./order.js";
+
+export const DEFAULT_JUDGE = "primary";
+
+/** Store counts reported with every output (issue 3: dedup / non-binary / zero-evidence). */
+export interface StoreCounts {
+  tasks: number;
+  items: number;
+  trajectories: number;
+  duplicates_dropped: number;
+  unique_trajectories: number;
+  binary: number;
+  non_binary: number;
+  zero_evidence: number;
+  judgments: number;
+  judges: string[];
+}
+
+/**
+ * A store after deduplication with every trajectory's primary-run labels and
+ * metrics: the shared input of RQ1–RQ5. Built once; pure.
+ */
+export interface PreparedStore {
+  store: Store;
+  primaryJudge: string;
+  /** Deduplicated trajectories in code-point order of trajectory_id. */
+  trajectories: Trajectory[];
+  byId: Map<string, Trajectory>;
+  tasks: Map<string, Task>;
+  /** Checklist of each task, in store order. */
+  checklist: Map<string, Item[]>;
+  /** Metrics under the primary judge, run 1 (the primary scoring). */
+  metrics: Map<string, TrajectoryMetrics>;
+  counts: StoreCounts;
+  /** Labels aligned with the task checklist for (trajectory, judge, run); undefined = not judged. */
+  labelsOf(trajectoryId: string, judge?: string, run?: number): (Label | undefined)[] | undefined;
+  /** (judge, run) combinations present for a trajectory. */
+  runsOf(trajectoryId: string): { judge: string; run: number }[];
+  /** GCPC under an arbitrary outcome step / abstention rule for the primary run. */
+  score(trajectoryId: string, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
+}
+
+export function prepareStore(store: Store): PreparedStore {
+  const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
+  const sorted = [...store.trajectories].sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
+  const seenHash = new Set<string>();
+  const trajectories: Trajectory[] = [];
+  let dropped = 0;
+  for (const t of sorted) {
+    if (t.log_hash != null) {
+      if (seenHash.has(t.log_hash)) { dropped++; continue; }
+      seenHash.add(t.log_hash);
+    }
+    trajectories.push(t);
+  }
+  const byId = new Map(trajectories.map((t) => [t.trajectory_id, t]));
+  const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
+  const checklist = new Map<string, Item[]>();
+  for (const t of store.tasks) checklist.set(t.task_id, []);
+  for (const it of store.items) checklist.get(it.task_id)?.push(it);
+  const itemIndex = new Map<string, Map<string, number>>();
+  for (const [taskId, items] of checklist) itemIndex.set(taskId, new Map(items.map((it, i) => [it.item_id, i])));
+
+  // labels[trajectory]["judge\u0000run"] = aligned label vector
+  const labels = new Map<string, Map<string, (Label | undefined)[]>>();
+  const judges = new Set<string>();
+  for (const j of store.judgments) {
+    const t = byId.get(j.trajectory_id);
+    if (!t) continue; // judgment of a dropped duplicate
+    const judge = j.judge ?? primaryJudge;
+    judges.add(judge);
+    const key = `${judge}\u0000${j.run ?? 1}`;
+    let perRun = labels.get(j.trajectory_id);
+    if (!perRun) labels.set(j.trajectory_id, (perRun = new Map()));
+    let vec = perRun.get(key);
+    if (!vec) perRun.set(key, (vec = new Array(checklist.get(t.task_id)!.length).fill(undefined)));
+    const idx = itemIndex.get(t.task_id)!.get(j.item_id);
+    if (idx !== undefined) vec[idx] = j.label;
+  }
+  const labelsOf = (id: string, judge = primaryJudge, run = 1) => labels.get(id)?.get(`${judge}\u0000${run}`);
+
+  const metrics = new Map<string, TrajectoryMetrics>();
+  let binary = 0, zeroEvidence = 0;
+  for (const t of trajectories) {
+    const items = checklist.get(t.task_id)!;
+    const vec = labelsOf(t.trajectory_id) ?? new Array(items.length).fill(undefined);
+    const m = trajectoryMetrics(items, vec, t.outcome);
+    metrics.set(t.trajectory_id, m);
+    if (t.outcome === "PASS" || t.outcome === "FAIL") binary++;
+    if (m.zero_evidence) zeroEvidence++;
+  }
+  const counts: StoreCounts = {
+    tasks: store.tasks.length,
+    items: store.items.length,
+    trajectories: store.trajectories.length,
+    duplicates_dropped: dropped,
+    unique_trajectories: trajectories.length,
+    binary,
+    non_binary: trajectories.length - binary,
+    zero_evidence: zeroEvidence,
+    judgments: store.judgments.length,
+    judges: [...judges].sort(compareCodePoints),
+  };
+  return {
+    store, primaryJudge, trajectories, byId, tasks, checklist, metrics, counts, labelsOf,
+    runsOf(id) {
+      const perRun = labels.get(id);
+      if (!perRun) return [];
+      return [...perRun.keys()].map((k) => { const [judge, run] = k.split("\u0000"); return { judge, run: Number(run) }; });
+    },
+    score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
+      const t = byId.get(id);
+      if (!t) return NaN;
+      const items = checklist.get(t.task_id)!;
+      const vec = labelsOf(id, judge, run);
+      if (!vec) return NaN;
+      return gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention));
+    },
+  };
+}
+
+export function isBinary(t: Trajectory): t is Trajectory & { outcome: "PASS" | "FAIL" } {
+  return t.outcome === "PASS" || t.outcome === "FAIL";
+}

@@ -1,0 +1,64 @@
+import { SCHEMA_VERSION, type Store } from "../schema/tables.js";
+import { DEFAULT_SETTINGS, finite, type BootstrapSettings } from "./common.js";
+import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
+import { rq1Discrimination, type Rq1Result } from "./rq1-discrimination.js";
+import { rq2Human, type Rq2Result } from "./rq2-human.js";
+import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
+import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
+import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
+
+export interface PerTrajectoryRow {
+  trajectory_id: string;
+  task_id: string;
+  condition: string;
+  outcome: string | null;
+  gcpc: number | null;
+  gcpc_outcome: number | null;
+  perfect: number;
+  coverage: number | null;
+  zero_evidence: boolean;
+}
+
+export interface AnalysisReport {
+  schema_version: number;
+  store: { name: string; synthetic: boolean; description: string | null; primary_judge: string };
+  settings: BootstrapSettings;
+  counts: StoreCounts;
+  rq1: Rq1Result;
+  rq2: Rq2Result;
+  rq3: Rq3Result;
+  rq4: Rq4Result;
+  rq5: Rq5Result;
+  per_trajectory?: PerTrajectoryRow[];
+}
+
+/** Every analysis of the contract on one store: a pure function of (store, settings). */
+export function analyzeStore(store: Store, settings: BootstrapSettings = DEFAULT_SETTINGS, options: { perTrajectory?: boolean; onProgress?: (step: string) => void } = {}): AnalysisReport {
+  const progress = options.onProgress ?? (() => {});
+  progress("preparing store");
+  const p = prepareStore(store);
+  progress("RQ1 discrimination");
+  const rq1 = rq1Discrimination(p, settings);
+  progress("RQ2 human agreement");
+  const rq2 = rq2Human(p, settings);
+  progress("RQ3 skill effects");
+  const rq3 = rq3SkillEffects(p);
+  progress("RQ4 ablations");
+  const rq4 = rq4Ablations(p, settings, rq1.auc);
+  progress("RQ5 reliability and transfer");
+  const rq5 = rq5Reliability(p, settings);
+  const report: AnalysisReport = {
+    schema_version: SCHEMA_VERSION,
+    store: { name: store.manifest.name, synthetic: store.manifest.synthetic === true, description: store.manifest.description ?? null, primary_judge: p.primaryJudge },
+    settings, counts: p.counts, rq1, rq2, rq3, rq4, rq5,
+  };
+  if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
+  return report;
+}
+
+export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
+  return p.trajectories.map((t) => {
+    const m = p.metrics.get(t.trajectory_id)!;
+    return { trajectory_id: t.trajectory_id, task_id: t.task_id, condition: t.condition, outcome: t.outcome ?? null, gcpc: finite(m.gcpc), gcpc_outcome: finite(m.gcpc_outcome), perfect: m.perfect, coverage: finite(m.coverage), zero_evidence: m.zero_evidence };
+  });
+}

@@ -1,0 +1,77 @@
+import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
+import { ClusteredAuc } from "../stats/clustered-auc.js";
+import { aucWithCI, AUC_ESTIMATOR, notAvailable, seedFor, taskClusters, type AucEstimate, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import { methodScoreMaps } from "./method-scores.js";
+import { isBinary, type PreparedStore } from "./prepared.js";
+
+export interface PairedDelta {
+  available: true;
+  methods: [string, string];
+  n: number;
+  tasks: number;
+  auc_a: number;
+  auc_b: number;
+  delta: number;
+  ci: [number, number];
+  positive_share: number;
+  bootstrap: BootstrapDescriptor;
+  /** The ΔAUC draws, for the Figure 4A histogram. */
+  draws: number[];
+}
+
+export interface Rq1Result {
+  population: string;
+  estimator: string;
+  auc: AucEstimate[];
+  paired: PairedDelta | NotAvailable;
+  by_condition: AucEstimate[];
+}
+
+/**
+ * RQ1 (paper §4.2, contract "RQ1"): AUC of each log-only scorer on its own
+ * available sample, paired ΔAUC = AUC(gcpc) − AUC(holistic) on the shared
+ * subset (both AUCs recomputed on each draw), and AUC(gcpc) by condition.
+ * Outcome-inclusive scores are excluded: they contain the label.
+ */
+export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
+  const pop = p.trajectories.filter(isBinary);
+  const maps = methodScoreMaps(p);
+  const auc: AucEstimate[] = [];
+  for (const [method, scores] of maps) {
+    if (method === "gcpc_outcome") continue;
+    const rows = pop.filter((t) => scores.has(t.trajectory_id)).map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+    auc.push(aucWithCI(method, rows, settings, `rq1:auc:${method}`));
+  }
+  const gcpc = maps.get("gcpc")!;
+  const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
+    const rows = pop.filter((t) => t.condition === condition && gcpc.has(t.trajectory_id)).map((t) => ({ score: gcpc.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+    return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, settings, `rq1:condition:${condition}`)];
+  });
+  const other = maps.get(pairedWith);
+  const paired = other ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], settings) : notAvailable(`no method_scores for '${pairedWith}'`);
+  return { population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)", estimator: AUC_ESTIMATOR, auc, paired, by_condition };
+}
+
+export function pairedDelta(p: PreparedStore, a: Map<string, number>, b: Map<string, number>, methods: [string, string], settings: BootstrapSettings): PairedDelta | NotAvailable {
+  const shared = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
+  const pass = shared.map((t) => t.outcome === "PASS");
+  if (!pass.includes(true) || !pass.includes(false)) return notAvailable(`shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`);
+  const { clusterOf, clusters } = taskClusters(shared.map((t) => t.task_id));
+  if (clusters < 2) return notAvailable("shared subset spans one task: cannot resample clusters");
+  const aucA = new ClusteredAuc(shared.map((t) => a.get(t.trajectory_id)!), pass, clusterOf, clusters);
+  const aucB = new ClusteredAuc(shared.map((t) => b.get(t.trajectory_id)!), pass, clusterOf, clusters);
+  const seed = seedFor(settings, `rq1:paired:${methods.join("-")}`);
+  const res = clusterBootstrap({
+    clusters, seed, resamples: settings.resamples,
+    accept: (w) => aucA.hasBothClasses(w),
+    statistics: { delta: (w) => aucA.evaluate(w) - aucB.evaluate(w) },
+  });
+  const estA = aucA.estimate(), estB = aucB.estimate();
+  return {
+    available: true, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB, delta: estA - estB,
+    ci: percentileCI(res.draws.delta, settings.level),
+    positive_share: shareAbove(res.draws.delta, 0),
+    bootstrap: { estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+    draws: Array.from(res.draws.delta),
+  };
+}

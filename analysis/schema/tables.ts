@@ -1,0 +1,137 @@
+import { z } from "zod";
+
+/**
+ * Row schemas of the verdict-store contract (shared/spec/verdict-store.md).
+ * Field order follows the contract; `.nullish()` marks the contract's `?`
+ * fields (absent or null). Rows are strict: an unknown column is reported, so
+ * a misspelt optional field is not silently dropped.
+ */
+export const SCHEMA_VERSION = 1;
+
+const id = z.string().min(1, "must be a non-empty string");
+const unitScore = z.number().refine(Number.isFinite, "must be a finite number").refine((x) => x >= 0 && x <= 1, "must be in [0, 1]");
+
+export const Label = z.enum(["Yes", "No", "Abstain"]);
+export type Label = z.infer<typeof Label>;
+export const Route = z.enum(["assertion", "generated", "judge"]);
+export const Category = z.enum(["comprehension", "acquisition", "computation", "construction", "validation"]);
+export const Condition = z.enum(["none", "curated", "self_generated"]);
+export const Outcome = z.enum(["PASS", "FAIL"]);
+
+export const Manifest = z.strictObject({
+  name: z.string(),
+  description: z.string().nullish(),
+  primary_judge: z.string().nullish(),
+  seed: z.number().int().nullish(),
+  synthetic: z.boolean().nullish(),
+  /** Extension (documented in README): the store holds no judgments (imports of outcome-only data). */
+  judgments_optional: z.boolean().nullish(),
+  schema_version: z.number().int().nullish(),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+export const TaskRow = z.strictObject({
+  task_id: id,
+  benchmark: id,
+  domain: z.string().nullish(),
+  instruction: z.string().nullish(),
+  verifier_tests: z.array(z.string()).nullish(),
+});
+export const ItemRow = z.strictObject({
+  task_id: id,
+  item_id: id,
+  text: z.string(),
+  quote: z.string().nullish(),
+  route: Route,
+  assertion_ref: z.string().nullish(),
+  category: Category.nullish(),
+});
+export const TrajectoryRow = z.strictObject({
+  trajectory_id: id,
+  task_id: id,
+  harness: z.string(),
+  model: z.string(),
+  source: z.string().nullish(),
+  condition: Condition,
+  trial: z.number().int().nullish(),
+  outcome: Outcome.nullish(),
+  reward: z.number().refine(Number.isFinite, "must be a finite number").nullish(),
+  log_hash: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+});
+export const JudgmentRow = z.strictObject({
+  trajectory_id: id,
+  item_id: id,
+  label: Label,
+  run: z.number().int().min(1, "must be an integer >= 1").nullish(),
+  judge: z.string().nullish(),
+  evidence: z.string().nullish(),
+});
+export const MethodScoreRow = z.strictObject({ trajectory_id: id, method: id, score: unitScore });
+export const HumanRatingRow = z.strictObject({
+  annotator: id,
+  trajectory_id: id,
+  rating: z.number().refine(Number.isFinite, "must be a finite number").refine((x) => x >= 0 && x <= 10, "must be in [0, 10]"),
+});
+export const HumanPreferenceRow = z.strictObject({
+  annotator: id,
+  trajectory_a: id,
+  trajectory_b: id,
+  preference: z.enum(["a", "b", "tie"]),
+});
+export const HumanItemLabelRow = z.strictObject({ annotator: id, trajectory_id: id, item_id: id, label: Label });
+export const EvidenceReplacementRow = z.strictObject({ trajectory_id: id, item_id: id, before: Label, after: Label });
+export const SchemaAuditRow = z.strictObject({ scheme: id, requirement_id: id, covered: z.boolean() });
+export const VerifierResultRow = z.strictObject({
+  trajectory_id: id,
+  test_id: id,
+  status: z.enum(["passed", "failed", "skipped", "other"]),
+});
+
+export const TABLE_SCHEMAS = {
+  tasks: TaskRow,
+  items: ItemRow,
+  trajectories: TrajectoryRow,
+  judgments: JudgmentRow,
+  method_scores: MethodScoreRow,
+  human_ratings: HumanRatingRow,
+  human_preferences: HumanPreferenceRow,
+  human_item_labels: HumanItemLabelRow,
+  evidence_replacements: EvidenceReplacementRow,
+  schema_audit: SchemaAuditRow,
+  verifier_results: VerifierResultRow,
+} as const;
+
+export type TableName = keyof typeof TABLE_SCHEMAS;
+export const TABLE_NAMES = Object.keys(TABLE_SCHEMAS) as TableName[];
+export const REQUIRED_TABLES: readonly TableName[] = ["tasks", "items", "trajectories", "judgments"];
+/** Fields whose CSV cell holds a JSON array (contract: "Lists in CSV are JSON arrays in one cell"). */
+export const LIST_FIELDS: Partial<Record<TableName, string[]>> = { tasks: ["verifier_tests"], trajectories: ["tags"] };
+
+export type Task = z.infer<typeof TaskRow>;
+export type Item = z.infer<typeof ItemRow>;
+export type Trajectory = z.infer<typeof TrajectoryRow>;
+export type Judgment = z.infer<typeof JudgmentRow>;
+export type MethodScore = z.infer<typeof MethodScoreRow>;
+export type HumanRating = z.infer<typeof HumanRatingRow>;
+export type HumanPreference = z.infer<typeof HumanPreferenceRow>;
+export type HumanItemLabel = z.infer<typeof HumanItemLabelRow>;
+export type EvidenceReplacement = z.infer<typeof EvidenceReplacementRow>;
+export type SchemaAudit = z.infer<typeof SchemaAuditRow>;
+export type VerifierResult = z.infer<typeof VerifierResultRow>;
+
+/** A validated store in memory: the input of every analysis. Optional tables are absent, not empty. */
+export interface Store {
+  manifest: Manifest;
+  tasks: Task[];
+  items: Item[];
+  trajectories: Trajectory[];
+  judgments: Judgment[];
+  method_scores?: MethodScore[];
+  human_ratings?: HumanRating[];
+  human_preferences?: HumanPreference[];
+  human_item_labels?: HumanItemLabel[];
+  evidence_replacements?: EvidenceReplacement[];
+  schema_audit?: SchemaAudit[];
+  verifier_results?: VerifierResult[];
+}

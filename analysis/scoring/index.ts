@@ -1,0 +1,2 @@
+export * from "./official-outcome.js";
+export * from "./trajectory-metrics.js";

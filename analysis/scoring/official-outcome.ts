@@ -1,0 +1,66 @@
+import type { Label } from "../schema/tables.js";
+
+/**
+ * The official-outcome step (paper §3.3), each operation switchable for the
+ * RQ4 ablation. Applied after judging:
+ *  - PASS propagation: on PASS, assertion-route items are set to Yes;
+ *  - endpoint: one virtual item is appended, Yes on PASS, No on FAIL.
+ * Non-binary trajectories (outcome null) get no step at all (contract rule 3).
+ */
+export interface OutcomeStep {
+  propagation: boolean;
+  endpoint: boolean;
+}
+export const PLAIN: OutcomeStep = Object.freeze({ propagation: false, endpoint: false });
+export const WITH_OFFICIAL_OUTCOME: OutcomeStep = Object.freeze({ propagation: true, endpoint: true });
+
+/** How Abstain is treated: the primary rule excludes it; the RQ4 sensitivity recodes it as No. */
+export type AbstentionRule = "exclude" | "forced_no";
+
+export interface ChecklistItemRoute {
+  route: "assertion" | "generated" | "judge";
+}
+
+export interface LabelCounts {
+  /** Yes among decided items (endpoint included when appended). */
+  yes: number;
+  /** Decided (non-Abstain) items, endpoint included when appended. */
+  decided: number;
+  /** Checklist items judged No after the step (endpoint excluded): Perfect needs this. */
+  checklistNo: number;
+  /** Checklist size |C_t| (endpoint excluded). */
+  items: number;
+}
+
+/**
+ * Counts Yes / decided after the official-outcome step. `labels[i]` is the
+ * judged label of `items[i]`; a missing judgment counts as Abstain (no
+ * evidence was recorded for it).
+ */
+export function countAfterOutcomeStep(
+  items: ReadonlyArray<ChecklistItemRoute>,
+  labels: ReadonlyArray<Label | undefined>,
+  outcome: "PASS" | "FAIL" | null | undefined,
+  step: OutcomeStep,
+  abstention: AbstentionRule = "exclude",
+): LabelCounts {
+  let yes = 0, decided = 0, checklistNo = 0;
+  const binary = outcome === "PASS" || outcome === "FAIL";
+  for (let i = 0; i < items.length; i++) {
+    let label: Label = labels[i] ?? "Abstain";
+    if (abstention === "forced_no" && label === "Abstain") label = "No";
+    if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
+    if (label === "Yes") { yes++; decided++; }
+    else if (label === "No") { decided++; checklistNo++; }
+  }
+  if (binary && step.endpoint) {
+    decided++;
+    if (outcome === "PASS") yes++;
+  }
+  return { yes, decided, checklistNo, items: items.length };
+}
+
+/** GCPC = Yes / decided (paper eq. 1); NaN when nothing is decided. */
+export function gcpcOf(counts: LabelCounts): number {
+  return counts.decided === 0 ? NaN : counts.yes / counts.decided;
+}

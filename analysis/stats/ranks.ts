@@ -1,0 +1,33 @@
+/**
+ * Midranks (average ranks, 1-based) of a numeric array.
+ *
+ * Tied values share the mean of the ranks they occupy, which is what both the
+ * Mann–Whitney form of the AUC (ties count ½) and Spearman's ρ with ties need
+ * (cf. simple-statistics `sample_rank_correlation`; d3's rank gives ties the
+ * lowest rank instead, which would bias both).
+ *
+ * Complexity O(n log n).
+ * @example midranks([10, 20, 20, 30]) // → [1, 2.5, 2.5, 4]
+ */
+export function midranks(values: ArrayLike<number>): Float64Array {
+  const n = values.length;
+  const order = sortedOrder(values);
+  const ranks = new Float64Array(n);
+  let i = 0;
+  while (i < n) {
+    let j = i + 1;
+    while (j < n && values[order[j]] === values[order[i]]) j++;
+    const mid = (i + 1 + j) / 2; // mean of ranks i+1 .. j
+    for (let k = i; k < j; k++) ranks[order[k]] = mid;
+    i = j;
+  }
+  return ranks;
+}
+
+/** Indices that sort `values` ascending (stable). */
+export function sortedOrder(values: ArrayLike<number>): Uint32Array {
+  const order = new Uint32Array(values.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => values[a] - values[b] || a - b);
+  return order;
+}

@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import seedrandom from "seedrandom";
+import { auc } from "../analysis/stats/auc.js";
+import { ClusteredAuc } from "../analysis/stats/clustered-auc.js";
+
+function sample(seed: string, n: number, clusters: number) {
+  const rng = seedrandom(seed);
+  const cluster = Array.from({ length: n }, () => Math.floor(rng() * clusters));
+  const pass = cluster.map(() => rng() < 0.4);
+  const score = pass.map((p) => Math.round((p ? 0.3 : 0) * 10 + rng() * 7) / 10); // coarse → many ties
+  return { cluster, pass, score };
+}
+
+test("with every weight 1 the clustered AUC equals the plain AUC", () => {
+  const { cluster, pass, score } = sample("a", 500, 17);
+  const c = new ClusteredAuc(score, pass, cluster, 17);
+  assert.ok(Math.abs(c.estimate() - auc(score, pass)) < 1e-12);
+});
+
+test("a weighted evaluation equals the AUC of the explicitly concatenated resample", () => {
+  const { cluster, pass, score } = sample("b", 300, 9);
+  const c = new ClusteredAuc(score, pass, cluster, 9);
+  const w = Float64Array.from([0, 3, 1, 0, 2, 1, 0, 1, 1]);
+  const s2: number[] = [], y2: boolean[] = [];
+  for (let i = 0; i < score.length; i++) for (let k = 0; k < w[cluster[i]]; k++) { s2.push(score[i]); y2.push(pass[i]); }
+  assert.ok(Math.abs(c.evaluate(w) - auc(s2, y2)) < 1e-12);
+});
+
+test("a draw without one class evaluates to NaN and hasBothClasses says so", () => {
+  const c = new ClusteredAuc([0.1, 0.9, 0.5], [false, true, true], [0, 1, 1], 2);
+  const onlyPositives = Float64Array.from([0, 2]);
+  assert.equal(c.hasBothClasses(onlyPositives), false);
+  assert.ok(Number.isNaN(c.evaluate(onlyPositives)));
+  assert.equal(c.hasBothClasses(Float64Array.from([1, 1])), true);
+});
+
+test("groups collapse equal scores within a cluster (per-draw cost below n)", () => {
+  const c = new ClusteredAuc([0.5, 0.5, 0.5, 0.5], [true, false, true, false], [0, 0, 1, 1], 2);
+  assert.equal(c.groups, 2);
+  assert.equal(c.estimate(), 0.5);
+});

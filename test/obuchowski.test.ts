@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { obuchowskiAuc, normalQuantile } from "../analysis/stats/obuchowski.js";
+
+test("Obuchowski variance on a 3-cluster hand example", () => {
+  // cluster 1: pos .9, neg .2; cluster 2: pos .6, neg .6; cluster 3: pos .4, negs .5 .1
+  // V10 = (1, .875, .5), A = 2.375/3; V01 = (1 | .5 | 2/3 + 1)
+  // a_i = V10_i − m_i A = (5, 2, −7)/24; b_i = V01_i − n_i A = (5, −7, 2)/24
+  // Σa² = Σb² = 78/576, Σab = −3/576, I/(I−1) = 1.5
+  // Var = [1.5·78/(3·3) + 1.5·78/(4·4) + 2·1.5·(−3)/12] / 576 = 19.5625/576
+  const r = obuchowskiAuc([0.9, 0.2, 0.6, 0.6, 0.4, 0.5, 0.1], [true, false, true, false, true, false, false], [1, 1, 2, 2, 3, 3, 3]);
+  assert.ok(Math.abs(r.auc - 2.375 / 3) < 1e-12);
+  assert.ok(Math.abs(r.variance - 19.5625 / 576) < 1e-12, String(r.variance));
+  assert.equal(r.clusters, 3);
+});
+
+test("Obuchowski is NaN-safe on degenerate input", () => {
+  assert.ok(Number.isNaN(obuchowskiAuc([0.1, 0.2], [true, true], [0, 1]).auc));
+  const one = obuchowskiAuc([0.1, 0.2], [false, true], [0, 0]);
+  assert.equal(one.auc, 1);
+  assert.ok(Number.isNaN(one.se));
+});
+
+test("normal quantile matches tabulated values", () => {
+  assert.ok(Math.abs(normalQuantile(0.975) - 1.959963984540054) < 1e-8);
+  assert.ok(Math.abs(normalQuantile(0.95) - 1.6448536269514722) < 1e-8);
+  assert.ok(Math.abs(normalQuantile(0.01) + 2.3263478740408408) < 1e-8);
+});
