@@ -1,0 +1,160 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Store, Trajectory, Judgment, Label } from "../analysis/schema/tables.js";
+import { prepareStore } from "../analysis/rq/prepared.js";
+import { rq1Discrimination } from "../analysis/rq/rq1-discrimination.js";
+import { rq2Human } from "../analysis/rq/rq2-human.js";
+import { rq3SkillEffects } from "../analysis/rq/rq3-skill-effects.js";
+import { rq4Ablations } from "../analysis/rq/rq4-ablations.js";
+import { rq5Reliability } from "../analysis/rq/rq5-reliability.js";
+import { analyzeStore } from "../analysis/rq/report.js";
+import { matchPairs } from "../analysis/rq/matched-pairs.js";
+import { thresholdShares } from "../analysis/stats/shares.js";
+import { MATERIAL_CHANGE } from "../analysis/rq/rq3-skill-effects.js";
+
+const settings = { seed: 1, resamples: 200, level: 0.95 };
+
+/** Two tasks of 4 items (items 1–2 assertion, 3–4 judge); labels given as strings like "YYNA". */
+function tinyStore(): Store {
+  const tasks = ["t1", "t2"].map((task_id) => ({ task_id, benchmark: "bench", instruction: "Do X. Then do Y.", verifier_tests: ["test_a", "test_b"] }));
+  const items = tasks.flatMap((t) => [1, 2, 3, 4].map((i) => ({
+    task_id: t.task_id, item_id: `i${i}`, text: `req ${i}`, quote: i === 4 ? "not in instruction" : "Do X.",
+    route: (i <= 2 ? "assertion" : "judge") as "assertion" | "judge", assertion_ref: i === 1 ? "test_a" : i === 2 ? "test_missing" : undefined,
+  })));
+  const trajectories: Trajectory[] = [];
+  const judgments: Judgment[] = [];
+  const add = (id: string, task: string, condition: Trajectory["condition"], outcome: "PASS" | "FAIL" | null, labels: string, extra: Partial<Trajectory> = {}) => {
+    trajectories.push({ trajectory_id: id, task_id: task, harness: "h", model: "m", condition, trial: 1, outcome, ...extra });
+    const map: Record<string, Label> = { Y: "Yes", N: "No", A: "Abstain" };
+    [...labels].forEach((c, i) => judgments.push({ trajectory_id: id, item_id: `i${i + 1}`, label: map[c] }));
+  };
+  // t1: matched pair FAIL→FAIL, Δ = 3/4 − 1/4 = +0.5
+  add("a1", "t1", "none", "FAIL", "YNNN");
+  add("a2", "t1", "curated", "FAIL", "YYYN");
+  // t1: PASS trajectory, trial 2 (unmatched)
+  add("a3", "t1", "none", "PASS", "YYYA", { trial: 2 });
+  // t2: FAIL→PASS pair, Δ = 1 − 1/2 = +0.5
+  add("b1", "t2", "none", "FAIL", "YNAA", { log_hash: "h1" });
+  add("b2", "t2", "curated", "PASS", "YYYY");
+  // duplicate of b1 by log hash: dropped (b1 < b9 in code-point order)
+  add("b9", "t2", "none", "FAIL", "NNNN", { log_hash: "h1", trial: 3 });
+  // zero-evidence and non-binary trajectories
+  add("c1", "t2", "none", "FAIL", "AAAA", { trial: 4 });
+  add("c2", "t2", "none", null, "YYNN", { trial: 5 });
+  return {
+    manifest: { name: "tiny" },
+    tasks, items, trajectories, judgments,
+    method_scores: [
+      { trajectory_id: "a1", method: "holistic", score: 0.2 }, { trajectory_id: "a2", method: "holistic", score: 0.6 },
+      { trajectory_id: "a3", method: "holistic", score: 0.6 }, { trajectory_id: "b1", method: "holistic", score: 0.5 },
+      { trajectory_id: "b2", method: "holistic", score: 0.9 },
+    ],
+    human_preferences: [
+      { annotator: "x", trajectory_a: "a1", trajectory_b: "a2", preference: "b" },
+      { annotator: "y", trajectory_a: "a2", trajectory_b: "a3", preference: "a" },
+      { annotator: "y", trajectory_a: "a1", trajectory_b: "a3", preference: "tie" },
+    ],
+    evidence_replacements: [
+      { trajectory_id: "a2", item_id: "i1", before: "Yes", after: "No" },
+      { trajectory_id: "a2", item_id: "i2", before: "Yes", after: "Abstain" },
+      { trajectory_id: "a2", item_id: "i3", before: "Yes", after: "Yes" },
+      { trajectory_id: "a2", item_id: "i4", before: "No", after: "No" },
+    ],
+    schema_audit: [
+      { scheme: "real", requirement_id: "r1", covered: true }, { scheme: "real", requirement_id: "r2", covered: false },
+    ],
+  };
+}
+
+test("deduplication keeps the first trajectory_id of a log hash and counts the rest", () => {
+  const p = prepareStore(tinyStore());
+  assert.equal(p.counts.duplicates_dropped, 1);
+  assert.ok(!p.byId.has("b9"));
+  assert.deepEqual([p.counts.unique_trajectories, p.counts.binary, p.counts.non_binary, p.counts.zero_evidence], [7, 6, 1, 1]);
+});
+
+test("RQ3 pairs by trial index and computes Δ per transition (hand computed)", () => {
+  const p = prepareStore(tinyStore());
+  const pairing = matchPairs(p);
+  assert.deepEqual(pairing.pairs.map((x) => [x.without_id, x.with_id]), [["a1", "a2"], ["b1", "b2"]]);
+  const r = rq3SkillEffects(p);
+  const ff = r.transitions.find((t) => t.group === "FAIL→FAIL")!;
+  const fp = r.transitions.find((t) => t.group === "FAIL→PASS")!;
+  assert.deepEqual([ff.n, ff.median_delta, ff.improved_share, ff.regressed_share], [1, 0.5, 1, 0]);
+  assert.deepEqual([fp.n, fp.median_delta], [1, 0.5]);
+  assert.equal(r.transitions.find((t) => t.group === "PASS→PASS")!.median_delta, null);
+});
+
+test("a Δ of exactly 0.10 is not a material change even when float subtraction says otherwise", () => {
+  // 0.4 − 0.3 = 0.10000000000000003 and 1 − 0.9 = 0.09999999999999998 in floating point
+  const shares = thresholdShares([0.4 - 0.3, 1 - 0.9, 0.3 - 0.4, 0.1000001], MATERIAL_CHANGE);
+  assert.equal(shares.above, 1 / 4);
+  assert.equal(shares.below, 0);
+});
+
+test("RQ1 reports AUC per method on its own sample and a paired Δ on the shared subset", () => {
+  const p = prepareStore(tinyStore());
+  const r = rq1Discrimination(p, settings);
+  const g = r.auc.find((a) => a.method === "gcpc")!;
+  // gcpc own sample: a1 .25 F, a2 .75 F, a3 1 P, b1 .5 F, b2 1 P → both PASS above every FAIL → 1
+  assert.equal(g.n, 5);
+  assert.equal(g.auc, 1);
+  const h = r.auc.find((a) => a.method === "holistic")!;
+  // holistic: P {.6, .9}, F {.2, .6, .5}: (.6>.2)(.6=.6→½)(.6>.5)(.9>all) = 5.5/6
+  assert.ok(Math.abs(h.auc! - 5.5 / 6) < 1e-12);
+  assert.ok(r.paired && "delta" in r.paired);
+  if ("delta" in r.paired) {
+    assert.ok(Math.abs(r.paired.delta - (1 - 5.5 / 6)) < 1e-12);
+    assert.equal(r.paired.bootstrap.resamples, 200);
+  }
+});
+
+test("RQ2 agreement counts strict wins and skips ties and unscored", () => {
+  const p = prepareStore(tinyStore());
+  const r = rq2Human(p, settings);
+  assert.ok(Array.isArray(r.methods));
+  const g = (r.methods as any[]).find((m) => m.method === "gcpc");
+  // row1: prefers a2 (.75) over a1 (.25) → agree; row2: prefers a2 (.75) over a3 (1) → disagree
+  assert.deepEqual([g.agreeing, g.comparable, g.comparisons], [1, 2, 2]);
+  const h = (r.methods as any[]).find((m) => m.method === "holistic");
+  // holistic a2 .6 = a3 .6 → tie, not comparable
+  assert.deepEqual([h.agreeing, h.comparable], [1, 1]);
+  assert.equal((r.alpha_q1 as any).available, false);
+});
+
+test("RQ4 separations of the outcome-step ablation (hand computed)", () => {
+  const p = prepareStore(tinyStore());
+  const r = rq4Ablations(p, settings, []);
+  assert.ok(Array.isArray(r.outcome_step));
+  const rows = r.outcome_step as any[];
+  // population: a1 F .25, a2 F .75, a3 P (YYYA → 1), b1 F (YNAA → .5), b2 P 1
+  // none: mean P 1 − mean F .5 = .5
+  assert.ok(Math.abs(rows[0].separation - 0.5) < 1e-12);
+  // endpoint: a1 1/5, a2 3/5, b1 1/3 → F mean 17/45; a3 4/4, b2 5/5 → 1; separation 28/45
+  assert.ok(Math.abs(rows[1].separation - 28 / 45) < 1e-12);
+  assert.ok(Math.abs(rows[1].increment - (28 / 45 - 0.5)) < 1e-12);
+  const er = r.evidence_replacement as any;
+  assert.deepEqual([er.n, er.strict_share, er.incl_abstain_share], [3, 1 / 3, 2 / 3]);
+  assert.deepEqual((r.schema_audit as any[])[0], { scheme: "real", n: 2, covered: 1, covered_share: 0.5 });
+  assert.equal((r.idle_floor as any).available, false);
+});
+
+test("RQ5 transfer gates and the same-task pair check", () => {
+  const p = prepareStore(tinyStore());
+  const r = rq5Reliability(p, settings);
+  const t = r.transfer[0];
+  // per task: i1 valid; i2 assertion_ref missing; i3 valid; i4 quote not verbatim → 2 of 4 valid
+  assert.deepEqual([t.tasks, t.items, t.valid_items, t.failed_quote, t.failed_assertion], [2, 8, 4, 2, 2]);
+  const pc = r.pair_check[0];
+  // t1: first PASS a3 (1) vs first FAIL a1 (.25) → higher; t2: b2 (1) vs b1 (.5) → higher
+  assert.deepEqual([pc.tasks_with_both, pc.decidable, pc.higher, pc.lower, pc.equal, pc.median_delta], [2, 2, 2, 0, 0, 0.625]);
+  assert.equal(pc.sign_test_p, 0.5);
+  assert.equal((r.reliability as any).available, false);
+  assert.equal((r.judge_substitution as any).available, false);
+});
+
+test("analyzeStore is deterministic: same store and seed → identical JSON", () => {
+  const a = JSON.stringify(analyzeStore(tinyStore(), settings, { perTrajectory: true }));
+  const b = JSON.stringify(analyzeStore(tinyStore(), settings, { perTrajectory: true }));
+  assert.equal(a, b);
+});
