@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry point of the `gcpc` command: registers tsx so the TypeScript CLI runs without a build step.
+import { register } from "tsx/esm/api";
+register();
+await import("../cli/main.ts");

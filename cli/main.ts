@@ -1,0 +1,125 @@
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { analyzeStore } from "../analysis/rq/report.js";
+import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+import { readStore } from "./store/read-store.js";
+import { writeStore, writeFileAtomic } from "./store/write-store.js";
+import { StoreValidationError } from "./store/problems.js";
+import { generateDemoStore } from "./generate/demo-store.js";
+import { reportSections, type PaperFigures } from "./report/sections.js";
+import { renderCsv, renderLatex, renderMarkdown } from "./report/render.js";
+
+class UsageError extends Error {}
+
+const HELP: Record<string, string> = {
+  main: `gcpc — GCPC workbench: validate verdict stores and reproduce the paper's analyses
+
+Usage:
+  gcpc validate STORE                 check a store against the contract
+  gcpc report STORE [options]         run RQ1–RQ5 and print the paper's tables
+  gcpc generate OUT --seed N          write a synthetic demo store (Parquet)
+  gcpc help COMMAND                   help for one command
+
+Exit codes: 0 ok, 1 internal error, 2 bad input or usage.`,
+  validate: `gcpc validate STORE [--max-problems N]
+
+Reads STORE (tables as .jsonl, .csv or .parquet; see shared/spec/verdict-store.md),
+validates every row, key and reference, and prints counts. Problems are listed with
+file, line or row, and field (up to --max-problems, default 50). Exit 2 if invalid.`,
+  report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]
+                   [--out FILE] [--per-trajectory] [--paper | --no-paper]
+
+Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
+  --format         md (default), json (stable keys, see README), csv (long), latex
+  --seed           bootstrap seed (default ${DEFAULT_SETTINGS.seed})
+  --resamples      bootstrap resamples per CI (default ${DEFAULT_SETTINGS.resamples})
+  --out FILE       write to FILE atomically instead of stdout
+  --per-trajectory include per-trajectory metrics (json)
+  --paper          show the paper's reported values beside ours (default for the demo store)`,
+  generate: `gcpc generate OUT --seed N [--scale F] [--format parquet|jsonl]
+
+Writes a SYNTHETIC store from the latent-progress model of data/README.md to the new
+folder OUT (refuses a non-empty folder). --scale multiplies the number of tasks.`,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "--help" || command === "-h") { console.log(HELP.main); return command ? 0 : 2; }
+  if (command === "help") { console.log(HELP[rest[0]] ?? HELP.main); return 0; }
+  if (!(command in HELP) || command === "main") throw new UsageError(`unknown command "${command}" (try gcpc --help)`);
+  if (rest.includes("--help") || rest.includes("-h")) { console.log(HELP[command]); return 0; }
+  const options = {
+    format: { type: "string" }, seed: { type: "string" }, resamples: { type: "string" }, out: { type: "string" },
+    "per-trajectory": { type: "boolean" }, paper: { type: "boolean" }, "no-paper": { type: "boolean" }, scale: { type: "string" }, "max-problems": { type: "string" },
+  } as const;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one folder argument (try gcpc help ${command})`);
+  const int = (name: string, v: string | undefined, def: number, min = 0) => {
+    if (v === undefined) return def;
+    if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${v}"`);
+    return Number(v);
+  };
+  const progress = (step: string) => process.stderr.write(`gcpc: ${step}\n`);
+
+  if (command === "generate") {
+    if (values.seed === undefined) throw new UsageError("generate needs --seed N");
+    const scale = values.scale === undefined ? 1 : Number(values.scale);
+    if (!(scale > 0 && scale <= 100)) throw new UsageError(`--scale must be a number in (0, 100], got "${values.scale}"`);
+    const format = (values.format ?? "parquet") as "parquet" | "jsonl";
+    if (format !== "parquet" && format !== "jsonl") throw new UsageError(`--format for generate is parquet or jsonl, got "${format}"`);
+    progress(`generating synthetic store (seed ${values.seed}, scale ${scale})`);
+    const store = generateDemoStore({ seed: int("seed", values.seed, 0), scale });
+    try {
+      await writeStore(positionals[0], store, format);
+    } catch (e) {
+      if (/refusing to overwrite/.test((e as Error).message)) throw new UsageError((e as Error).message);
+      throw e;
+    }
+    console.log(`wrote ${positionals[0]}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)`);
+    return 0;
+  }
+
+  const maxProblems = int("max-problems", values["max-problems"], 50, 1);
+  progress(`reading ${positionals[0]}`);
+  const { store, files, warnings, rows } = await readStore(positionals[0], { maxProblems });
+  for (const w of warnings) process.stderr.write(`gcpc: warning: ${w}\n`);
+  if (command === "validate") {
+    console.log(`valid store "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""}`);
+    for (const [table, file] of Object.entries(files)) console.log(`  ${table.padEnd(22)} ${String(rows[table] ?? 0).padStart(8)} rows  ${file}`);
+    return 0;
+  }
+  const format = values.format ?? "md";
+  if (!["md", "json", "csv", "latex"].includes(format)) throw new UsageError(`--format must be md, json, csv or latex, got "${format}"`);
+  const settings = { seed: int("seed", values.seed, DEFAULT_SETTINGS.seed), resamples: int("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1), level: DEFAULT_SETTINGS.level };
+  const report = analyzeStore(store, settings, { perTrajectory: values["per-trajectory"], onProgress: progress });
+  const isDemo = store.manifest.synthetic === true && store.manifest.name.startsWith("gcpc-demo");
+  const paper: PaperFigures | undefined = (values.paper || (isDemo && !values["no-paper"])) ? JSON.parse(readFileSync(new URL("../data/paper/reported.json", import.meta.url), "utf8")) : undefined;
+  let text: string;
+  if (format === "json") text = JSON.stringify(report, null, 2) + "\n";
+  else {
+    const sections = reportSections(report, paper);
+    if (format === "csv") text = renderCsv(sections);
+    else if (format === "latex") text = renderLatex(sections);
+    else text = renderMarkdown(sections, `# GCPC report: ${report.store.name}${report.store.synthetic ? "\n\n**SYNTHETIC DATA** — generated demo store, not real evaluation results." : ""}\n\nSeed ${settings.seed}, ${settings.resamples} resamples per CI.${paper ? " The \"paper\" column holds the values printed in the GCPC paper, for comparison." : ""}`);
+  }
+  if (values.out) {
+    writeFileAtomic(values.out, text);
+    progress(`wrote ${values.out}`);
+  } else process.stdout.write(text);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (e) => {
+    if (e instanceof UsageError) { process.stderr.write(`gcpc: ${e.message}\n`); process.exitCode = 2; }
+    else if (e instanceof StoreValidationError) { process.stderr.write(`gcpc: ${e.message}\n`); process.exitCode = 2; }
+    else { process.stderr.write(`gcpc: internal error: ${(e as Error).stack ?? e}\n`); process.exitCode = 1; }
+  },
+);

@@ -1,0 +1,62 @@
+import { mkdirSync, writeFileSync, renameSync, rmSync, existsSync, readdirSync, mkdtempSync } from "node:fs";
+import { dirname, join, basename } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { TABLE_NAMES, type Store, type TableName } from "../../analysis/schema/tables.js";
+import { DUCKDB_COLUMNS } from "./field-types.js";
+
+export type WriteFormat = "parquet" | "jsonl";
+
+/**
+ * Writes a store folder atomically: everything goes to a temporary sibling
+ * folder that is renamed into place at the end, so a failure leaves no
+ * half-written store. Refuses to overwrite a non-empty folder.
+ * Parquet is written by DuckDB with explicit column types (stable schema).
+ */
+export async function writeStore(out: string, store: Store, format: WriteFormat = "parquet"): Promise<void> {
+  if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`refusing to overwrite non-empty folder ${out}`);
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.tmp-`));
+  try {
+    writeFileSync(join(tmp, "store.json"), JSON.stringify(store.manifest, null, 2) + "\n");
+    const duck = format === "parquet" ? await DuckDBInstance.create(":memory:", { threads: "1" }) : undefined;
+    const conn = duck ? await duck.connect() : undefined;
+    for (const table of TABLE_NAMES) {
+      const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
+      if (!rows) continue;
+      const cols = DUCKDB_COLUMNS[table];
+      const jsonl = rows.map((r) => JSON.stringify(Object.fromEntries(cols.map(([c]) => [c, r[c] ?? null])))).join("\n") + "\n";
+      if (!conn) {
+        writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
+        continue;
+      }
+      const src = join(tmp, `${table}.src.jsonl`);
+      writeFileSync(src, jsonl);
+      const columns = "{" + cols.map(([c, t]) => `'${c}': '${t}'`).join(", ") + "}";
+      await conn.run(`COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', columns = ${columns})) TO '${join(tmp, `${table}.parquet`)}' (FORMAT parquet, COMPRESSION zstd)`);
+      rmSync(src);
+    }
+    conn?.closeSync?.();
+    if (existsSync(out)) rmSync(out, { recursive: true });
+    renameSync(tmp, out);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+function dropNulls(r: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** Writes a file atomically (temp file in the same folder, then rename). */
+export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
