@@ -5,7 +5,7 @@ import { Manifest, REQUIRED_TABLES, TABLE_NAMES, TABLE_SCHEMAS, type Store, type
 import { FIELD_KINDS, REQUIRED_FIELDS } from "./field-types.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
-import { checkReferences } from "./check-references.js";
+import { checkReferences, type RowLocation } from "./check-references.js";
 
 const FORMATS = ["jsonl", "csv", "parquet"] as const;
 type Format = (typeof FORMATS)[number];
@@ -54,9 +54,10 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     if (typeof text !== "string") add(text);
     else {
       try {
-        const parsed = Manifest.safeParse(JSON.parse(text));
+        const raw = JSON.parse(text);
+        const parsed = Manifest.safeParse(raw);
         if (parsed.success) manifest = parsed.data;
-        else for (const issue of parsed.error.issues) add({ file: "store.json", field: issueField(issue), message: issueMessage(issue) });
+        else for (const issue of parsed.error.issues) add({ file: "store.json", field: issueField(issue), message: issueMessage(issue, raw) });
       } catch (e) {
         add({ file: "store.json", message: `not valid JSON (${(e as Error).message})` });
       }
@@ -69,12 +70,16 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
   }
   const tables: Partial<Record<TableName, unknown[]>> = {};
+  const locations: Partial<Record<TableName, RowLocation[]>> = {};
   const rowsCount: Record<string, number> = {};
   let duck: DuckDBInstance | undefined;
+  // Tables with rows that could not be read: references into them are not checked (they would only cascade).
+  const incomplete = new Set<TableName>();
   for (const [table, names] of found) {
+    const problemsBefore = problems.count;
     if (names.length > 1) {
       add({ file: names.join(", "), message: `two files for table "${table}": keep exactly one` });
-      continue;
+      { incomplete.add(table); continue; }
     }
     const file = names[0];
     files[table] = file;
@@ -82,7 +87,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     const path = join(dir, file);
     if (statSync(path).size === 0) {
       add({ file, message: "file is empty" });
-      continue;
+      { incomplete.add(table); continue; }
     }
     let records: RawRecord[] | undefined;
     let columns: string[] | undefined;
@@ -92,15 +97,15 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
         ({ records, columns } = await readParquet(duck, path));
       } catch (e) {
         add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
-        continue;
+        { incomplete.add(table); continue; }
       }
     } else {
       const text = decodeUtf8(readFileSync(path), file);
-      if (typeof text !== "string") { add(text); continue; }
+      if (typeof text !== "string") { add(text); incomplete.add(table); continue; }
       if (format === "jsonl") records = parseJsonl(text, file, add);
       else {
         const parsed = parseCsv(text, file, add);
-        if (!parsed) continue;
+        if (!parsed) { incomplete.add(table); continue; }
         columns = parsed.header;
         records = parsed.records.map((r) => ({ ...r, values: convertCsvCells(table, r, file, add) }));
       }
@@ -109,22 +114,26 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
       const missing = REQUIRED_FIELDS[table].filter((f) => !columns!.includes(f));
       if (missing.length) {
         for (const f of missing) add({ file, line: format === "csv" ? 1 : undefined, field: f, message: `required column "${f}" is missing` });
-        continue;
+        { incomplete.add(table); continue; }
       }
     }
     const schema = TABLE_SCHEMAS[table];
     const valid: unknown[] = [];
+    const locs: RowLocation[] = [];
     for (const rec of records!) {
       const parsed = schema.safeParse(rec.values);
-      if (parsed.success) valid.push(parsed.data);
+      if (parsed.success) { valid.push(parsed.data); locs.push({ line: rec.line, row: rec.row }); }
       else for (const issue of parsed.error.issues) add({ file, line: rec.line, row: rec.row, field: issueField(issue), message: issueMessage(issue, rec.values) });
     }
     if (records!.length === 0) add({ file, message: "table has no rows" });
+    if (valid.length < records!.length || problemsBefore !== problems.count) incomplete.add(table);
     tables[table] = valid;
+    locations[table] = locs;
     rowsCount[table] = valid.length;
   }
   if (duck) duck.closeSync?.();
-  if (problems.count === 0) checkReferences(tables, files, add);
+  // References are checked on the rows that passed validation, so one run lists every kind of problem.
+  checkReferences(tables, locations, files, add, incomplete);
   if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
   const store = { manifest, ...tables } as Store;
   if (!store.judgments) store.judgments = [];
