@@ -1,0 +1,97 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateDemoStore } from "../cli/generate/demo-store.js";
+import { readStore } from "../cli/store/read-store.js";
+
+const repo = new URL("..", import.meta.url).pathname;
+const gcpc = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], { cwd: repo, encoding: "utf8" });
+const valid = join(repo, "test/fixtures/stores/valid");
+
+test("usage errors exit 2 with a message; help exits 0", () => {
+  assert.equal(gcpc("--help").status, 0);
+  assert.equal(gcpc("help", "report").status, 0);
+  const r = gcpc("frobnicate");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown command "frobnicate"/);
+  assert.equal(gcpc("report", valid, "--format", "xml").status, 2);
+  assert.equal(gcpc("report", valid, "--resamples", "abc").status, 2);
+  assert.equal(gcpc("report").status, 2);
+});
+
+test("an invalid store exits 2 and writes no output file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-"));
+  const out = join(dir, "report.json");
+  const r = gcpc("report", join(repo, "test/fixtures/stores/malformed/unknown-label"), "--format", "json", "--out", out);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /judgments\.jsonl, line 3, field "label"/);
+  assert.equal(existsSync(out), false);
+  rmSync(dir, { recursive: true });
+});
+
+test("validate prints the tables of a valid store", () => {
+  const r = gcpc("validate", valid);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /judgments\s+5 rows\s+judgments\.jsonl/);
+});
+
+test("same store and seed give byte-identical JSON; another seed changes the CIs", () => {
+  const args = ["report", "data/demo", "--format", "json", "--resamples", "300", "--seed", "11"];
+  const a = gcpc(...args), b = gcpc(...args), c = gcpc("report", "data/demo", "--format", "json", "--resamples", "300", "--seed", "12");
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(a.stdout, b.stdout);
+  assert.notEqual(a.stdout, c.stdout);
+  const j = JSON.parse(a.stdout);
+  // documented stable keys
+  for (const k of ["counts", "rq1", "rq2", "rq3", "rq4", "rq5"]) assert.ok(k in j, k);
+  assert.deepEqual(Object.keys(j.rq1.auc[0]).slice(0, 7), ["method", "n", "n_pass", "n_fail", "tasks", "auc", "ci"]);
+  assert.ok(["delta", "ci", "positive_share", "n"].every((k) => k in j.rq1.paired));
+  assert.ok(["from", "to", "n", "median_delta", "improved_share", "regressed_share", "sign_test_p"].every((k) => k in j.rq3.transitions[0]));
+  assert.ok(j.rq1.auc.every((a: any) => a.ci[0] <= a.auc && a.auc <= a.ci[1]), "CI contains the estimate");
+  assert.equal(j.store.synthetic, true);
+});
+
+test("md, csv and latex reports render every table; the demo shows the paper's values", () => {
+  const md = gcpc("report", "data/demo", "--resamples", "200");
+  assert.equal(md.status, 0, md.stderr);
+  for (const t of ["Figure 4B", "Figure 4A", "Table 2", "Figure 5", "Table 3B", "Table 3C", "Table 4", "pair check"]) assert.match(md.stdout, new RegExp(t));
+  assert.match(md.stdout, /SYNTHETIC/);
+  assert.match(md.stdout, /\| gcpc \| \d+ .* \| 0\.689 \|/);
+  const csv = gcpc("report", "data/demo", "--resamples", "200", "--format", "csv");
+  assert.match(csv.stdout.split("\n")[0], /^section,row,column,value$/);
+  const tex = gcpc("report", "data/demo", "--resamples", "200", "--format", "latex");
+  assert.match(tex.stdout, /\\begin\{tabular\}/);
+});
+
+test("the committed demo store equals a fresh generation from its seed", async () => {
+  const committed = await readStore(join(repo, "data/demo"));
+  const seed = committed.store.manifest.seed!;
+  const fresh = generateDemoStore({ seed });
+  const norm = (rows: object[] | undefined) => JSON.stringify((rows ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)))));
+  for (const table of ["tasks", "items", "trajectories", "judgments", "method_scores", "human_ratings", "human_preferences", "human_item_labels", "evidence_replacements", "schema_audit"] as const) {
+    assert.equal(norm(committed.store[table]), norm(fresh[table]), table);
+  }
+  assert.deepEqual(committed.store.manifest, JSON.parse(JSON.stringify(fresh.manifest)));
+});
+
+test("stores may mix JSONL, CSV and Parquet; CSV lists are JSON arrays in a cell", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-mix-"));
+  const { writeFileSync, copyFileSync } = await import("node:fs");
+  for (const f of ["items.jsonl", "judgments.jsonl", "trajectories.jsonl"]) copyFileSync(join(valid, f), join(dir, f));
+  writeFileSync(join(dir, "tasks.csv"), 'task_id,benchmark,domain,instruction,verifier_tests\nt1,demo,data,"Read the CSV. Write the report.","[""test_read"",""test_write""]"\nt2,demo,,"Parse the log.","[""test_parse""]"\n');
+  const { store } = await readStore(dir);
+  assert.deepEqual(store.tasks[0].verifier_tests, ["test_read", "test_write"]);
+  assert.equal(store.tasks[1].domain, undefined);
+  rmSync(dir, { recursive: true });
+});
+
+test("generate refuses to overwrite a non-empty folder (exit 2)", () => {
+  const r = gcpc("generate", valid, "--seed", "1");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /refusing to overwrite/);
+  assert.ok(existsSync(join(valid, "tasks.jsonl")));
+  assert.ok(readFileSync(join(valid, "tasks.jsonl"), "utf8").includes("t1"));
+});
