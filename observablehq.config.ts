@@ -1,0 +1,20 @@
+// Observable Framework config. Offline by design (shared/recipes/offline-framework.md):
+// no Google Fonts (globalStylesheets: []), node_modules imports only, self-hosted DuckDB-wasm.
+export default {
+  root: "src",
+  title: "GCPC workbench",
+  globalStylesheets: [],
+  pages: [
+    { name: "Overview", path: "/" },
+    { name: "RQ1 Discrimination", path: "/rq1" },
+    { name: "RQ2 Human agreement", path: "/rq2" },
+    { name: "RQ3 Skill effects", path: "/rq3" },
+    { name: "FAIL→FAIL explorer", path: "/explorer" },
+    { name: "RQ4 Ablations", path: "/rq4" },
+    { name: "RQ5 Reliability and transfer", path: "/rq5" },
+    { name: "Checklists", path: "/checklists" },
+    { name: "Data", path: "/data" },
+  ],
+  footer: "GCPC workbench — figures computed at build time from the store named by GCPC_STORE.",
+  search: false,
+};
