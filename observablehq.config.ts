@@ -17,4 +17,5 @@ export default {
   ],
   footer: "GCPC workbench — figures computed at build time from the store named by GCPC_STORE.",
   search: false,
+  output: process.env.GCPC_SITE_OUT ?? "dist",
 };

@@ -1,0 +1,61 @@
+// Build the site for a store, serve it on 127.0.0.1, and drive Debian's chromium offline.
+import { spawnSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+const repo = new URL("../../", import.meta.url).pathname;
+export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", "/checklists", "/data"];
+
+export function buildSite(store: string, out: string): void {
+  // Framework caches loader output by source file; the store is an env input, so clear the cache per build.
+  rmSync(join(repo, "src/.observablehq/cache"), { recursive: true, force: true });
+  const r = spawnSync("npx", ["observable", "build"], { cwd: repo, env: { ...process.env, GCPC_STORE: store, GCPC_SITE_OUT: out }, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`site build failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".csv": "text/csv", ".arrow": "application/vnd.apache.arrow.stream", ".parquet": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml" };
+
+/** Minimal static server for dist/ (clean URLs: /rq1 → rq1.html). Loopback only. */
+export function serve(dir: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    let file = join(dir, path);
+    if (path.endsWith("/")) file = join(file, "index.html");
+    else if (!existsSync(file) && existsSync(file + ".html")) file += ".html";
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end("not found"); return; }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => {
+    const addr = server.address() as { port: number };
+    resolve({ server, origin: `http://127.0.0.1:${addr.port}` });
+  }));
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+}
+
+export interface PageProblems { failed: string[]; consoleErrors: string[]; dialogs: string[]; bytes: number }
+
+/** Opens a page with every non-loopback request aborted; records failures, console errors, dialogs and bytes. */
+export async function openOffline(browser: Browser, url: string): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [], bytes: 0 };
+  await page.route("**/*", (route) => {
+    const host = new URL(route.request().url()).hostname;
+    return host === "127.0.0.1" ? route.continue() : route.abort();
+  });
+  page.on("requestfailed", (r) => problems.failed.push(`${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", async (r) => {
+    if (r.status() >= 400) problems.failed.push(`${r.url()} HTTP ${r.status()}`);
+    try { problems.bytes += (await r.body()).length; } catch { /* redirects have no body */ }
+  });
+  page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => problems.consoleErrors.push(String(e)));
+  page.on("dialog", async (d) => { problems.dialogs.push(d.message()); await d.dismiss(); });
+  await page.goto(url, { waitUntil: "networkidle" });
+  return { page, problems };
+}

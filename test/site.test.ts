@@ -1,0 +1,86 @@
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import type { Browser } from "playwright-core";
+import type { Server } from "node:http";
+import { generateDemoStore } from "../cli/generate/demo-store.js";
+import { writeStore } from "../cli/store/write-store.js";
+import { buildSite, launch, openOffline, PAGES, serve } from "./browser/harness.js";
+
+const XSS = "<img src=x onerror=alert(1)>";
+const repo = new URL("..", import.meta.url).pathname;
+let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any;
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "gcpc-site-"));
+  store = join(tmp, "store");
+  // A small synthetic store whose evidence strings are all hostile HTML (rendered text must stay text).
+  const s = generateDemoStore({ seed: 7, scale: 0.15 });
+  for (const j of s.judgments) if (j.evidence) j.evidence = XSS;
+  s.tasks[0].domain = XSS;
+  await writeStore(store, s, "jsonl");
+  buildSite(store, join(tmp, "dist"));
+  ({ server, origin } = await serve(join(tmp, "dist")));
+  browser = await launch();
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8" });
+  cli = JSON.parse(r.stdout);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+test("every page renders offline: no failed request, no console error, no dialog", async () => {
+  for (const path of PAGES) {
+    const { page, problems } = await openOffline(browser, origin + path);
+    await page.waitForSelector("#synthetic-banner", { timeout: 30_000 });
+    if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+    await page.waitForTimeout(300);
+    assert.deepEqual(problems.failed, [], `${path}: failed requests`);
+    assert.deepEqual(problems.consoleErrors, [], `${path}: console errors`);
+    assert.deepEqual(problems.dialogs, [], `${path}: dialogs`);
+    await page.close();
+  }
+});
+
+test("headline numbers on the pages equal the CLI's JSON for the same store", async () => {
+  const { page } = await openOffline(browser, origin + "/");
+  assert.equal(await page.textContent("#binary-count"), String(cli.counts.binary));
+  assert.equal(await page.textContent("#dedup-count"), String(cli.counts.duplicates_dropped));
+  await page.close();
+  const rq1 = await openOffline(browser, origin + "/rq1");
+  await rq1.page.waitForSelector("#paired-delta");
+  assert.equal(await rq1.page.textContent("#paired-delta"), cli.rq1.paired.delta.toFixed(3));
+  assert.equal(await rq1.page.textContent("#paired-positive"), `${(100 * cli.rq1.paired.positive_share).toFixed(1)}%`);
+  await rq1.page.close();
+});
+
+test("the explorer filters pairs, shows a chosen pair's changed criteria, and renders hostile evidence as text", async () => {
+  const { page, problems } = await openOffline(browser, origin + "/explorer");
+  await page.waitForSelector("#pair-count", { timeout: 60_000 });
+  const before = Number(await page.textContent("#pair-count"));
+  const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
+  assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
+  const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
+  await atLeast.fill("0.05");
+  await atLeast.dispatchEvent("input");
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, { timeout: 20_000 });
+  const after = Number(await page.textContent("#pair-count"));
+  const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
+  assert.equal(after, expected);
+  assert.ok(after > 0 && after < before);
+  await page.locator("table input[type=radio]").first().check();
+  await page.waitForSelector("#changed-count", { timeout: 20_000 });
+  const changed = Number(await page.textContent("#changed-count"));
+  assert.ok(changed > 0, "a pair with Δ ≥ 0.05 has changed criteria");
+  assert.equal(await page.locator("#pair-detail tr.changed").count(), changed);
+  assert.ok((await page.locator("#pair-detail td.evidence", { hasText: XSS }).count()) > 0, "evidence shown as literal text");
+  assert.equal(await page.locator("#pair-detail img").count(), 0, "no element injected");
+  assert.deepEqual(problems.dialogs, []);
+  await page.close();
+});
