@@ -1,8 +1,16 @@
 // `npm run bench`: timings only; never asserted in tests (DEVELOPERS: speed is measured by a script).
 import { benchBootstrap } from "./bootstrap-bench.js";
+import { benchStores } from "./store-bench.js";
+import { benchSite } from "./site-bench.js";
 
-const sections: [string, () => Promise<string[]> | string[]][] = [["analysis core", () => benchBootstrap()]];
+const sections: [string, () => Promise<string[]> | string[]][] = [
+  ["analysis core: clustered bootstrap AUC", () => benchBootstrap()],
+  ["store and report", () => benchStores()],
+  ["site", () => benchSite()],
+];
+const only = process.argv[2];
 for (const [name, run] of sections) {
+  if (only && !name.startsWith(only)) continue;
   console.log(`# ${name}`);
   for (const line of await run()) console.log(line);
 }

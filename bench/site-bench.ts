@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite, launch, openOffline, PAGES, serve } from "../test/browser/harness.js";
+
+const repo = new URL("../", import.meta.url).pathname;
+
+/** Site build time, and per page: transferred bytes and time to first render (the synthetic banner) in headless Chromium. */
+export async function benchSite(): Promise<string[]> {
+  const tmp = mkdtempSync(join(tmpdir(), "gcpc-site-bench-"));
+  const lines: string[] = [];
+  try {
+    const t0 = performance.now();
+    buildSite(join(repo, "data/demo"), join(tmp, "dist"));
+    lines.push(`site build (data/demo): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const { server, origin } = await serve(join(tmp, "dist"));
+    const browser = await launch();
+    for (const path of PAGES) {
+      const start = performance.now();
+      const { page, problems } = await openOffline(browser, origin + path);
+      await page.waitForSelector(path === "/explorer" ? "#pair-count" : "#synthetic-banner", { timeout: 60_000 });
+      const ms = performance.now() - start;
+      const mb = problems.bytes / 1e6;
+      const target = path === "/explorer" ? "(explorer: loads DuckDB-wasm)" : mb <= 1.5 ? "(≤ 1.5 MB ok)" : "(over 1.5 MB)";
+      lines.push(`page ${path.padEnd(12)} ${mb.toFixed(2)} MB transferred ${target}, rendered in ${ms.toFixed(0)} ms ${ms < 2000 ? "(< 2 s ok)" : "(over 2 s)"}`);
+      await page.close();
+    }
+    await browser.close();
+    server.close();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return lines;
+}
