@@ -95,3 +95,11 @@ test("generate refuses to overwrite a non-empty folder (exit 2)", () => {
   assert.ok(existsSync(join(valid, "tasks.jsonl")));
   assert.ok(readFileSync(join(valid, "tasks.jsonl"), "utf8").includes("t1"));
 });
+
+test("CSV cells that could start a formula are neutralised; numbers are not", async () => {
+  const { csvCell } = await import("../cli/report/render.js");
+  assert.equal(csvCell("=HYPERLINK(\"x\")"), `"'=HYPERLINK(""x"")"`);
+  assert.equal(csvCell("@SUM(A1)"), "'@SUM(A1)");
+  assert.equal(csvCell("-0.25"), "-0.25");
+  assert.equal(csvCell("+cmd"), "'+cmd");
+});

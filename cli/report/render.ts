@@ -1,3 +1,4 @@
+import { guardFormula } from "./formula-guard.js";
 import type { Section } from "./sections.js";
 
 /** Escapes text for a Markdown table cell: HTML-significant characters and pipes (store text is untrusted). */
@@ -9,8 +10,7 @@ export function escapeMarkdownCell(x: unknown): string {
 
 /** CSV cell (RFC 4180) protected against formula injection: cells starting with = + - @ (or tab/CR) get a leading '. */
 export function csvCell(x: unknown): string {
-  let s = x === null || x === undefined ? "" : String(x);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(s)) s = "'" + s;
+  const s = guardFormula(x === null || x === undefined ? "" : String(x));
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -1,7 +1,6 @@
-/**
- * Protects CSV exports against formula injection (OWASP "CSV Injection"): a text cell
- * starting with = + - @ (or tab / CR) gets a leading apostrophe. Numbers are left alone.
- */
+import { guardFormula } from "../../cli/report/formula-guard.js";
+
+/** Applies the CSV formula-injection guard to every text cell of the rows (numbers untouched). */
 export function protectCsvFormulas(rows: Record<string, unknown>[]): Record<string, unknown>[] {
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v])));
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? guardFormula(v) : v])));
 }
