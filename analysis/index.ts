@@ -22,3 +22,6 @@ export * from "./rq/rq4-ablations.js";
 export * from "./rq/rq5-reliability.js";
 export * from "./rq/report.js";
 export { compareCodePoints } from "./rq/order.js";
+export * from "./rq/outcome-level.js";
+export { ClusteredProportions } from "./stats/clustered-proportion.js";
+export { verifierTestShare } from "./rq/method-scores.js";

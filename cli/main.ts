@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
 import { readStore } from "./store/read-store.js";
+import type { Store } from "../analysis/schema/tables.js";
 import { writeStore, writeFileAtomic } from "./store/write-store.js";
 import { StoreValidationError } from "./store/problems.js";
 import { generateDemoStore } from "./generate/demo-store.js";
@@ -18,6 +19,8 @@ Usage:
   gcpc validate STORE                 check a store against the contract
   gcpc report STORE [options]         run RQ1–RQ5 and print the paper's tables
   gcpc generate OUT --seed N          write a synthetic demo store (Parquet)
+  gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
+  gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
   gcpc help COMMAND                   help for one command
 
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage.`,
@@ -36,6 +39,18 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --out FILE       write to FILE atomically instead of stdout
   --per-trajectory include per-trajectory metrics (json)
   --paper          show the paper's reported values beside ours (default for the demo store)`,
+  import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
+                                     [--benchmark NAME] [--format parquet|jsonl]
+gcpc import skillsbench-registry FILE.csv --out STORE [--format parquet|jsonl]
+
+harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
+outcome-level store: tasks, trajectories (condition from the path, outcome PASS when
+reward = 1, FAIL when 0, non-binary otherwise; exceptions as tags) and verifier_results
+from CTRF. --checklists adds items rows, --verdicts adds judgment rows (JSONL, contract
+fields), merged by trajectory_id. Folders that cannot be read are listed and skipped.
+skillsbench-registry: one trajectory per trial of each cell (passCount of them PASS;
+trial order unknown, so only cell-level analyses are meaningful).
+The new store is validated before it is kept; OUT must not exist or be empty.`,
   generate: `gcpc generate OUT --seed N [--scale F] [--format parquet|jsonl]
 
 Writes a SYNTHETIC store from the latent-progress model of data/README.md to the new
@@ -50,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   if (rest.includes("--help") || rest.includes("-h")) { console.log(HELP[command]); return 0; }
   const options = {
     format: { type: "string" }, seed: { type: "string" }, resamples: { type: "string" }, out: { type: "string" },
-    "per-trajectory": { type: "boolean" }, paper: { type: "boolean" }, "no-paper": { type: "boolean" }, scale: { type: "string" }, "max-problems": { type: "string" },
+    "per-trajectory": { type: "boolean" }, verdicts: { type: "string" }, checklists: { type: "string" }, benchmark: { type: "string" }, paper: { type: "boolean" }, "no-paper": { type: "boolean" }, scale: { type: "string" }, "max-problems": { type: "string" },
   } as const;
   let parsed;
   try {
@@ -59,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   const { values, positionals } = parsed;
+  if (command === "import") return runImport(positionals, values as Record<string, string | undefined>);
   if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one folder argument (try gcpc help ${command})`);
   const int = (name: string, v: string | undefined, def: number, min = 0) => {
     if (v === undefined) return def;
@@ -112,6 +128,52 @@ async function main(argv: string[]): Promise<number> {
     writeFileAtomic(values.out, text);
     progress(`wrote ${values.out}`);
   } else process.stdout.write(text);
+  return 0;
+}
+
+async function runImport(positionals: string[], values: Record<string, string | undefined>): Promise<number> {
+  const [kind, ...inputs] = positionals;
+  if (!values.out) throw new UsageError("import needs --out STORE");
+  if (inputs.length === 0) throw new UsageError(`import ${kind ?? "KIND"} needs at least one input (try gcpc help import)`);
+  const format = (values.format ?? "parquet") as "parquet" | "jsonl";
+  if (format !== "parquet" && format !== "jsonl") throw new UsageError(`--format for import is parquet or jsonl, got "${format}"`);
+  let store: Store;
+  if (kind === "harbor") {
+    const { importHarbor } = await import("./import/harbor.js");
+    const result = importHarbor(inputs, { benchmark: values.benchmark });
+    for (const s of result.skipped) process.stderr.write(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
+    store = result.store;
+    const merge = (file: string, table: "items" | "judgments") => {
+      const rows = readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l, i) => {
+        try { return JSON.parse(l); } catch (e) { throw new StoreValidationError(file, [{ file, line: i + 1, message: `not valid JSON (${(e as Error).message})` }]); }
+      });
+      (store as any)[table] = [...((store as any)[table] ?? []), ...rows];
+    };
+    if (values.checklists) merge(values.checklists, "items");
+    if (values.verdicts) merge(values.verdicts, "judgments");
+    console.log(`imported ${store.trajectories.length} trials of ${store.tasks.length} tasks (${result.skipped.length} folder problems listed on stderr; ${result.jobLevel.length} job-level result.json ignored)`);
+  } else if (kind === "skillsbench-registry") {
+    if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
+    const { importRegistry } = await import("./import/registry.js");
+    const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], { benchmark: values.benchmark });
+    if (problems.length) throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
+    store = s;
+    console.log(`imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks`);
+  } else throw new UsageError(`unknown import kind "${kind}" (harbor or skillsbench-registry)`);
+  try {
+    await writeStore(values.out, store, format);
+  } catch (e) {
+    if (/refusing to overwrite/.test((e as Error).message)) throw new UsageError((e as Error).message);
+    throw e;
+  }
+  // Validate what was written; a store that fails the contract is not kept.
+  try {
+    await readStore(values.out);
+  } catch (e) {
+    rmSync(values.out, { recursive: true, force: true });
+    throw e;
+  }
+  console.log(`wrote ${values.out}`);
   return 0;
 }
 

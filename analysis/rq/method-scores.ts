@@ -25,6 +25,8 @@ export function methodScoreMaps(p: PreparedStore): Map<string, Map<string, numbe
     m.set(row.trajectory_id, row.score);
   }
   for (const name of baselineOrder([...stored.keys()])) maps.set(name, stored.get(name)!);
+  const tests = verifierTestShare(p);
+  if (tests.size > 0 && !maps.has("verifier_tests")) maps.set("verifier_tests", tests);
   return maps;
 }
 
@@ -32,4 +34,24 @@ export function baselineOrder(names: string[]): string[] {
   const known = PAPER_ORDER.filter((n) => names.includes(n));
   const rest = names.filter((n) => !PAPER_ORDER.includes(n)).sort(compareCodePoints);
   return [...known, ...rest];
+}
+
+/**
+ * Log-free partial credit from the official verifier (issue 5): share of the
+ * trajectory's verifier tests that passed, passed / (passed + failed + other);
+ * skipped tests are not counted. Only trajectories with at least one counted
+ * test get a score. Note: it reads the verifier, so it is not outcome-free.
+ */
+export function verifierTestShare(p: PreparedStore): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, tests] of p.testResults) {
+    let passed = 0, counted = 0;
+    for (const status of tests.values()) {
+      if (status === "skipped") continue;
+      counted++;
+      if (status === "passed") passed++;
+    }
+    if (counted > 0) out.set(id, passed / counted);
+  }
+  return out;
 }

@@ -41,6 +41,10 @@ export interface PreparedStore {
   runsOf(trajectoryId: string): { judge: string; run: number }[];
   /** GCPC under an arbitrary outcome step / abstention rule for the primary run. */
   score(trajectoryId: string, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
+  /** Per-test verifier results of a trajectory (test_id → status), if the store has them. */
+  testResults: Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>;
+  /** True when the store holds at least one judgment (GCPC analyses are possible). */
+  hasJudgments: boolean;
 }
 
 export function prepareStore(store: Store): PreparedStore {
@@ -104,8 +108,15 @@ export function prepareStore(store: Store): PreparedStore {
     judgments: store.judgments.length,
     judges: [...judges].sort(compareCodePoints),
   };
+  const testResults = new Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>();
+  for (const r of store.verifier_results ?? []) {
+    if (!byId.has(r.trajectory_id)) continue;
+    let m = testResults.get(r.trajectory_id);
+    if (!m) testResults.set(r.trajectory_id, (m = new Map()));
+    m.set(r.test_id, r.status);
+  }
   return {
-    store, primaryJudge, trajectories, byId, tasks, checklist, metrics, counts, labelsOf,
+    store, primaryJudge, trajectories, byId, tasks, checklist, metrics, counts, labelsOf, testResults, hasJudgments: store.judgments.length > 0,
     runsOf(id) {
       const perRun = labels.get(id);
       if (!perRun) return [];
@@ -117,7 +128,8 @@ export function prepareStore(store: Store): PreparedStore {
       const items = checklist.get(t.task_id)!;
       const vec = labelsOf(id, judge, run);
       if (!vec) return NaN;
-      return gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention));
+      const tests = testResults.get(id);
+      return gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention, tests ? (ref) => tests.get(ref) : undefined));
     },
   };
 }

@@ -6,6 +6,8 @@ import { rq2Human, type Rq2Result } from "./rq2-human.js";
 import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
+import { outcomeLevel, type OutcomeLevelResult } from "./outcome-level.js";
+import type { NotAvailable } from "./common.js";
 
 export interface PerTrajectoryRow {
   trajectory_id: string;
@@ -29,6 +31,8 @@ export interface AnalysisReport {
   rq3: Rq3Result;
   rq4: Rq4Result;
   rq5: Rq5Result;
+  /** Binary outcome view: pass rates and uplift with CIs, cell transitions (issue 5). */
+  outcomes: OutcomeLevelResult | NotAvailable;
   per_trajectory?: PerTrajectoryRow[];
 }
 
@@ -47,10 +51,12 @@ export function analyzeStore(store: Store, settings: BootstrapSettings = DEFAULT
   const rq4 = rq4Ablations(p, settings, rq1.auc);
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
+  progress("binary outcomes: pass rates and cell transitions");
+  const outcomes = outcomeLevel(p, settings);
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
     store: { name: store.manifest.name, synthetic: store.manifest.synthetic === true, description: store.manifest.description ?? null, primary_judge: p.primaryJudge },
-    settings, counts: p.counts, rq1, rq2, rq3, rq4, rq5,
+    settings, counts: p.counts, rq1, rq2, rq3, rq4, rq5, outcomes,
   };
   if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
   return report;

@@ -40,7 +40,11 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
   for (const [method, scores] of maps) {
     if (method === "gcpc_outcome") continue;
     const rows = pop.filter((t) => scores.has(t.trajectory_id)).map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
-    auc.push(aucWithCI(method, rows, settings, `rq1:auc:${method}`));
+    const estimate = aucWithCI(method, rows, settings, `rq1:auc:${method}`);
+    // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
+    if (method === "verifier_tests") estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
+    else if (method === "gcpc" && !p.hasJudgments) estimate.note = "not available: the store holds no judgments";
+    auc.push(estimate);
   }
   const gcpc = maps.get("gcpc")!;
   const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
@@ -48,6 +52,7 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
     return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, settings, `rq1:condition:${condition}`)];
   });
   const other = maps.get(pairedWith);
+  if (!p.hasJudgments) return { population: "deduplicated binary-outcome trajectories", estimator: AUC_ESTIMATOR, auc, paired: notAvailable("the store holds no judgments"), by_condition };
   const paired = other ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], settings) : notAvailable(`no method_scores for '${pairedWith}'`);
   return { population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)", estimator: AUC_ESTIMATOR, auc, paired, by_condition };
 }

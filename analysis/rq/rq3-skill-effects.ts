@@ -35,6 +35,9 @@ export interface TransitionSummary {
 }
 
 export interface Rq3Result {
+  /** False for stores without judgments: Δ GCPC needs item labels (then `reason` says so and the lists are empty). */
+  available: boolean;
+  reason?: string;
   estimator: string;
   pairs_total: number;
   /** Pairs dropped because either side is zero-evidence. */
@@ -61,7 +64,10 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
     scored.push({ ...pair, gcpc_without: a.gcpc, gcpc_with: b.gcpc, delta: roundTo12(b.gcpc - a.gcpc), transition: `${pair.without_outcome}→${pair.with_outcome}` });
   }
   const transitions = TRANSITIONS.map(([from, to]) => summarize(from, to, scored.filter((d) => d.without_outcome === from && d.with_outcome === to)));
+  const noJudgments = !p.hasJudgments;
   return {
+    available: !noJudgments,
+    ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
     estimator: "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; exact two-sided sign test on Δ ≠ 0",
     pairs_total: pairs.length, excluded_zero_evidence: excluded, unmatched, duplicate_trials,
     threshold: MATERIAL_CHANGE, noise_floor: NOISE_FLOOR,

@@ -37,6 +37,12 @@ export const OUTCOME_STEP_VARIANTS: { variant: string; design: string; step: Out
   { variant: "both", design: "Both operations (GCPC with official outcome)", step: { endpoint: true, propagation: true } },
 ];
 
+/** Extension rows (issue 5), shown when the store has verifier_results: per-test propagation on FAIL. */
+export const PER_TEST_VARIANTS: { variant: string; design: string; step: OutcomeStep }[] = [
+  { variant: "per_test", design: "Per-test propagation: PASS propagation, and on FAIL assertion items set from their test's CTRF status", step: { endpoint: false, propagation: true, perTest: true } },
+  { variant: "per_test_both", design: "Per-test propagation + endpoint", step: { endpoint: true, propagation: true, perTest: true } },
+];
+
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
   const pop = p.trajectories.filter((t) => isBinary(t) && !p.metrics.get(t.trajectory_id)!.zero_evidence);
@@ -59,7 +65,12 @@ export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, chec
     }
     return rows;
   };
-  const outcome_step = separations(OUTCOME_STEP_VARIANTS, "rq4:outcome_step");
+  if (!p.hasJudgments) {
+    const na = notAvailable("the store holds no judgments (outcome-only store)");
+    return { checklist, outcome_step: na, abstention: na, evidence_replacement: na, idle_floor: na, schema_audit: notAvailable("no schema_audit table") };
+  }
+  const variants = p.testResults.size > 0 ? [...OUTCOME_STEP_VARIANTS, ...PER_TEST_VARIANTS] : OUTCOME_STEP_VARIANTS;
+  const outcome_step = separations(variants, "rq4:outcome_step");
   const withOutcome = { endpoint: true, propagation: true }, plain = { endpoint: false, propagation: false };
   const abstention = separations([
     { variant: "primary", design: "Primary rule: Abstain excluded (with official outcome)", step: withOutcome },

@@ -10,6 +10,13 @@ import type { Label } from "../schema/tables.js";
 export interface OutcomeStep {
   propagation: boolean;
   endpoint: boolean;
+  /**
+   * Extension (issue 5, "per-test propagation"): on FAIL, an assertion-route
+   * item whose assertion_ref has a verifier result is set from it (passed →
+   * Yes, failed → No). The paper notes the endpoint alone cannot do this;
+   * per-test reports (CTRF) can. Needs `testStatus` in the call.
+   */
+  perTest?: boolean;
 }
 export const PLAIN: OutcomeStep = Object.freeze({ propagation: false, endpoint: false });
 export const WITH_OFFICIAL_OUTCOME: OutcomeStep = Object.freeze({ propagation: true, endpoint: true });
@@ -19,7 +26,11 @@ export type AbstentionRule = "exclude" | "forced_no";
 
 export interface ChecklistItemRoute {
   route: "assertion" | "generated" | "judge";
+  assertion_ref?: string | null;
 }
+
+/** Status of one verifier test of the trajectory, by test id (from verifier_results). */
+export type TestStatusLookup = (testId: string) => "passed" | "failed" | "skipped" | "other" | undefined;
 
 export interface LabelCounts {
   /** Yes among decided items (endpoint included when appended). */
@@ -43,6 +54,7 @@ export function countAfterOutcomeStep(
   outcome: "PASS" | "FAIL" | null | undefined,
   step: OutcomeStep,
   abstention: AbstentionRule = "exclude",
+  testStatus?: TestStatusLookup,
 ): LabelCounts {
   let yes = 0, decided = 0, checklistNo = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
@@ -50,6 +62,11 @@ export function countAfterOutcomeStep(
     let label: Label = labels[i] ?? "Abstain";
     if (abstention === "forced_no" && label === "Abstain") label = "No";
     if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
+    if (binary && step.perTest && outcome === "FAIL" && testStatus && items[i].route === "assertion" && items[i].assertion_ref) {
+      const status = testStatus(items[i].assertion_ref!);
+      if (status === "passed") label = "Yes";
+      else if (status === "failed") label = "No";
+    }
     if (label === "Yes") { yes++; decided++; }
     else if (label === "No") { decided++; checklistNo++; }
   }

@@ -48,8 +48,8 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
   sections.push({
     id: "rq1_auc", title: "RQ1 · Figure 4B / Table 3A: AUC per method on its own available sample",
     caption: `Estimator: ${r.rq1.estimator}; ${boot}. Obuchowski (1997) analytic clustered CI beside it. Population: ${r.rq1.population}.${synthetic}`,
-    columns: withPaper(["method", "n", "PASS", "FAIL", "tasks", "AUC", "bootstrap CI", "Obuchowski CI"]),
-    rows: r.rq1.auc.map((a) => row([a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci), ci(a.obuchowski?.ci)], `rq1.auc.${a.method}`)),
+    columns: withPaper(["method", "n", "PASS", "FAIL", "tasks", "AUC", "bootstrap CI", "Obuchowski CI", "note"]),
+    rows: r.rq1.auc.map((a) => row([a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci), ci(a.obuchowski?.ci), a.note ?? ""], `rq1.auc.${a.method}`)),
   });
   const pd = r.rq1.paired;
   sections.push({
@@ -94,7 +94,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
     id: "rq3_figure5", title: "RQ3 · Figure 5: matched skill effects by outcome transition (without → with)",
     caption: `${r3.estimator}. Material change |Δ| > ${r3.threshold}; noise floor ${r3.noise_floor}. Pairs: ${r3.pairs_total} matched, ${r3.excluded_zero_evidence} excluded as zero-evidence, ${r3.unmatched} unmatched cells.${synthetic}`,
     columns: paper ? ["transition", "n", "median Δ", "improved > 0.10", "regressed < −0.10", "sign test p", "paper n", "paper median Δ", "paper improved", "paper regressed"] : ["transition", "n", "median Δ", "improved > 0.10", "regressed < −0.10", "sign test p"],
-    rows: [...r3.transitions, r3.all].map((t) => {
+    rows: !r3.available ? [[`not available: ${r3.reason}`, "", "", "", "", ""].concat(paper ? ["", "", "", ""] : [])] : [...r3.transitions, r3.all].map((t) => {
       const cells: (string | number | null)[] = [t.group === "any→any" ? "all pairs" : t.group, t.n, f3(t.median_delta), pct(t.improved_share), pct(t.regressed_share), pv(t.sign_test_p)];
       return paper ? [...cells, t.group === "any→any" ? P("rq3.pairs") : P(`rq3.${t.group}.n`), P(`rq3.${t.group}.median_delta`), P(`rq3.${t.group}.improved_share`), P(`rq3.${t.group}.regressed_share`)] : cells;
     }),
@@ -148,5 +148,30 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
       return paper ? [...cells, paper.figures[`${hk}.higher`] ? `${P(`${hk}.higher`)}/${P(`${hk}.lower`)}/${P(`${hk}.equal`)}` : paper.figures[`${hk}.equal`] ? `equal ${P(`${hk}.equal`)} of ${P(`${hk}.decidable`)}` : ""] : cells;
     }),
   });
+  const oc = r.outcomes;
+  const upliftRow = (u: import("../../analysis/rq/outcome-level.js").UpliftRow) => [u.group, u.tasks, `${u.passes_none}/${u.trials_none}`, `${pct(u.rate_none)} ${ciPct(u.rate_none_ci)}`, `${u.passes_curated}/${u.trials_curated}`, `${pct(u.rate_curated)} ${ciPct(u.rate_curated_ci)}`, `${signedPct(u.uplift)} ${ciPct(u.uplift_ci, true)}`, u.positive_share === null ? "n/a" : pct(u.positive_share)];
+  const upliftCols = ["group", "tasks", "passes/trials without", "pass rate without [95% CI]", "passes/trials with", "pass rate with [95% CI]", "uplift [95% CI]", "draws with uplift > 0"];
+  const ocCaption = `Binary view (the one GCPC refines): pooled pass rate = passes / trials; CIs resample tasks (${boot}).${synthetic}`;
+  if ("overall" in oc) {
+    sections.push({ id: "outcomes_overall", title: "Outcomes: pass rate without and with curated skills", caption: ocCaption, columns: upliftCols, rows: [upliftRow(oc.overall)] });
+    if (oc.by_domain.length) sections.push({ id: "outcomes_domain", title: "Outcomes: pass-rate uplift by domain", caption: ocCaption, columns: upliftCols, rows: oc.by_domain.map(upliftRow) });
+    sections.push({ id: "outcomes_model", title: "Outcomes: pass-rate uplift by harness / model", caption: ocCaption, columns: upliftCols, rows: oc.by_model.map(upliftRow) });
+    sections.push({
+      id: "outcomes_cells", title: "Outcomes: cell transitions without → with curated skills",
+      caption: `Cell = (task, harness, model, source); state of its trials: FAIL-only (no pass), mixed, PASS-only. ${oc.cells_paired} cells have both conditions; ${oc.gained} go from FAIL-only to some PASS, ${oc.lost} lose passes (PASS-only → mixed/FAIL-only, mixed → FAIL-only).${synthetic}`,
+      columns: ["without \\ with", "FAIL-only", "mixed", "PASS-only"],
+      rows: (["FAIL-only", "mixed", "PASS-only"] as const).map((from) => [from, ...(["FAIL-only", "mixed", "PASS-only"] as const).map((to) => oc.cell_transitions.find((c) => c.from === from && c.to === to)!.cells)]),
+    });
+  } else sections.push({ id: "outcomes_overall", title: "Outcomes: pass rate without and with curated skills", caption: ocCaption, columns: ["quantity", "value"], rows: [["pass-rate uplift", na(oc)]] });
   return sections;
+}
+
+function ciPct(c: [number, number] | null | undefined, signed = false): string {
+  if (!c) return "";
+  const f = signed ? signedPct : pct;
+  return `[${f(c[0])}, ${f(c[1])}]`;
+}
+function signedPct(x: number | null | undefined): string {
+  if (x === null || x === undefined) return "n/a";
+  return `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
 }

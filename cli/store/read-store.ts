@@ -65,7 +65,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   }
   const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
   for (const table of REQUIRED_TABLES) {
-    if (!found.has(table) && !(table === "judgments" && optionalJudgments)) {
+    if (!found.has(table) && !((table === "judgments" || table === "items") && optionalJudgments)) {
       add({ file: `${table}.*`, message: `required table "${table}" is missing (expected ${table}.jsonl, ${table}.csv or ${table}.parquet)` });
     }
   }
@@ -137,6 +137,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
   const store = { manifest, ...tables } as Store;
   if (!store.judgments) store.judgments = [];
+  if (!store.items) store.items = [];
   return { store, files, warnings, rows: rowsCount };
 }
 

@@ -22,7 +22,7 @@ export async function writeStore(out: string, store: Store, format: WriteFormat 
     const conn = duck ? await duck.connect() : undefined;
     for (const table of TABLE_NAMES) {
       const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
-      if (!rows) continue;
+      if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
       const cols = DUCKDB_COLUMNS[table];
       const jsonl = rows.map((r) => JSON.stringify(Object.fromEntries(cols.map(([c]) => [c, r[c] ?? null])))).join("\n") + "\n";
       if (!conn) {

@@ -1,0 +1,117 @@
+import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
+import { ClusteredProportions } from "../stats/clustered-proportion.js";
+import type { Trajectory } from "../schema/tables.js";
+import { notAvailable, seedFor, taskClusters, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import { compareCodePoints } from "./order.js";
+import { isBinary, type PreparedStore } from "./prepared.js";
+
+export interface UpliftRow {
+  group: string;
+  tasks: number;
+  trials_none: number;
+  passes_none: number;
+  rate_none: number | null;
+  rate_none_ci: [number, number] | null;
+  trials_curated: number;
+  passes_curated: number;
+  rate_curated: number | null;
+  rate_curated_ci: [number, number] | null;
+  /** Pass rate with curated skills − without, pooled over trials; CI from the same task-clustered draws. */
+  uplift: number | null;
+  uplift_ci: [number, number] | null;
+  positive_share: number | null;
+  bootstrap: BootstrapDescriptor | null;
+}
+
+export type CellState = "FAIL-only" | "mixed" | "PASS-only";
+
+export interface OutcomeLevelResult {
+  estimator: string;
+  overall: UpliftRow;
+  by_domain: UpliftRow[];
+  by_model: UpliftRow[];
+  /** Cells = (task, harness, model, source); state of the without-skill side → state of the with-skill side. */
+  cell_transitions: { from: CellState; to: CellState; cells: number }[];
+  cells_paired: number;
+  gained: number;
+  lost: number;
+}
+
+/**
+ * The binary view that GCPC refines (issue 5): pass rate without and with
+ * curated skills, overall, per domain and per harness/model, with
+ * task-clustered percentile CIs; and cell-level transitions between
+ * FAIL-only, mixed and PASS-only cells. Works on any store with binary
+ * outcomes, judgments or not.
+ */
+export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): OutcomeLevelResult | NotAvailable {
+  const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
+  if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
+    return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
+  }
+  const uplift = (group: string, rows: Trajectory[], figure: string): UpliftRow => {
+    const { clusterOf, clusters } = taskClusters(rows.map((t) => t.task_id));
+    const props = new ClusteredProportions(clusters);
+    rows.forEach((t, i) => props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1));
+    const ones = new Float64Array(clusters).fill(1);
+    const a = props.totals(0), b = props.totals(1);
+    const rn = props.rate(0, ones), rc = props.rate(1, ones);
+    const row: UpliftRow = {
+      group, tasks: clusters, trials_none: a.trials, passes_none: a.successes, rate_none: Number.isFinite(rn) ? rn : null, rate_none_ci: null,
+      trials_curated: b.trials, passes_curated: b.successes, rate_curated: Number.isFinite(rc) ? rc : null, rate_curated_ci: null,
+      uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null, uplift_ci: null, positive_share: null, bootstrap: null,
+    };
+    if (clusters < 2 || row.uplift === null) return row;
+    const res = clusterBootstrap({
+      clusters, seed: seedFor(settings, figure), resamples: settings.resamples,
+      statistics: { none: (w) => props.rate(0, w), curated: (w) => props.rate(1, w), uplift: (w) => props.rate(1, w) - props.rate(0, w) },
+    });
+    return {
+      ...row,
+      rate_none_ci: percentileCI(res.draws.none, settings.level), rate_curated_ci: percentileCI(res.draws.curated, settings.level),
+      uplift_ci: percentileCI(res.draws.uplift, settings.level), positive_share: shareAbove(res.draws.uplift),
+      bootstrap: { estimator: "pooled pass rate (passes / trials); task-clustered percentile bootstrap (type-7); uplift on the same draw", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+    };
+  };
+  const groupBy = (key: (t: Trajectory) => string | undefined) => {
+    const m = new Map<string, Trajectory[]>();
+    for (const t of pop) {
+      const k = key(t);
+      if (k === undefined) continue;
+      if (!m.has(k)) m.set(k, []);
+      m.get(k)!.push(t);
+    }
+    return [...m.keys()].sort(compareCodePoints).map((k) => [k, m.get(k)!] as const);
+  };
+  const by_domain = groupBy((t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) => uplift(k, rows, `outcomes:domain:${k}`));
+  const by_model = groupBy((t) => `${t.harness} / ${t.model}`).map(([k, rows]) => uplift(k, rows, `outcomes:model:${k}`));
+
+  // Cell transitions.
+  const cells = new Map<string, { none: number[]; curated: number[] }>();
+  for (const t of pop) {
+    const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null]);
+    if (!cells.has(key)) cells.set(key, { none: [0, 0], curated: [0, 0] });
+    const side = cells.get(key)![t.condition as "none" | "curated"];
+    side[0] += t.outcome === "PASS" ? 1 : 0;
+    side[1] += 1;
+  }
+  const state = ([passes, trials]: number[]): CellState | undefined => (trials === 0 ? undefined : passes === 0 ? "FAIL-only" : passes === trials ? "PASS-only" : "mixed");
+  const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
+  const counts = new Map<string, number>();
+  let paired = 0;
+  for (const c of cells.values()) {
+    const from = state(c.none), to = state(c.curated);
+    if (!from || !to) continue;
+    paired++;
+    counts.set(`${from}>${to}`, (counts.get(`${from}>${to}`) ?? 0) + 1);
+  }
+  const cell_transitions = STATES.flatMap((from) => STATES.map((to) => ({ from, to, cells: counts.get(`${from}>${to}`) ?? 0 })));
+  const get = (from: CellState, to: CellState) => counts.get(`${from}>${to}`) ?? 0;
+  return {
+    estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
+    overall: uplift("all", pop, "outcomes:overall"), by_domain, by_model,
+    cell_transitions, cells_paired: paired,
+    gained: get("FAIL-only", "mixed") + get("FAIL-only", "PASS-only"),
+    lost: get("PASS-only", "FAIL-only") + get("mixed", "FAIL-only") + get("PASS-only", "mixed"),
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Pooled proportions of two arms (e.g. pass rate without and with a skill)
+ * prepared for cluster-weighted evaluation: per-cluster successes and trials
+ * are summed once, so a draw costs O(clusters). The difference is taken on
+ * the same draw, which is what a paired uplift CI needs.
+ * Rates are NaN when an arm has no trials in the draw.
+ */
+export class ClusteredProportions {
+  private readonly s: Float64Array[];
+  private readonly n: Float64Array[];
+
+  constructor(readonly clusters: number, arms = 2) {
+    this.s = Array.from({ length: arms }, () => new Float64Array(clusters));
+    this.n = Array.from({ length: arms }, () => new Float64Array(clusters));
+  }
+
+  add(arm: number, cluster: number, successes: number, trials: number): void {
+    this.s[arm][cluster] += successes;
+    this.n[arm][cluster] += trials;
+  }
+
+  rate(arm: number, w: Float64Array): number {
+    let s = 0, n = 0;
+    for (let c = 0; c < this.clusters; c++) { s += w[c] * this.s[arm][c]; n += w[c] * this.n[arm][c]; }
+    return n === 0 ? NaN : s / n;
+  }
+
+  totals(arm: number): { successes: number; trials: number } {
+    let s = 0, n = 0;
+    for (let c = 0; c < this.clusters; c++) { s += this.s[arm][c]; n += this.n[arm][c]; }
+    return { successes: s, trials: n };
+  }
+}
