@@ -135,3 +135,17 @@ test("registry rows with bad counts are rejected naming line and field", () => {
   const { problems } = importRegistry("task,model,modelShort,harness,family,condition,score,trials,passCount,perfectCount\nt,M (x),x,H,f,No Skills,0,3,4,0\n", "r.csv");
   assert.deepEqual(problems.map((p) => `${p.line} ${p.field}`), ["2 passCount"]);
 });
+
+test("the committed real-data stores equal a fresh import of shared/data", async () => {
+  const { readStore } = await import("../cli/store/read-store.js");
+  const repo = new URL("..", import.meta.url).pathname;
+  const norm = (rows: object[] | undefined) => JSON.stringify((rows ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)).sort(([a], [b]) => (a < b ? -1 : 1)))));
+  const reg = await readStore(join(repo, "data/real/skillsbench-registry"));
+  const freshReg = importRegistry(readFileSync(registryCsv, "utf8"), "results-registry.csv").store;
+  const hb = await readStore(join(repo, "data/real/harbor-sample"));
+  const freshHb = importHarbor([trialsRoot]).store;
+  for (const table of ["tasks", "trajectories", "verifier_results"] as const) {
+    assert.equal(norm(reg.store[table]), norm(freshReg[table]), `registry ${table}`);
+    assert.equal(norm(hb.store[table]), norm(freshHb[table]), `harbor ${table}`);
+  }
+});

@@ -139,6 +139,20 @@ test("RQ4 separations of the outcome-step ablation (hand computed)", () => {
   assert.equal((r.idle_floor as any).available, false);
 });
 
+test("RQ4 adds per-test propagation rows when verifier results exist (hand computed)", () => {
+  const store = tinyStore();
+  store.verifier_results = [
+    { trajectory_id: "a1", test_id: "test_a", status: "failed" },
+    { trajectory_id: "b1", test_id: "test_missing", status: "passed" },
+  ];
+  const rows = rq4Ablations(prepareStore(store), settings, []).outcome_step as any[];
+  const perTest = rows.find((r) => r.variant === "per_test");
+  // FAIL: a1 i1 Yes→No (test_a failed) → 0/4; a2 no results → 3/4; b1 i2 No→Yes (passed) → 2/2. PASS a3, b2 → 1.
+  // separation = 1 − (0 + 0.75 + 1)/3
+  assert.ok(Math.abs(perTest.separation - (1 - 1.75 / 3)) < 1e-12);
+  assert.equal(rows.length, 6);
+});
+
 test("RQ5 transfer gates and the same-task pair check", () => {
   const p = prepareStore(tinyStore());
   const r = rq5Reliability(p, settings);

@@ -59,3 +59,18 @@ test("forced verdict recodes every Abstain as No", () => {
   const c = countAfterOutcomeStep([judge, judge, judge], ["Yes", "Abstain", "Abstain"], "FAIL", { propagation: false, endpoint: false }, "forced_no");
   assert.equal(gcpcOf(c), 1 / 3);
 });
+
+test("per-test propagation sets assertion items from their test's status on FAIL only", () => {
+  const items = [{ route: "assertion" as const, assertion_ref: "t1" }, { route: "assertion" as const, assertion_ref: "t2" }, { route: "assertion" as const, assertion_ref: "t3" }, { route: "judge" as const }];
+  const status = (id: string) => ({ t1: "passed", t2: "failed" } as Record<string, "passed" | "failed">)[id];
+  const labels: Label[] = ["No", "Yes", "Abstain", "No"];
+  // FAIL: t1 passed → Yes, t2 failed → No, t3 has no result → stays Abstain; judge item untouched → 1 Yes of 3 decided
+  const c = countAfterOutcomeStep(items, labels, "FAIL", { propagation: true, endpoint: false, perTest: true }, "exclude", status);
+  assert.deepEqual([c.yes, c.decided], [1, 3]);
+  // without perTest the FAIL labels are unchanged: 1 Yes of 3 decided (Yes, No, No)
+  const plain = countAfterOutcomeStep(items, labels, "FAIL", { propagation: true, endpoint: false }, "exclude", status);
+  assert.deepEqual([plain.yes, plain.decided], [1, 3]);
+  // PASS: ordinary propagation (every assertion item Yes)
+  const pass = countAfterOutcomeStep(items, labels, "PASS", { propagation: true, endpoint: false, perTest: true }, "exclude", status);
+  assert.deepEqual([pass.yes, pass.decided], [3, 4]);
+});

@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -38,7 +38,7 @@ after(async () => {
 test("every page renders offline: no failed request, no console error, no dialog", async () => {
   for (const path of PAGES) {
     const { page, problems } = await openOffline(browser, origin + path);
-    await page.waitForSelector("#synthetic-banner", { timeout: 30_000 });
+    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
     if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
     await page.waitForTimeout(300);
     assert.deepEqual(problems.failed, [], `${path}: failed requests`);
@@ -82,5 +82,17 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   assert.ok((await page.locator("#pair-detail td.evidence", { hasText: XSS }).count()) > 0, "evidence shown as literal text");
   assert.equal(await page.locator("#pair-detail img").count(), 0, "no element injected");
   assert.deepEqual(problems.dialogs, []);
+  await page.close();
+});
+
+test("the Real data page shows the registry uplift recomputed from the CSV, with its CI", async () => {
+  const csv = readFileSync(join(repo, "../shared/data/skillsbench-registry/results-registry.csv"), "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+  const sum = (cond: string, col: number) => csv.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
+  const uplift = sum("With Skills", 8) / sum("With Skills", 7) - sum("No Skills", 8) / sum("No Skills", 7);
+  const { page, problems } = await openOffline(browser, origin + "/real");
+  await page.waitForSelector("#uplift");
+  assert.equal(await page.textContent("#uplift"), `${(100 * uplift).toFixed(1)} pp`);
+  assert.match((await page.textContent("#uplift-ci"))!, /^\[\d+\.\d, \d+\.\d\] pp$/);
+  assert.deepEqual(problems.failed, []);
   await page.close();
 });

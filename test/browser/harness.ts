@@ -6,7 +6,7 @@ import { extname, join, normalize } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 const repo = new URL("../../", import.meta.url).pathname;
-export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", "/checklists", "/data"];
+export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", "/real", "/checklists", "/data"];
 
 export function buildSite(store: string, out: string): void {
   // Framework caches loader output by source file; the store is an env input, so clear the cache per build.

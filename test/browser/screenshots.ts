@@ -13,7 +13,7 @@ const browser = await launch();
 mkdirSync(out, { recursive: true });
 for (const path of PAGES) {
   const { page } = await openOffline(browser, origin + path);
-  await page.waitForSelector("#synthetic-banner, h1", { timeout: 60_000 });
+  await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
   if (path === "/explorer") {
     await page.waitForSelector("#pair-count", { timeout: 60_000 });
     await page.locator("table input[type=radio]").first().check();

@@ -1,0 +1,30 @@
+import { resolve } from "node:path";
+import { readStore } from "../../cli/store/read-store.js";
+import { prepareStore } from "../../analysis/rq/prepared.js";
+import { outcomeLevel } from "../../analysis/rq/outcome-level.js";
+import { verifierTestShare } from "../../analysis/rq/method-scores.js";
+import { DEFAULT_SETTINGS } from "../../analysis/rq/common.js";
+
+// Real public data (issue 5): the SkillsBench v1.1 registry (cell-level pass counts) and a sample of
+// Harbor trial folders, imported by `gcpc import` into data/real/. Paths can be overridden.
+const registryPath = resolve(process.env.GCPC_REAL_REGISTRY ?? "data/real/skillsbench-registry");
+const harborPath = resolve(process.env.GCPC_REAL_HARBOR ?? "data/real/harbor-sample");
+const settings = DEFAULT_SETTINGS;
+
+const registry = prepareStore((await readStore(registryPath)).store);
+const harbor = prepareStore((await readStore(harborPath)).store);
+const share = verifierTestShare(harbor);
+const trials = harbor.trajectories.map((t) => {
+  const tests = harbor.testResults.get(t.trajectory_id);
+  const counted = tests ? [...tests.values()].filter((s) => s !== "skipped") : [];
+  return {
+    trajectory_id: t.trajectory_id, task_id: t.task_id, harness: t.harness, model: t.model, condition: t.condition,
+    reward: t.reward ?? null, outcome: t.outcome ?? "non-binary", tests_passed: counted.filter((s) => s === "passed").length, tests_counted: counted.length,
+    verifier_tests: share.get(t.trajectory_id) ?? null, exception: (t.tags ?? []).find((g) => g.startsWith("exception:"))?.slice(10) ?? "",
+  };
+});
+process.stdout.write(JSON.stringify({
+  settings,
+  registry: { name: registry.store.manifest.name, tasks: registry.counts.tasks, trials: registry.counts.trajectories, outcomes: outcomeLevel(registry, settings) },
+  harbor: { name: harbor.store.manifest.name, trials },
+}));
