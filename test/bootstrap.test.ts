@@ -97,3 +97,19 @@ test("the clustered percentile CI covers the true AUC in roughly the nominal sha
   const share = covered / replicates;
   assert.ok(share >= 0.88 && share <= 0.99, `coverage ${share}`);
 });
+
+test("clustered proportions: a weighted rate equals the pooled rate of the replicated clusters", async () => {
+  const { ClusteredProportions } = await import("../analysis/stats/clustered-proportion.js");
+  const { ClusteredSeparation } = await import("../analysis/stats/separation.js");
+  const p = new ClusteredProportions(3);
+  p.add(0, 0, 1, 3); p.add(0, 1, 2, 2); p.add(0, 2, 0, 4); p.add(1, 0, 3, 3);
+  // weights (2, 0, 1): arm 0 → (2·1 + 0) / (2·3 + 4) = 0.2; arm 1 → 6/6
+  const w = Float64Array.from([2, 0, 1]);
+  assert.equal(p.rate(0, w), 0.2);
+  assert.equal(p.rate(1, w), 1);
+  assert.ok(Number.isNaN(p.rate(1, Float64Array.from([0, 1, 1]))));
+  // separation: PASS {0.9 (c0), 0.7 (c1)}, FAIL {0.2 (c0), 0.4 (c2)}; weights (1, 2, 0): (0.9 + 1.4)/3 − 0.2 = 0.5667
+  const s = new ClusteredSeparation([0.9, 0.7, 0.2, 0.4], [true, true, false, false], [0, 1, 0, 2], 3);
+  assert.ok(Math.abs(s.evaluate(Float64Array.from([1, 2, 0])) - (2.3 / 3 - 0.2)) < 1e-12);
+  assert.ok(Math.abs(s.estimate() - (0.8 - 0.3)) < 1e-12);
+});

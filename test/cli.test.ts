@@ -8,7 +8,7 @@ import { generateDemoStore } from "../cli/generate/demo-store.js";
 import { readStore } from "../cli/store/read-store.js";
 
 const repo = new URL("..", import.meta.url).pathname;
-const gcpc = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], { cwd: repo, encoding: "utf8" });
+const gcpc = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
 const valid = join(repo, "test/fixtures/stores/valid");
 
 test("usage errors exit 2 with a message; help exits 0", () => {

@@ -8,6 +8,7 @@ import { rq3SkillEffects } from "../analysis/rq/rq3-skill-effects.js";
 import { rq4Ablations } from "../analysis/rq/rq4-ablations.js";
 import { rq5Reliability } from "../analysis/rq/rq5-reliability.js";
 import { analyzeStore } from "../analysis/rq/report.js";
+import { outcomeLevel } from "../analysis/rq/outcome-level.js";
 import { matchPairs } from "../analysis/rq/matched-pairs.js";
 import { thresholdShares } from "../analysis/stats/shares.js";
 import { MATERIAL_CHANGE } from "../analysis/rq/rq3-skill-effects.js";
@@ -153,6 +154,20 @@ test("RQ4 adds per-test propagation rows when verifier results exist (hand compu
   assert.equal(rows.length, 6);
 });
 
+test("outcome-level pass rates, uplift and cell transitions (hand computed)", () => {
+  const p = prepareStore(tinyStore());
+  const r = outcomeLevel(p, settings);
+  assert.ok("overall" in r);
+  // binary none/curated after dedup: none a1 F, a3 P, b1 F, c1 F; curated a2 F, b2 P
+  assert.deepEqual([r.overall.trials_none, r.overall.passes_none, r.overall.trials_curated, r.overall.passes_curated], [4, 1, 2, 1]);
+  assert.equal(r.overall.uplift, 1 / 2 - 1 / 4);
+  // cells (task, harness, model, source): t1 none {F, P} = mixed → curated {F} = FAIL-only; t2 none {F, F} → curated {P}
+  const cell = (from: string, to: string) => r.cell_transitions.find((c) => c.from === from && c.to === to)!.cells;
+  assert.equal(cell("mixed", "FAIL-only"), 1);
+  assert.equal(cell("FAIL-only", "PASS-only"), 1);
+  assert.deepEqual([r.cells_paired, r.gained, r.lost], [2, 1, 1]);
+});
+
 test("RQ5 transfer gates and the same-task pair check", () => {
   const p = prepareStore(tinyStore());
   const r = rq5Reliability(p, settings);
@@ -171,4 +186,20 @@ test("analyzeStore is deterministic: same store and seed → identical JSON", ()
   const a = JSON.stringify(analyzeStore(tinyStore(), settings, { perTrajectory: true }));
   const b = JSON.stringify(analyzeStore(tinyStore(), settings, { perTrajectory: true }));
   assert.equal(a, b);
+});
+
+test("degenerate samples give explicit notes, never NaN: one class, one task, empty, all tied", async () => {
+  const { aucWithCI } = await import("../analysis/rq/common.js");
+  const oneClass = aucWithCI("m", [{ score: 0.1, pass: true, task: "a" }, { score: 0.2, pass: true, task: "b" }], settings, "x");
+  assert.deepEqual([oneClass.auc, oneClass.ci, oneClass.note], [null, null, "AUC undefined: only one outcome class"]);
+  const empty = aucWithCI("m", [], settings, "x");
+  assert.deepEqual([empty.auc, empty.n, empty.note], [null, 0, "no scored trajectories"]);
+  const oneTask = aucWithCI("m", [{ score: 0.1, pass: false, task: "a" }, { score: 0.9, pass: true, task: "a" }], settings, "x");
+  assert.equal(oneTask.auc, 1);
+  assert.equal(oneTask.ci, null);
+  assert.match(oneTask.note!, /one task/);
+  const tied = aucWithCI("m", [0, 1, 2, 3].map((k) => ({ score: 0.5, pass: k % 2 === 0, task: `t${k}` })), settings, "x");
+  assert.equal(tied.auc, 0.5);
+  assert.ok(tied.ci === null || (tied.ci[0] === 0.5 && tied.ci[1] === 0.5));
+  assert.ok(JSON.stringify([oneClass, empty, oneTask, tied]).indexOf("NaN") === -1);
 });

@@ -25,7 +25,7 @@ before(async () => {
   buildSite(store, join(tmp, "dist"));
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
-  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
   cli = JSON.parse(r.stdout);
 });
 

@@ -12,6 +12,8 @@ export interface GenerateOptions {
   seed: number;
   /** Multiplies the number of SkillsBench-like tasks (and so trajectories). */
   scale?: number;
+  /** Parameter overrides, for calibration experiments (scripts/calibrate-demo.ts). */
+  model?: Partial<DemoModel>;
 }
 
 /** Model parameters, in one place so data/README.md can cite them. */
@@ -22,30 +24,42 @@ export const MODEL = {
   tasksPerCombo: 28,
   missingSideShare: 0.04, // cells where one condition was not run
   selfGeneratedShare: 0.12,
-  taskDifficultySd: 0.8,
+  taskDifficultySd: 0.502,
   modelAbilitySd: 0.5,
-  skillEffectMean: 0.15, // curated skill shift of z, per task mean
+  skillEffectMean: 0.19, // curated skill shift of z, per task mean
   skillEffectTaskSd: 0.35,
-  skillEffectCellSd: 0.3,
-  trajectoryNoiseSd: 0.6,
-  passThreshold: 0.75,
+  skillEffectCellSd: 0.04,
+  logStyleSd: 0.368, // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
+  cellItemNoiseSd: 1.612, // per (configuration × task, item) persistent offset shared by both conditions
+  skillOutcomeCoupling: 0.956, // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change execution without changing the outcome)
+  skillEffectShare: 0.432, // share of cells where the skill matters a lot (mixture component)
+  skillEffectLargeSd: 1.311,
+  trajectoryNoiseSd: 0.098,
+  passThreshold: -0.059,
+  hiddenFailureShare: 0.056,
+  transferBaseShift: 0.3, // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty // trajectories that reach the threshold but fail on an artifact the log does not show
   /** Outcome noise: the verifier sees the artifact, the log does not reveal all of it. */
-  outcomeNoiseSd: 1.45,
-  itemDifficultySd: 1.0,
-  itemDifficultyMean: -1.0,
-  itemNoiseSd: 0.25,
-  evidenceBeta: [3, 2] as [number, number], // per-trajectory share of items with visible evidence
-  judgeFlip: 0.02,
-  holisticNoiseSd: 1.8,
+  outcomeNoiseSd: 0.231,
+  itemDifficultySd: 0.578,
+  itemDifficultyMean: -1.145,
+  itemNoiseSd: 0.056,
+  itemTaskOffsetSd: 0.067, // per-task shift of all item difficulties (checklist easiness, unrelated to passing)
+  evidenceHighShare: 0.65, // share of items whose evidence is usually visible in the log
+  evidenceHigh: 0.955,
+  evidenceLow: 0.022,
+  evidenceBeta: [3, 2] as [number, number], // per-trajectory evidence share, used only when evidenceHighShare = 0
+  judgeFlip: 0.017,
+  holisticNoiseSd: 1.3,
+  baselineTaskBiasSd: 1.2, // per-(task, method) bias of the log-only baselines: a judge's task-specific leniency
   baselineNoiseSd: { generic: 1.95, tick: 2.2, tick_adapted: 2.0 } as Record<string, number>,
   baselineCoverage: { holistic: 0.93, generic: 0.82, tick: 0.7, tick_adapted: 0.7 } as Record<string, number>,
   nonBinaryShare: 0.03,
   duplicateShare: 0.03,
   zeroEvidenceShare: 0.015,
-  humanRatingNoiseSd: 0.7,
-  humanSharedNoiseSd: 1.0, // what the log shows all annotators alike
-  directedRerunFlip: 0.035,
-  secondJudgeFlip: 0.12,
+  humanRatingNoiseSd: 1.05,
+  humanSharedNoiseSd: 0.828, // what the log shows all annotators alike
+  directedRerunFlip: 0.045,
+  secondJudgeFlip: 0.16,
   replacementAfter: { No: 0.735, Abstain: 0.046, Yes: 0.219 },
   schemaCoverage: { real: 0.994, reduced: 0.796, irrelevant: 0, permuted: 0.987 } as Record<string, number>,
 };
@@ -57,7 +71,10 @@ const CATEGORIES = ["comprehension", "acquisition", "computation", "construction
 const VERBS = ["read", "parse", "compute", "write", "validate", "report", "load", "convert", "plot", "summarise", "check", "save"];
 const OBJECTS = ["the input CSV", "the config file", "the totals table", "the output JSON", "the unit tests", "the log summary", "the pivot table", "the index", "the figure", "the schema"];
 
+export type DemoModel = typeof MODEL;
+
 export function generateDemoStore(options: GenerateOptions): Store {
+  const M: DemoModel = { ...MODEL, ...options.model };
   const rng = seedrandom(`gcpc-demo:${options.seed}`);
   const scale = options.scale ?? 1;
   const normal = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
@@ -74,8 +91,10 @@ export function generateDemoStore(options: GenerateOptions): Store {
   const latent = new Map<string, number>(); // trajectory → z
 
   // ---------- tasks and frozen checklists ----------
+  const itemVisibility = new Map<string, number>();
   const makeTask = (benchmark: string, taskId: string, domain: string, nItems: number, gateFailure: number) => {
     const sentences: string[] = [], tests: string[] = [];
+    const taskOffset = normal() * M.itemTaskOffsetSd;
     const taskItems: Item[] = [];
     for (let k = 1; k <= nItems; k++) {
       const sentence = `Step ${k}: ${pick(VERBS)} ${pick(OBJECTS)} (${taskId}/${k}).`;
@@ -90,34 +109,46 @@ export function generateDemoStore(options: GenerateOptions): Store {
         quote: badQuote ? sentence.replace("Step", "Stage") : sentence, route,
         assertion_ref: route === "assertion" ? test : undefined, category: CATEGORIES[Math.floor(rng() * 5)],
       });
-      itemDifficulty.set(`${taskId}\u0000c${pad(k, 2)}`, MODEL.itemDifficultyMean + normal() * MODEL.itemDifficultySd);
+      itemDifficulty.set(`${taskId}\u0000c${pad(k, 2)}`, M.itemDifficultyMean + taskOffset + normal() * M.itemDifficultySd);
+      itemVisibility.set(`${taskId}\u0000c${pad(k, 2)}`, rng() < M.evidenceHighShare ? M.evidenceHigh : M.evidenceLow);
     }
     tasks.push({ task_id: taskId, benchmark, domain, instruction: `Task ${taskId}. ${sentences.join(" ")}`, verifier_tests: tests });
     items.push(...taskItems);
     return taskItems;
   };
 
-  const nSb = Math.round(MODEL.skillsbenchTasks * scale);
+  const nSb = Math.round(M.skillsbenchTasks * scale);
   const sbTasks: { id: string; items: Item[]; difficulty: number; skill: number; domain: string }[] = [];
   for (let t = 0; t < nSb; t++) {
     const id = `sb-${pad(t + 1, 4)}`;
-    const domain = MODEL.domains[t % MODEL.domains.length];
+    const domain = M.domains[t % M.domains.length];
     const n = 4 + Math.min(11, Math.max(0, Math.round(4.2 + normal() * 2.2)));
-    sbTasks.push({ id, items: makeTask("skillsbench-1.1", id, domain, n, 0), difficulty: normal() * MODEL.taskDifficultySd, skill: MODEL.skillEffectMean + normal() * MODEL.skillEffectTaskSd, domain });
+    sbTasks.push({ id, items: makeTask("skillsbench-1.1", id, domain, n, 0), difficulty: normal() * M.taskDifficultySd, skill: M.skillEffectMean + normal() * M.skillEffectTaskSd, domain });
   }
 
   // ---------- labels from latent progress ----------
+  // Per (configuration × task) cell and item: a persistent offset of how that configuration's logs show the item,
+  // shared by both skill conditions (cellItemNoiseSd). Trajectories remember their cell for later re-labelling.
+  const cellItemOffset = new Map<string, number>();
+  const cellOf = new Map<string, string>();
+  const offsetOf = (cell: string | undefined, item: string) => {
+    if (!cell || M.cellItemNoiseSd === 0) return 0;
+    const k = `${cell}\u0000${item}`;
+    if (!cellItemOffset.has(k)) cellItemOffset.set(k, normal() * M.cellItemNoiseSd);
+    return cellItemOffset.get(k)!;
+  };
   const labelTrajectory = (id: string, taskItems: Item[], z: number, opts: { judge?: string; run?: number; flip?: number; evidence?: number; allAbstain?: boolean; allNo?: boolean } = {}) => {
-    const ev = opts.evidence ?? beta(...MODEL.evidenceBeta);
+    const perItem = M.evidenceHighShare > 0;
+    const ev = opts.evidence ?? (perItem ? 1 : beta(...M.evidenceBeta));
     for (const it of taskItems) {
       let label: Label;
       if (opts.allAbstain) label = "Abstain";
       else if (opts.allNo) label = "No";
-      else if (rng() > ev) label = "Abstain";
+      else if (rng() > ev * (perItem ? itemVisibility.get(`${it.task_id}\u0000${it.item_id}`)! : 1)) label = "Abstain";
       else {
-        const satisfied = z + normal() * MODEL.itemNoiseSd > itemDifficulty.get(`${it.task_id}\u0000${it.item_id}`)!;
+        const satisfied = z + offsetOf(cellOf.get(id), it.item_id) + normal() * M.itemNoiseSd > itemDifficulty.get(`${it.task_id}\u0000${it.item_id}`)!;
         label = satisfied ? "Yes" : "No";
-        if (rng() < (opts.flip ?? MODEL.judgeFlip)) label = label === "Yes" ? "No" : "Yes";
+        if (rng() < (opts.flip ?? M.judgeFlip)) label = label === "Yes" ? "No" : "Yes";
       }
       judgments.push({
         trajectory_id: id, item_id: it.item_id, label, run: opts.run ?? 1, judge: opts.judge,
@@ -127,40 +158,45 @@ export function generateDemoStore(options: GenerateOptions): Store {
   };
 
   // ---------- SkillsBench-like population ----------
-  const combos = Array.from({ length: MODEL.combos }, (_, c) => ({
+  const combos = Array.from({ length: M.combos }, (_, c) => ({
     harness: HARNESSES[c % HARNESSES.length], model: MODELS[c % MODELS.length], source: SOURCES[Math.floor(c / (HARNESSES.length * MODELS.length)) % SOURCES.length] + `-${1 + Math.floor(c / 26)}`,
-    ability: normal() * MODEL.modelAbilitySd,
+    ability: normal() * M.modelAbilitySd,
   }));
-  const tasksPerCombo = Math.min(nSb, Math.round(MODEL.tasksPerCombo * scale));
+  const tasksPerCombo = Math.min(nSb, Math.round(M.tasksPerCombo * scale));
   const sbIds: string[] = [];
   combos.forEach((combo, c) => {
     const order = sbTasks.map((_, i) => i).sort(() => rng() - 0.5).slice(0, tasksPerCombo).sort((a, b) => a - b);
     for (const ti of order) {
       const task = sbTasks[ti];
       const conditions: Trajectory["condition"][] = [];
-      const missing = rng() < MODEL.missingSideShare;
+      const missing = rng() < M.missingSideShare;
       if (!missing || rng() < 0.5) conditions.push("none");
       if (!missing || conditions.length === 0) conditions.push("curated");
-      if (rng() < MODEL.selfGeneratedShare) conditions.push("self_generated");
-      const cellSkill = task.skill + normal() * MODEL.skillEffectCellSd;
+      if (rng() < M.selfGeneratedShare) conditions.push("self_generated");
+      const style = normal() * M.logStyleSd;
+      const cellSkill = task.skill + normal() * (rng() < M.skillEffectShare ? M.skillEffectLargeSd : M.skillEffectCellSd);
       for (const condition of conditions) {
         const id = `${task.id}-k${pad(c + 1)}-${condition === "none" ? "n" : condition === "curated" ? "c" : "s"}1`;
-        const z = -task.difficulty + combo.ability + (condition === "curated" ? cellSkill : condition === "self_generated" ? cellSkill * 0.2 : 0) + normal() * MODEL.trajectoryNoiseSd;
-        latent.set(id, z);
-        const nonBinary = rng() < MODEL.nonBinaryShare;
-        const pass = z + normal() * MODEL.outcomeNoiseSd > MODEL.passThreshold;
+        const skill = condition === "curated" ? cellSkill : condition === "self_generated" ? cellSkill * 0.2 : 0;
+        const noise = normal() * M.trajectoryNoiseSd;
+        const z = -task.difficulty + combo.ability + skill * M.skillOutcomeCoupling + noise; // what the verifier judges
+        const zLog = -task.difficulty + combo.ability + skill + noise + style; // what the execution log shows (judges, baselines, humans read this)
+        latent.set(id, zLog);
+        const nonBinary = rng() < M.nonBinaryShare;
+        const pass = z + normal() * M.outcomeNoiseSd > M.passThreshold && !(rng() < M.hiddenFailureShare);
         trajectories.push({
           trajectory_id: id, task_id: task.id, harness: combo.harness, model: combo.model, source: combo.source, condition, trial: 1,
           outcome: nonBinary ? undefined : pass ? "PASS" : "FAIL", reward: nonBinary ? Math.round(rng() * 80 + 10) / 100 : pass ? 1 : 0,
           log_hash: `h-${id}`, tags: [],
         });
-        labelTrajectory(id, task.items, z, { allAbstain: rng() < MODEL.zeroEvidenceShare });
+        cellOf.set(id, `${task.id}\u0000${c}`);
+        labelTrajectory(id, task.items, zLog, { allAbstain: rng() < M.zeroEvidenceShare });
         sbIds.push(id);
       }
     }
   });
   // Duplicates: a second id for the same execution log (same hash, same labels).
-  const dupSources = sbIds.filter(() => rng() < MODEL.duplicateShare);
+  const dupSources = sbIds.filter(() => rng() < M.duplicateShare);
   const labelsById = new Map<string, Judgment[]>();
   for (const j of judgments) {
     let l = labelsById.get(j.trajectory_id);
@@ -190,12 +226,18 @@ export function generateDemoStore(options: GenerateOptions): Store {
 
   // ---------- baseline scorers (log-only, [0, 1]) ----------
   const method_scores: Store["method_scores"] = [];
+  const baselineBias = new Map<string, number>();
+  const biasOf = (task: string, method: string) => {
+    const k = `${task}\u0000${method}`;
+    if (!baselineBias.has(k)) baselineBias.set(k, normal() * M.baselineTaskBiasSd);
+    return baselineBias.get(k)!;
+  };
   for (const t of eligible.concat(trajectories.filter((t) => !t.outcome && latent.has(t.trajectory_id)))) {
     const z = latent.get(t.trajectory_id)!;
     for (const method of ["holistic", "generic", "tick", "tick_adapted"]) {
-      if (rng() > MODEL.baselineCoverage[method]) continue;
-      const noise = method === "holistic" ? MODEL.holisticNoiseSd : MODEL.baselineNoiseSd[method];
-      const raw = sigmoid(0.7 * z + 1.4 + normal() * noise);
+      if (rng() > M.baselineCoverage[method]) continue;
+      const noise = method === "holistic" ? M.holisticNoiseSd : M.baselineNoiseSd[method];
+      const raw = sigmoid(0.7 * z + 1.4 + biasOf(t.task_id, method) + normal() * noise);
       const score = method === "holistic" ? Math.round(raw * 10) / 10 : Math.round(raw * 5) / 5; // 0–10 rescaled; five-question checklists
       method_scores.push({ trajectory_id: t.trajectory_id, method, score });
     }
@@ -205,18 +247,18 @@ export function generateDemoStore(options: GenerateOptions): Store {
   const human_ratings: NonNullable<Store["human_ratings"]> = [], human_preferences: NonNullable<Store["human_preferences"]> = [], human_item_labels: NonNullable<Store["human_item_labels"]> = [];
   const annotators = ["ann-1", "ann-2", "ann-3", "ann-4", "ann-5"];
   const annotatorBias = annotators.map(() => normal() * 0.35);
-  const heTasks = MODEL.domains.flatMap((d) => sbTasks.filter((t) => t.domain === d).slice(0, 2)).slice(0, 12);
+  const heTasks = M.domains.flatMap((d) => sbTasks.filter((t) => t.domain === d).slice(0, 2)).slice(0, 12);
   const judgedLabel = new Map<string, Label>();
   for (const j of judgments) if ((j.run ?? 1) === 1 && !j.judge) judgedLabel.set(`${j.trajectory_id}\u0000${j.item_id}`, j.label);
   heTasks.forEach((task, ti) => {
     const pool = eligible.filter((t) => t.task_id === task.id);
-    const shared = new Map(pool.map((t) => [t.trajectory_id, normal() * MODEL.humanSharedNoiseSd]));
+    const shared = new Map(pool.map((t) => [t.trajectory_id, normal() * M.humanSharedNoiseSd]));
     const chosen = pool.sort(() => rng() - 0.5).slice(0, 8).sort((a, b) => (a.trajectory_id < b.trajectory_id ? -1 : 1));
     for (const t of chosen) t.tags = [...(t.tags ?? []), "human-eval"];
     const assigned = [annotators[ti % 5], annotators[(ti + 2) % 5]].concat(ti === 0 ? [annotators[(ti + 4) % 5]] : []);
     for (const a of assigned) {
       const bias = annotatorBias[annotators.indexOf(a)];
-      const perceived = new Map(chosen.map((t) => [t.trajectory_id, latent.get(t.trajectory_id)! + shared.get(t.trajectory_id)! + normal() * MODEL.humanRatingNoiseSd]));
+      const perceived = new Map(chosen.map((t) => [t.trajectory_id, latent.get(t.trajectory_id)! + shared.get(t.trajectory_id)! + normal() * M.humanRatingNoiseSd]));
       for (const t of chosen) {
         human_ratings.push({ annotator: a, trajectory_id: t.trajectory_id, rating: Math.max(0, Math.min(10, Math.round(10 * sigmoid(0.6 * perceived.get(t.trajectory_id)! + 1.9 + bias)))) });
       }
@@ -242,24 +284,24 @@ export function generateDemoStore(options: GenerateOptions): Store {
     for (const run of [2, 3]) {
       for (const it of taskItemsOf.get(t.task_id)!) {
         const base = judgedLabel.get(`${t.trajectory_id}\u0000${it.item_id}`) ?? "Abstain";
-        const label: Label = rng() < MODEL.directedRerunFlip ? pick((["Yes", "No", "Abstain"] as const).filter((l) => l !== base)) : base;
+        const label: Label = rng() < M.directedRerunFlip ? pick((["Yes", "No", "Abstain"] as const).filter((l) => l !== base)) : base;
         judgments.push({ trajectory_id: t.trajectory_id, item_id: it.item_id, label, run, evidence: label === "Abstain" ? undefined : "log excerpt (synthetic rerun)" });
       }
     }
   }
   const secondJudgeSet = directed.concat([...eligible].sort(() => rng() - 0.5).slice(0, 300)).filter((t, i, a) => a.indexOf(t) === i);
-  for (const t of secondJudgeSet) labelTrajectory(t.trajectory_id, taskItemsOf.get(t.task_id)!, latent.get(t.trajectory_id)!, { judge: "claude-haiku-4.5", flip: MODEL.secondJudgeFlip });
+  for (const t of secondJudgeSet) labelTrajectory(t.trajectory_id, taskItemsOf.get(t.task_id)!, latent.get(t.trajectory_id)!, { judge: "claude-haiku-4.5", flip: M.secondJudgeFlip });
 
   // ---------- evidence replacements (218 Yes items re-judged after replacing decisive evidence) ----------
   const yesJudgments = judgments.filter((j) => j.label === "Yes" && !j.judge && (j.run ?? 1) === 1 && !j.trajectory_id.endsWith("-dup"));
   const evidence_replacements = [...yesJudgments].sort(() => rng() - 0.5).slice(0, 218).map((j) => {
     const u = rng();
-    const after: Label = u < MODEL.replacementAfter.No ? "No" : u < MODEL.replacementAfter.No + MODEL.replacementAfter.Abstain ? "Abstain" : "Yes";
+    const after: Label = u < M.replacementAfter.No ? "No" : u < M.replacementAfter.No + M.replacementAfter.Abstain ? "Abstain" : "Yes";
     return { trajectory_id: j.trajectory_id, item_id: j.item_id, before: "Yes" as Label, after };
   });
 
   // ---------- schema audit: 357 stated requirements × 4 schemes ----------
-  const schema_audit = Object.entries(MODEL.schemaCoverage).flatMap(([scheme, p]) =>
+  const schema_audit = Object.entries(M.schemaCoverage).flatMap(([scheme, p]) =>
     Array.from({ length: 357 }, (_, r) => ({ scheme, requirement_id: `req-${pad(r + 1)}`, covered: rng() < p })));
 
   // ---------- transfer benchmarks: one PASS and one FAIL trajectory per task ----------
@@ -268,7 +310,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
       const id = `${prefix}-${pad(t + 1)}`;
       const n = Math.max(2, Math.round(meanItems + normal() * 1.2));
       const taskItems = makeTask(benchmark, id, benchmark, n, gateFailure);
-      const base = normal() * 0.8;
+      const base = M.itemDifficultyMean + M.transferBaseShift + normal() * 0.8; // FAIL side relative to the item difficulties
       for (const outcome of ["PASS", "FAIL"] as const) {
         const tid = `${id}-${outcome === "PASS" ? "p" : "f"}`;
         const z = base + (outcome === "PASS" ? gap : 0) + normal() * 0.4;
@@ -278,7 +320,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
     }
   };
   transferBench("terminal-bench-2.0", "tb", 86, 6.8, 0.012, 0.8, 1.6);
-  transferBench("swe-bench-verified", "swe", 100, 3.4, 0.051, 0.58, 0.5);
+  transferBench("swe-bench-verified", "swe", 100, 3.4, 0.051, 0.8, 0.5);
 
   return {
     manifest: {

@@ -1,7 +1,10 @@
 // Shared helper of the loaders (no second extension, so Framework does not serve it).
-import { resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { readStore } from "../../cli/store/read-store.js";
-import { analyzeStore } from "../../analysis/rq/report.js";
+import { analyzeStore, type AnalysisReport } from "../../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../../analysis/rq/common.js";
 import { prepareStore } from "../../analysis/rq/prepared.js";
 
@@ -15,8 +18,44 @@ export async function loadStore() {
   return store;
 }
 
+/**
+ * The analysis report, computed once per build: Framework runs each loader in its own
+ * process, so the report is cached in the OS temp folder under a key made of the store's
+ * files (name, size, mtime), the settings and the analysis source code.
+ */
 export async function loadReport() {
   const store = await loadStore();
   const settings = { ...DEFAULT_SETTINGS, seed: Number(process.env.GCPC_SEED ?? DEFAULT_SETTINGS.seed) };
-  return { store, prepared: prepareStore(store), report: analyzeStore(store, settings, { perTrajectory: true }) };
+  const key = cacheKey(storePath(), settings);
+  const cacheDir = join(tmpdir(), "gcpc-report-cache");
+  const file = join(cacheDir, `${key}.json`);
+  let report: AnalysisReport;
+  if (existsSync(file)) report = JSON.parse(readFileSync(file, "utf8"));
+  else {
+    report = JSON.parse(JSON.stringify(analyzeStore(store, settings, { perTrajectory: true })));
+    mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(report));
+    renameSync(tmp, file);
+  }
+  return { store, prepared: prepareStore(store), report };
+}
+
+function cacheKey(dir: string, settings: object): string {
+  const h = createHash("sha256");
+  h.update(JSON.stringify({ dir, settings }));
+  for (const name of readdirSync(dir).sort()) {
+    const st = statSync(join(dir, name));
+    h.update(`${name}:${st.size}:${st.mtimeMs}\n`);
+  }
+  const analysisRoot = new URL("../../analysis/", import.meta.url).pathname;
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith(".ts")) h.update(readFileSync(p));
+    }
+  };
+  walk(analysisRoot);
+  return h.digest("hex").slice(0, 32);
 }

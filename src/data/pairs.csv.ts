@@ -1,7 +1,4 @@
-import { csvFormat } from "d3";
-import { loadReport } from "./load-store.js";
-import { protectCsvFormulas } from "../components/csv-safe.js";
+import { dataset } from "./datasets.js";
+import { emitCsv } from "./emit.js";
 
-// RQ3 matched pairs with Δ, formula-injection safe.
-const { report } = await loadReport();
-process.stdout.write(csvFormat(protectCsvFormulas(report.rq3.pairs as unknown as Record<string, unknown>[])));
+emitCsv(await dataset("pairs"));

@@ -1,7 +1,4 @@
-import { csvFormat } from "d3";
-import { loadReport } from "./load-store.js";
-import { protectCsvFormulas } from "../components/csv-safe.js";
+import { dataset } from "./datasets.js";
+import { emitCsv } from "./emit.js";
 
-// Per-trajectory metrics (plain GCPC, with outcome, Perfect, coverage) as CSV, formula-injection safe.
-const { report } = await loadReport();
-process.stdout.write(csvFormat(protectCsvFormulas(report.per_trajectory! as unknown as Record<string, unknown>[])));
+emitCsv(await dataset("per-trajectory"));

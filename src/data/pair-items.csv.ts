@@ -1,0 +1,4 @@
+import { dataset } from "./datasets.js";
+import { emitCsv } from "./emit.js";
+
+emitCsv(await dataset("pair-items"));

@@ -1,0 +1,4 @@
+import { dataset } from "./datasets.js";
+import { emitParquet } from "./emit.js";
+
+await emitParquet(await dataset("pairs"));
