@@ -6,7 +6,7 @@ import * as Plot from "@observablehq/plot";
  */
 export function deltaHistogram(deltas, {width, threshold, noiseFloor, medians, groups}) {
   return Plot.plot({
-    width, height: 90 * groups.length + 60, marginLeft: 90,
+    width, height: 90 * groups.length + 60, marginLeft: 50, marginRight: 100,
     fy: {domain: groups, label: null}, x: {domain: [-1, 1], label: "Δ plain GCPC (with − without skill)"}, y: {label: "pairs", grid: true},
     marks: [
       Plot.rectY([0], {x1: -noiseFloor, x2: noiseFloor, y1: 0, y2: Infinity, fill: "#e6e6e6"}),
