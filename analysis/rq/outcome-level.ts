@@ -8,6 +8,9 @@ import { isBinary, type PreparedStore } from "./prepared.js";
 export interface UpliftRow {
   group: string;
   tasks: number;
+  /** What the bootstrap resamples: tasks (overall, per domain, per model) or configurations (per task). */
+  cluster_unit: "task" | "configuration";
+  clusters: number;
   trials_none: number;
   passes_none: number;
   rate_none: number | null;
@@ -30,6 +33,8 @@ export interface OutcomeLevelResult {
   overall: UpliftRow;
   by_domain: UpliftRow[];
   by_model: UpliftRow[];
+  /** Per task; its CI resamples the task's harness/model/source configurations (a task is one cluster). */
+  by_task: UpliftRow[];
   /** Cells = (task, harness, model, source); state of the without-skill side → state of the with-skill side. */
   cell_transitions: { from: CellState; to: CellState; cells: number }[];
   cells_paired: number;
@@ -49,15 +54,17 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const uplift = (group: string, rows: Trajectory[], figure: string): UpliftRow => {
-    const { clusterOf, clusters } = taskClusters(rows.map((t) => t.task_id));
+  const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
+  const uplift = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task"): UpliftRow => {
+    const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
+    const tasks = new Set(rows.map((t) => t.task_id)).size;
     const props = new ClusteredProportions(clusters);
     rows.forEach((t, i) => props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1));
     const ones = new Float64Array(clusters).fill(1);
     const a = props.totals(0), b = props.totals(1);
     const rn = props.rate(0, ones), rc = props.rate(1, ones);
     const row: UpliftRow = {
-      group, tasks: clusters, trials_none: a.trials, passes_none: a.successes, rate_none: Number.isFinite(rn) ? rn : null, rate_none_ci: null,
+      group, tasks, cluster_unit: unit, clusters, trials_none: a.trials, passes_none: a.successes, rate_none: Number.isFinite(rn) ? rn : null, rate_none_ci: null,
       trials_curated: b.trials, passes_curated: b.successes, rate_curated: Number.isFinite(rc) ? rc : null, rate_curated_ci: null,
       uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null, uplift_ci: null, positive_share: null, bootstrap: null,
     };
@@ -70,7 +77,7 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
       ...row,
       rate_none_ci: percentileCI(res.draws.none, settings.level), rate_curated_ci: percentileCI(res.draws.curated, settings.level),
       uplift_ci: percentileCI(res.draws.uplift, settings.level), positive_share: shareAbove(res.draws.uplift),
-      bootstrap: { estimator: "pooled pass rate (passes / trials); task-clustered percentile bootstrap (type-7); uplift on the same draw", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+      bootstrap: { estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`, resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
     };
   };
   const groupBy = (key: (t: Trajectory) => string | undefined) => {
@@ -81,10 +88,12 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
       if (!m.has(k)) m.set(k, []);
       m.get(k)!.push(t);
     }
-    return [...m.keys()].sort(compareCodePoints).map((k) => [k, m.get(k)!] as const);
+    // Only groups holding both conditions: an uplift needs both arms.
+    return [...m.keys()].sort(compareCodePoints).filter((k) => m.get(k)!.some((t) => t.condition === "none") && m.get(k)!.some((t) => t.condition === "curated")).map((k) => [k, m.get(k)!] as const);
   };
   const by_domain = groupBy((t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) => uplift(k, rows, `outcomes:domain:${k}`));
   const by_model = groupBy((t) => `${t.harness} / ${t.model}`).map(([k, rows]) => uplift(k, rows, `outcomes:model:${k}`));
+  const by_task = groupBy((t) => t.task_id).map(([k, rows]) => uplift(k, rows, `outcomes:task:${k}`, "configuration"));
 
   // Cell transitions.
   const cells = new Map<string, { none: number[]; curated: number[] }>();
@@ -109,7 +118,7 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
   const get = (from: CellState, to: CellState) => counts.get(`${from}>${to}`) ?? 0;
   return {
     estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
-    overall: uplift("all", pop, "outcomes:overall"), by_domain, by_model,
+    overall: uplift("all", pop, "outcomes:overall"), by_domain, by_model, by_task,
     cell_transitions, cells_paired: paired,
     gained: get("FAIL-only", "mixed") + get("FAIL-only", "PASS-only"),
     lost: get("PASS-only", "FAIL-only") + get("mixed", "FAIL-only") + get("PASS-only", "mixed"),

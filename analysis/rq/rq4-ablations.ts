@@ -28,6 +28,8 @@ export interface Rq4Result {
   evidence_replacement: { n: number; strict_share: number | null; incl_abstain_share: number | null; rows_total: number } | NotAvailable;
   idle_floor: { n: number; zero: number; undefined_gcpc: number; values: (number | null)[] } | NotAvailable;
   schema_audit: { scheme: string; n: number; covered: number; covered_share: number | null }[] | NotAvailable;
+  /** Paper §3.4: how often Perfect agrees with the official outcome, endpoint excluded (the definition) and included. */
+  perfect_agreement: { n: number; without_endpoint: number | null; with_endpoint: number | null } | NotAvailable;
 }
 
 export const OUTCOME_STEP_VARIANTS: { variant: string; design: string; step: OutcomeStep }[] = [
@@ -67,7 +69,7 @@ export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, chec
   };
   if (!p.hasJudgments) {
     const na = notAvailable("the store holds no judgments (outcome-only store)");
-    return { checklist, outcome_step: na, abstention: na, evidence_replacement: na, idle_floor: na, schema_audit: notAvailable("no schema_audit table") };
+    return { checklist, outcome_step: na, abstention: na, evidence_replacement: na, idle_floor: na, schema_audit: notAvailable("no schema_audit table"), perfect_agreement: na };
   }
   const variants = p.testResults.size > 0 ? [...OUTCOME_STEP_VARIANTS, ...PER_TEST_VARIANTS] : OUTCOME_STEP_VARIANTS;
   const outcome_step = separations(variants, "rq4:outcome_step");
@@ -102,5 +104,17 @@ export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, chec
     return { scheme, n: rows.length, covered, covered_share: rows.length ? covered / rows.length : null };
   }) : notAvailable("no schema_audit table");
 
-  return { checklist, outcome_step, abstention, evidence_replacement, idle_floor, schema_audit };
+  // Perfect vs the official outcome on deduplicated binary trajectories (zero-evidence included: Perfect is defined for them).
+  const binary = p.trajectories.filter(isBinary);
+  let agreeWithout = 0, agreeWith = 0;
+  for (const t of binary) {
+    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1, pass = t.outcome === "PASS";
+    if (perfect === pass) agreeWithout++;
+    if ((perfect && pass) === pass) agreeWith++; // the endpoint is No on FAIL, so only a PASS can stay perfect
+  }
+  const perfect_agreement = binary.length
+    ? { n: binary.length, without_endpoint: agreeWithout / binary.length, with_endpoint: agreeWith / binary.length }
+    : notAvailable("no binary-outcome trajectories");
+
+  return { checklist, outcome_step, abstention, evidence_replacement, idle_floor, schema_audit, perfect_agreement };
 }

@@ -13,7 +13,7 @@ import { isBinary, type PreparedStore } from "./prepared.js";
 export interface Rq5Result {
   reliability: { alpha: number | null; ci: [number, number] | null; units: number; runs: number; unit_rule: string; bootstrap: BootstrapDescriptor | null; note?: string } | NotAvailable;
   judge_substitution: { judge: string; n_plain: number; rho_plain: number | null; rho_plain_ci: [number, number] | null; n_outcome: number; rho_outcome: number | null; rho_outcome_ci: [number, number] | null }[] | NotAvailable;
-  transfer: { benchmark: string; tasks: number; items: number; valid_items: number; validity: number | null; failed_quote: number; failed_assertion: number; failed_text: number; trajectories: number }[];
+  transfer: { benchmark: string; tasks: number; items: number; items_min: number | null; items_median: number | null; items_max: number | null; route_assertion: number | null; route_generated: number | null; route_judge: number | null; valid_items: number; validity: number | null; failed_quote: number; failed_assertion: number; failed_text: number; trajectories: number }[];
   pair_check: { benchmark: string; tasks_with_both: number; decidable: number; undecidable: number; higher: number; lower: number; equal: number; median_delta: number | null; sign_test_p: number | null }[];
 }
 
@@ -83,8 +83,13 @@ function transfer(p: PreparedStore): Rq5Result["transfer"] {
     const items = p.store.items.filter((it) => taskIds.has(it.task_id));
     const gates = items.map((it) => checkGates(it, p.tasks.get(it.task_id)));
     const valid = gates.filter((g) => g.valid).length;
+    const perTask = tasks.map((t) => (p.checklist.get(t.task_id) ?? []).length);
+    const share = (route: string) => (items.length ? items.filter((it) => it.route === route).length / items.length : null);
     return {
-      benchmark, tasks: tasks.length, items: items.length, valid_items: valid, validity: items.length ? valid / items.length : null,
+      benchmark, tasks: tasks.length, items: items.length,
+      items_min: perTask.length ? Math.min(...perTask) : null, items_median: finite(median(perTask)), items_max: perTask.length ? Math.max(...perTask) : null,
+      route_assertion: share("assertion"), route_generated: share("generated"), route_judge: share("judge"),
+      valid_items: valid, validity: items.length ? valid / items.length : null,
       failed_quote: gates.filter((g) => !g.quote_verbatim).length, failed_assertion: gates.filter((g) => !g.assertion_resolves).length, failed_text: gates.filter((g) => !g.has_text).length,
       trajectories: p.trajectories.filter((t) => taskIds.has(t.task_id)).length,
     };

@@ -1,4 +1,5 @@
 import seedrandom from "seedrandom";
+import { shuffler } from "d3";
 import type { Item, Judgment, Label, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
 
 /**
@@ -21,45 +22,45 @@ export const MODEL = {
   domains: ["data-analysis", "scientific-computing", "software-engineering", "security", "media-processing", "finance", "systems", "documents"],
   skillsbenchTasks: 87,
   combos: 78, // harness × model × source configurations (× 3 conditions = 234)
-  tasksPerCombo: 28,
+  tasksPerCombo: 29,
   missingSideShare: 0.04, // cells where one condition was not run
   selfGeneratedShare: 0.12,
-  taskDifficultySd: 0.502,
+  taskDifficultySd: 0.624,
   modelAbilitySd: 0.5,
-  skillEffectMean: 0.19, // curated skill shift of z, per task mean
+  skillEffectMean: 0.195, // curated skill shift of z, per task mean
   skillEffectTaskSd: 0.35,
-  skillEffectCellSd: 0.04,
-  logStyleSd: 0.368, // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
-  cellItemNoiseSd: 1.612, // per (configuration × task, item) persistent offset shared by both conditions
-  skillOutcomeCoupling: 0.956, // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change execution without changing the outcome)
-  skillEffectShare: 0.432, // share of cells where the skill matters a lot (mixture component)
-  skillEffectLargeSd: 1.311,
-  trajectoryNoiseSd: 0.098,
-  passThreshold: -0.059,
-  hiddenFailureShare: 0.056,
+  skillEffectCellSd: 0.041,
+  logStyleSd: 0.13, // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
+  cellItemNoiseSd: 1.96, // per (configuration × task, item) persistent offset shared by both conditions
+  skillOutcomeCoupling: 0.969, // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change execution without changing the outcome)
+  skillEffectShare: 0.409, // share of cells where the skill matters a lot (mixture component)
+  skillEffectLargeSd: 1.35,
+  trajectoryNoiseSd: 0.125,
+  passThreshold: 0.115,
+  hiddenFailureShare: 0.063,
   transferBaseShift: 0.3, // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty // trajectories that reach the threshold but fail on an artifact the log does not show
   /** Outcome noise: the verifier sees the artifact, the log does not reveal all of it. */
-  outcomeNoiseSd: 0.231,
-  itemDifficultySd: 0.578,
-  itemDifficultyMean: -1.145,
-  itemNoiseSd: 0.056,
-  itemTaskOffsetSd: 0.067, // per-task shift of all item difficulties (checklist easiness, unrelated to passing)
-  evidenceHighShare: 0.65, // share of items whose evidence is usually visible in the log
-  evidenceHigh: 0.955,
-  evidenceLow: 0.022,
+  outcomeNoiseSd: 0.2,
+  itemDifficultySd: 0.476,
+  itemDifficultyMean: -1.5,
+  itemNoiseSd: 0.053,
+  itemTaskOffsetSd: 0.18, // per-task shift of all item difficulties (checklist easiness, unrelated to passing)
+  evidenceHighShare: 0.625, // share of items whose evidence is usually visible in the log
+  evidenceHigh: 0.945,
+  evidenceLow: 0.033,
   evidenceBeta: [3, 2] as [number, number], // per-trajectory evidence share, used only when evidenceHighShare = 0
-  judgeFlip: 0.017,
-  holisticNoiseSd: 1.3,
-  baselineTaskBiasSd: 1.2, // per-(task, method) bias of the log-only baselines: a judge's task-specific leniency
+  judgeFlip: 0.018,
+  holisticNoiseSd: 1.288,
+  baselineTaskBiasSd: 1.392, // per-(task, method) bias of the log-only baselines: a judge's task-specific leniency
   baselineNoiseSd: { generic: 1.95, tick: 2.2, tick_adapted: 2.0 } as Record<string, number>,
   baselineCoverage: { holistic: 0.93, generic: 0.82, tick: 0.7, tick_adapted: 0.7 } as Record<string, number>,
   nonBinaryShare: 0.03,
   duplicateShare: 0.03,
   zeroEvidenceShare: 0.015,
-  humanRatingNoiseSd: 1.05,
-  humanSharedNoiseSd: 0.828, // what the log shows all annotators alike
-  directedRerunFlip: 0.045,
-  secondJudgeFlip: 0.16,
+  humanRatingNoiseSd: 1.23,
+  humanSharedNoiseSd: 1.036, // what the log shows all annotators alike
+  directedRerunFlip: 0.043,
+  secondJudgeFlip: 0.156,
   replacementAfter: { No: 0.735, Abstain: 0.046, Yes: 0.219 },
   schemaCoverage: { real: 0.994, reduced: 0.796, irrelevant: 0, permuted: 0.987 } as Record<string, number>,
 };
@@ -79,6 +80,10 @@ export function generateDemoStore(options: GenerateOptions): Store {
   const scale = options.scale ?? 1;
   const normal = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
+  // Fisher–Yates with our generator (d3.shuffler): a comparator that returns random signs is biased
+  // and depends on the engine's sort algorithm, which would break seed reproducibility across engines.
+  const shuffle = shuffler(rng);
+  const shuffled = <T>(xs: readonly T[]): T[] => shuffle(xs.slice());
   const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
   const beta = (a: number, b: number) => { // via order statistics of uniforms for integer a, b
     const u = Array.from({ length: a + b - 1 }, rng).sort((x, y) => x - y);
@@ -122,7 +127,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
   for (let t = 0; t < nSb; t++) {
     const id = `sb-${pad(t + 1, 4)}`;
     const domain = M.domains[t % M.domains.length];
-    const n = 4 + Math.min(11, Math.max(0, Math.round(4.2 + normal() * 2.2)));
+    const n = 4 + Math.min(11, Math.max(0, Math.round(3.7 + normal() * 2.2)));
     sbTasks.push({ id, items: makeTask("skillsbench-1.1", id, domain, n, 0), difficulty: normal() * M.taskDifficultySd, skill: M.skillEffectMean + normal() * M.skillEffectTaskSd, domain });
   }
 
@@ -165,14 +170,15 @@ export function generateDemoStore(options: GenerateOptions): Store {
   const tasksPerCombo = Math.min(nSb, Math.round(M.tasksPerCombo * scale));
   const sbIds: string[] = [];
   combos.forEach((combo, c) => {
-    const order = sbTasks.map((_, i) => i).sort(() => rng() - 0.5).slice(0, tasksPerCombo).sort((a, b) => a - b);
-    for (const ti of order) {
+    const order = shuffled(sbTasks.map((_, i) => i)).slice(0, tasksPerCombo).sort((a, b) => a - b);
+    order.forEach((ti, k) => {
       const task = sbTasks[ti];
       const conditions: Trajectory["condition"][] = [];
       const missing = rng() < M.missingSideShare;
       if (!missing || rng() < 0.5) conditions.push("none");
       if (!missing || conditions.length === 0) conditions.push("curated");
-      if (rng() < M.selfGeneratedShare) conditions.push("self_generated");
+      // Every configuration runs the self-generated condition on at least its first task (234 configurations).
+      if (rng() < M.selfGeneratedShare || k === 0) conditions.push("self_generated");
       const style = normal() * M.logStyleSd;
       const cellSkill = task.skill + normal() * (rng() < M.skillEffectShare ? M.skillEffectLargeSd : M.skillEffectCellSd);
       for (const condition of conditions) {
@@ -193,7 +199,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
         labelTrajectory(id, task.items, zLog, { allAbstain: rng() < M.zeroEvidenceShare });
         sbIds.push(id);
       }
-    }
+    });
   });
   // Duplicates: a second id for the same execution log (same hash, same labels).
   const dupSources = sbIds.filter(() => rng() < M.duplicateShare);
@@ -253,7 +259,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
   heTasks.forEach((task, ti) => {
     const pool = eligible.filter((t) => t.task_id === task.id);
     const shared = new Map(pool.map((t) => [t.trajectory_id, normal() * M.humanSharedNoiseSd]));
-    const chosen = pool.sort(() => rng() - 0.5).slice(0, 8).sort((a, b) => (a.trajectory_id < b.trajectory_id ? -1 : 1));
+    const chosen = shuffled(pool).slice(0, 8).sort((a, b) => (a.trajectory_id < b.trajectory_id ? -1 : 1));
     for (const t of chosen) t.tags = [...(t.tags ?? []), "human-eval"];
     const assigned = [annotators[ti % 5], annotators[(ti + 2) % 5]].concat(ti === 0 ? [annotators[(ti + 4) % 5]] : []);
     for (const a of assigned) {
@@ -263,7 +269,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
         human_ratings.push({ annotator: a, trajectory_id: t.trajectory_id, rating: Math.max(0, Math.min(10, Math.round(10 * sigmoid(0.6 * perceived.get(t.trajectory_id)! + 1.9 + bias)))) });
       }
       for (let k = 0; k < 4; k++) {
-        const [x, y] = [...chosen].sort(() => rng() - 0.5).slice(0, 2);
+        const [x, y] = shuffled(chosen).slice(0, 2);
         if (!x || !y) continue;
         const d = perceived.get(x.trajectory_id)! - perceived.get(y.trajectory_id)! + normal() * 0.3;
         human_preferences.push({ annotator: a, trajectory_a: x.trajectory_id, trajectory_b: y.trajectory_id, preference: Math.abs(d) < 0.15 ? "tie" : d > 0 ? "a" : "b" });
@@ -278,7 +284,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
   });
 
   // ---------- directed set: 116 trajectories × 3 scoring runs; a second judge ----------
-  const directed = [...eligible].sort(() => rng() - 0.5).slice(0, Math.min(116, eligible.length)).sort((a, b) => (a.trajectory_id < b.trajectory_id ? -1 : 1));
+  const directed = shuffled(eligible).slice(0, Math.min(116, eligible.length)).sort((a, b) => (a.trajectory_id < b.trajectory_id ? -1 : 1));
   for (const t of directed) {
     t.tags = [...(t.tags ?? []), "directed"];
     for (const run of [2, 3]) {
@@ -289,12 +295,12 @@ export function generateDemoStore(options: GenerateOptions): Store {
       }
     }
   }
-  const secondJudgeSet = directed.concat([...eligible].sort(() => rng() - 0.5).slice(0, 300)).filter((t, i, a) => a.indexOf(t) === i);
+  const secondJudgeSet = directed.concat(shuffled(eligible).slice(0, 300)).filter((t, i, a) => a.indexOf(t) === i);
   for (const t of secondJudgeSet) labelTrajectory(t.trajectory_id, taskItemsOf.get(t.task_id)!, latent.get(t.trajectory_id)!, { judge: "claude-haiku-4.5", flip: M.secondJudgeFlip });
 
   // ---------- evidence replacements (218 Yes items re-judged after replacing decisive evidence) ----------
   const yesJudgments = judgments.filter((j) => j.label === "Yes" && !j.judge && (j.run ?? 1) === 1 && !j.trajectory_id.endsWith("-dup"));
-  const evidence_replacements = [...yesJudgments].sort(() => rng() - 0.5).slice(0, 218).map((j) => {
+  const evidence_replacements = shuffled(yesJudgments).slice(0, 218).map((j) => {
     const u = rng();
     const after: Label = u < M.replacementAfter.No ? "No" : u < M.replacementAfter.No + M.replacementAfter.Abstain ? "Abstain" : "Yes";
     return { trajectory_id: j.trajectory_id, item_id: j.item_id, before: "Yes" as Label, after };

@@ -113,6 +113,8 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
       row(["evidence replacement: Yes → No", "n" in er ? `${pct(er.strict_share)} of ${er.n}` : na(er)], "rq4.evidence_replacement.strict_share"),
       row(["evidence replacement: Yes → No or Abstain", "n" in er ? `${pct(er.incl_abstain_share)} of ${er.n}` : na(er)], "rq4.evidence_replacement.incl_abstain_share"),
       row(["idle-agent floor: GCPC = 0", "n" in idle ? `${idle.zero}/${idle.n}` : na(idle)], "rq4.idle_floor.zero"),
+      row(["Perfect agrees with the outcome, endpoint excluded (§3.4)", "n" in r.rq4.perfect_agreement ? `${pct(r.rq4.perfect_agreement.without_endpoint)} of ${r.rq4.perfect_agreement.n}` : na(r.rq4.perfect_agreement)], "perfect.agreement_without_endpoint"),
+      row(["Perfect agrees with the outcome, endpoint included", "n" in r.rq4.perfect_agreement ? `${pct(r.rq4.perfect_agreement.with_endpoint)} of ${r.rq4.perfect_agreement.n}` : na(r.rq4.perfect_agreement)], "perfect.agreement_with_endpoint"),
       ...(Array.isArray(sa) ? sa.map((x) => row([`schema audit: ${x.scheme}`, `${pct(x.covered_share)} of ${x.n}`], `rq4.schema_audit.${x.scheme}`)) : [row(["schema audit", na(sa)], "")]),
     ],
   });
@@ -132,9 +134,9 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
   sections.push({
     id: "rq5_table4", title: "RQ5 · Table 4: checklist synthesis across benchmarks",
     caption: `Validity = share of items passing every mechanical gate (verbatim quote, assertion reference resolves, non-empty text).${synthetic}`,
-    columns: paper ? ["benchmark", "tasks", "items", "validity", "failed quote", "failed assertion ref", "paper tasks", "paper items", "paper validity"] : ["benchmark", "tasks", "items", "validity", "failed quote", "failed assertion ref"],
+    columns: paper ? ["benchmark", "tasks", "items", "items per task (min–median–max)", "routes assertion / generated / judge", "validity", "failed quote", "failed assertion ref", "paper tasks", "paper items", "paper validity"] : ["benchmark", "tasks", "items", "items per task (min–median–max)", "routes assertion / generated / judge", "validity", "failed quote", "failed assertion ref"],
     rows: r.rq5.transfer.map((t) => {
-      const cells: (string | number | null)[] = [t.benchmark, t.tasks, t.items, pct(t.validity), t.failed_quote, t.failed_assertion];
+      const cells: (string | number | null)[] = [t.benchmark, t.tasks, t.items, `${t.items_min ?? "n/a"}–${t.items_median ?? "n/a"}–${t.items_max ?? "n/a"}`, `${pct(t.route_assertion)} / ${pct(t.route_generated)} / ${pct(t.route_judge)}`, pct(t.validity), t.failed_quote, t.failed_assertion];
       return paper ? [...cells, P(`rq5.transfer.${t.benchmark}.tasks`), P(`rq5.transfer.${t.benchmark}.items`), P(`rq5.transfer.${t.benchmark}.validity`)] : cells;
     }),
   });
@@ -156,6 +158,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
     sections.push({ id: "outcomes_overall", title: "Outcomes: pass rate without and with curated skills", caption: ocCaption, columns: upliftCols, rows: [upliftRow(oc.overall)] });
     if (oc.by_domain.length) sections.push({ id: "outcomes_domain", title: "Outcomes: pass-rate uplift by domain", caption: ocCaption, columns: upliftCols, rows: oc.by_domain.map(upliftRow) });
     sections.push({ id: "outcomes_model", title: "Outcomes: pass-rate uplift by harness / model", caption: ocCaption, columns: upliftCols, rows: oc.by_model.map(upliftRow) });
+    sections.push({ id: "outcomes_task", title: "Outcomes: pass-rate uplift by task", caption: `Per task, the CI resamples the task's harness/model/source configurations (one task is one cluster); ${s.resamples} resamples, seed ${s.seed}.${synthetic}`, columns: upliftCols.map((c) => (c === "tasks" ? "configurations" : c)), rows: oc.by_task.map((u) => { const r = upliftRow(u); r[1] = u.clusters; return r; }) });
     sections.push({
       id: "outcomes_cells", title: "Outcomes: cell transitions without → with curated skills",
       caption: `Cell = (task, harness, model, source); state of its trials: FAIL-only (no pass), mixed, PASS-only. ${oc.cells_paired} cells have both conditions; ${oc.gained} go from FAIL-only to some PASS, ${oc.lost} lose passes (PASS-only → mixed/FAIL-only, mixed → FAIL-only).${synthetic}`,

@@ -18,7 +18,8 @@ export function buildSite(store: string, out: string): void {
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".csv": "text/csv", ".arrow": "application/vnd.apache.arrow.stream", ".parquet": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml" };
 
 /** Minimal static server for dist/ (clean URLs: /rq1 → rq1.html). Loopback only. */
-export function serve(dir: string): Promise<{ server: Server; origin: string }> {
+export function serve(dir: string): Promise<{ server: Server; origin: string; served: { bytes: number } }> {
+  const served = { bytes: 0 }; // bytes sent, whoever asked (page, worker): what the bench reports per page
   const server = createServer((req, res) => {
     let path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
     let file = join(dir, path);
@@ -26,11 +27,13 @@ export function serve(dir: string): Promise<{ server: Server; origin: string }> 
     else if (!existsSync(file) && existsSync(file + ".html")) file += ".html";
     if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end("not found"); return; }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    res.end(readFileSync(file));
+    const body = readFileSync(file);
+    served.bytes += body.length;
+    res.end(body);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => {
     const addr = server.address() as { port: number };
-    resolve({ server, origin: `http://127.0.0.1:${addr.port}` });
+    resolve({ server, origin: `http://127.0.0.1:${addr.port}`, served });
   }));
 }
 
@@ -38,20 +41,24 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 }
 
-export interface PageProblems { failed: string[]; consoleErrors: string[]; dialogs: string[]; bytes: number }
+export interface PageProblems { failed: string[]; consoleErrors: string[]; dialogs: string[] }
 
-/** Opens a page with every non-loopback request aborted; records failures, console errors, dialogs and bytes. */
+/**
+ * Opens a page in a fresh browser context (empty cache) with every non-loopback request aborted;
+ * records failed requests, console errors and dialogs. Closing the page closes its context.
+ */
 export async function openOffline(browser: Browser, url: string): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [], bytes: 0 };
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on("close", () => void context.close());
+  const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [] };
   await page.route("**/*", (route) => {
     const host = new URL(route.request().url()).hostname;
     return host === "127.0.0.1" ? route.continue() : route.abort();
   });
   page.on("requestfailed", (r) => problems.failed.push(`${r.url()} (${r.failure()?.errorText})`));
-  page.on("response", async (r) => {
+  page.on("response", (r) => {
     if (r.status() >= 400) problems.failed.push(`${r.url()} HTTP ${r.status()}`);
-    try { problems.bytes += (await r.body()).length; } catch { /* redirects have no body */ }
   });
   page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });
   page.on("pageerror", (e) => problems.consoleErrors.push(String(e)));
