@@ -2,7 +2,7 @@
 // reported figures. A development aid: the chosen values are written into MODEL by hand and
 // documented in data/README.md. Usage: node --import tsx scripts/search-demo-params.ts N SEED
 import seedrandom from "seedrandom";
-import { generateDemoStore, MODEL, type DemoModel } from "../cli/generate/demo-store.js";
+import { generateDemoStore, type DemoModel } from "../cli/generate/demo-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 
 const RANGES: Record<string, [number, number]> = {
@@ -44,7 +44,7 @@ const keys = Object.keys(RANGES);
 for (let i = 0; i < n; i++) {
   const model: Record<string, number> = {};
   if (!start && (!best || i < n / 2)) for (const k of keys) { const [lo, hi] = RANGES[k]; model[k] = lo + rng() * (hi - lo); }
-  else for (const k of keys) { const [lo, hi] = RANGES[k]; const b = (best.model as any)[k]; model[k] = Math.min(hi, Math.max(lo, b + (rng() - 0.5) * (start ? 0.1 : 0.2) * (hi - lo))); }
+  else for (const k of keys) { const [lo, hi] = RANGES[k]; const b = (best!.model as Record<string, number>)[k]; model[k] = Math.min(hi, Math.max(lo, b + (rng() - 0.5) * (start ? 0.1 : 0.2) * (hi - lo))); }
   for (const k of keys) model[k] = Math.round(model[k] * 1000) / 1000; // the values MODEL will hold
   const values = evaluate(model as Partial<DemoModel>, seed);
   const l = loss(values);
@@ -52,4 +52,3 @@ for (let i = 0; i < n; i++) {
 }
 const round = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
 console.log(JSON.stringify({ loss: best!.loss, model: round(best!.model as Record<string, number>), values: round(best!.values) }, null, 1));
-void MODEL;

@@ -47,7 +47,7 @@ export interface PageProblems { failed: string[]; consoleErrors: string[]; dialo
  * Opens a page in a fresh browser context (empty cache) with every non-loopback request aborted;
  * records failed requests, console errors and dialogs. Closing the page closes its context.
  */
-export async function openOffline(browser: Browser, url: string): Promise<{ page: Page; problems: PageProblems }> {
+export async function openOffline(browser: Browser, url: string, waitUntil: "networkidle" | "commit" = "networkidle"): Promise<{ page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.on("close", () => void context.close());
@@ -63,6 +63,6 @@ export async function openOffline(browser: Browser, url: string): Promise<{ page
   page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });
   page.on("pageerror", (e) => problems.consoleErrors.push(String(e)));
   page.on("dialog", async (d) => { problems.dialogs.push(d.message()); await d.dismiss(); });
-  await page.goto(url, { waitUntil: "networkidle" });
+  await page.goto(url, { waitUntil });
   return { page, problems };
 }
