@@ -10,7 +10,8 @@ import { outcomeLevel } from "../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../analysis/rq/method-scores.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 
-const shared = new URL("../../shared/data/", import.meta.url).pathname;
+// CI lays shared/ beside the clone; GCPC_SHARED_DATA points elsewhere if needed.
+const shared = process.env.GCPC_SHARED_DATA ?? new URL("../../shared/data/", import.meta.url).pathname;
 const trialsRoot = join(shared, "harbor-trials");
 const registryCsv = join(shared, "skillsbench-registry/results-registry.csv");
 const settings = { seed: 3, resamples: 300, level: 0.95 };
