@@ -177,6 +177,12 @@ async function runImport(positionals: string[], values: Record<string, string | 
   return 0;
 }
 
+// A closed pipe (`gcpc report … | head`) is not an error: stop quietly.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (e) => {

@@ -10,7 +10,7 @@ const RANGES: Record<string, [number, number]> = {
   trajectoryNoiseSd: [0.05, 0.35], itemNoiseSd: [0.05, 0.3], skillEffectShare: [0.1, 0.7], skillEffectLargeSd: [0.8, 2.5], skillEffectCellSd: [0, 0.15],
   taskDifficultySd: [0.5, 1.5], baselineTaskBiasSd: [0, 2], holisticNoiseSd: [0.8, 2.5], outcomeNoiseSd: [0.2, 1.5], passThreshold: [-0.5, 1],
   logStyleSd: [0, 2], cellItemNoiseSd: [0, 2], humanSharedNoiseSd: [0.5, 2], humanRatingNoiseSd: [0.5, 2], directedRerunFlip: [0.02, 0.1], secondJudgeFlip: [0.05, 0.3],
-  hiddenFailureShare: [0, 0.3], skillOutcomeCoupling: [0.2, 1], judgeFlip: [0, 0.02], skillEffectMean: [0, 0.4],
+  hiddenFailureShare: [0, 0.3], cellOutcomeShiftSd: [0, 2], skillOutcomeCoupling: [0.2, 1], judgeFlip: [0, 0.02], skillEffectMean: [0, 0.4],
 };
 const TARGETS: [string, number, number][] = [ // name, paper value, weight
   ["auc_gcpc", 0.689, 10], ["auc_holistic", 0.619, 10], ["auc_generic", 0.613, 1], ["auc_tick", 0.598, 1], ["delta", 0.056, 2],

@@ -38,6 +38,7 @@ export const MODEL = {
   trajectoryNoiseSd: 0.125,
   passThreshold: 0.115,
   hiddenFailureShare: 0.063,
+  cellOutcomeShiftSd: 0, // per (configuration, task) shift of the outcome only, shared by both conditions
   transferBaseShift: 0.3, // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty // trajectories that reach the threshold but fail on an artifact the log does not show
   /** Outcome noise: the verifier sees the artifact, the log does not reveal all of it. */
   outcomeNoiseSd: 0.2,
@@ -180,6 +181,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
       // Every configuration runs the self-generated condition on at least its first task (234 configurations).
       if (rng() < M.selfGeneratedShare || k === 0) conditions.push("self_generated");
       const style = normal() * M.logStyleSd;
+      const verifierShift = normal() * M.cellOutcomeShiftSd; // this configuration's environment on this task, as the verifier sees it
       const cellSkill = task.skill + normal() * (rng() < M.skillEffectShare ? M.skillEffectLargeSd : M.skillEffectCellSd);
       for (const condition of conditions) {
         const id = `${task.id}-k${pad(c + 1)}-${condition === "none" ? "n" : condition === "curated" ? "c" : "s"}1`;
@@ -189,7 +191,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
         const zLog = -task.difficulty + combo.ability + skill + noise + style; // what the execution log shows (judges, baselines, humans read this)
         latent.set(id, zLog);
         const nonBinary = rng() < M.nonBinaryShare;
-        const pass = z + normal() * M.outcomeNoiseSd > M.passThreshold && !(rng() < M.hiddenFailureShare);
+        const pass = z + verifierShift + normal() * M.outcomeNoiseSd > M.passThreshold && !(rng() < M.hiddenFailureShare);
         trajectories.push({
           trajectory_id: id, task_id: task.id, harness: combo.harness, model: combo.model, source: combo.source, condition, trial: 1,
           outcome: nonBinary ? undefined : pass ? "PASS" : "FAIL", reward: nonBinary ? Math.round(rng() * 80 + 10) / 100 : pass ? 1 : 0,
