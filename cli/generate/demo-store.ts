@@ -58,7 +58,7 @@ export const MODEL = {
   nonBinaryShare: 0.03,
   duplicateShare: 0.03,
   zeroEvidenceShare: 0.015,
-  humanRatingNoiseSd: 1.23,
+  humanRatingNoiseSd: 0.8,
   humanSharedNoiseSd: 1.036, // what the log shows all annotators alike
   directedRerunFlip: 0.043,
   secondJudgeFlip: 0.156,
