@@ -69,9 +69,11 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
       uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null, uplift_ci: null, positive_share: null, bootstrap: null,
     };
     if (clusters < 2 || row.uplift === null) return row;
+    const r = new Float64Array(2);
     const res = clusterBootstrap({
       clusters, seed: seedFor(settings, figure), resamples: settings.resamples,
-      statistics: { none: (w) => props.rate(0, w), curated: (w) => props.rate(1, w), uplift: (w) => props.rate(1, w) - props.rate(0, w) },
+      // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
+      statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
     });
     return {
       ...row,

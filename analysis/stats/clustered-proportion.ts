@@ -25,6 +25,20 @@ export class ClusteredProportions {
     return n === 0 ? NaN : s / n;
   }
 
+  /** Rates of arms 0 and 1 in one pass over the clusters (what a paired uplift draw needs), written into `out`. */
+  rates2(w: Float64Array, out: Float64Array): Float64Array {
+    let s0 = 0, n0 = 0, s1 = 0, n1 = 0;
+    const [a, b] = this.s, [na, nb] = this.n;
+    for (let c = 0; c < this.clusters; c++) {
+      const wc = w[c];
+      if (wc === 0) continue;
+      s0 += wc * a[c]; n0 += wc * na[c]; s1 += wc * b[c]; n1 += wc * nb[c];
+    }
+    out[0] = n0 === 0 ? NaN : s0 / n0;
+    out[1] = n1 === 0 ? NaN : s1 / n1;
+    return out;
+  }
+
   totals(arm: number): { successes: number; trials: number } {
     let s = 0, n = 0;
     for (let c = 0; c < this.clusters; c++) { s += this.s[arm][c]; n += this.n[arm][c]; }
