@@ -9,6 +9,7 @@ import { StoreValidationError } from "./store/problems.js";
 import { generateDemoStore } from "./generate/demo-store.js";
 import { reportSections, type PaperFigures } from "./report/sections.js";
 import { renderCsv, renderLatex, renderMarkdown } from "./report/render.js";
+import { isPaperDemo, loadPaperFigures } from "./report/paper.js";
 
 class UsageError extends Error {}
 
@@ -114,8 +115,7 @@ async function main(argv: string[]): Promise<number> {
   if (!["md", "json", "csv", "latex"].includes(format)) throw new UsageError(`--format must be md, json, csv or latex, got "${format}"`);
   const settings = { seed: int("seed", values.seed, DEFAULT_SETTINGS.seed), resamples: int("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1), level: DEFAULT_SETTINGS.level };
   const report = analyzeStore(store, settings, { perTrajectory: values["per-trajectory"], onProgress: progress });
-  const isDemo = store.manifest.synthetic === true && store.manifest.name.startsWith("gcpc-demo");
-  const paper: PaperFigures | undefined = (values.paper || (isDemo && !values["no-paper"])) ? JSON.parse(readFileSync(new URL("../data/paper/reported.json", import.meta.url), "utf8")) : undefined;
+  const paper: PaperFigures | undefined = values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   let text: string;
   if (format === "json") text = JSON.stringify(report, null, 2) + "\n";
   else {
