@@ -25,7 +25,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
   const P = (key: string) => {
     const fig = paper?.figures[key];
     if (!fig) return paper ? "" : null;
-    if (/share/.test(key)) return pct(fig.value);
+    if (/share|agreement_|schema_audit|validity/.test(key)) return pct(fig.value);
     return fig.ci ? `${f3(fig.value)} ${ci(fig.ci)}` : Number.isInteger(fig.value) && fig.value > 1 ? String(fig.value) : f3(fig.value);
   };
   const withPaper = (cols: string[]) => (paper ? [...cols, "paper"] : cols);
