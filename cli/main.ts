@@ -2,7 +2,10 @@ import { parseArgs } from "node:util";
 import { readFileSync, rmSync } from "node:fs";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
-import { readStore } from "./store/read-store.js";
+import { readStore, issueField, issueMessage } from "./store/read-store.js";
+import { decodeUtf8, parseJsonl } from "./store/parse-text.js";
+import type { Problem } from "./store/problems.js";
+import { TABLE_SCHEMAS } from "../analysis/schema/tables.js";
 import type { Store } from "../analysis/schema/tables.js";
 import { writeStore, writeFileAtomic } from "./store/write-store.js";
 import { StoreValidationError } from "./store/problems.js";
@@ -143,11 +146,21 @@ async function runImport(positionals: string[], values: Record<string, string | 
     const result = importHarbor(inputs, { benchmark: values.benchmark });
     for (const s of result.skipped) process.stderr.write(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
     store = result.store;
+    // User checklists / verdicts: JSONL rows of the contract, validated here so problems name the user's file and line.
     const merge = (file: string, table: "items" | "judgments") => {
-      const rows = readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l, i) => {
-        try { return JSON.parse(l); } catch (e) { throw new StoreValidationError(file, [{ file, line: i + 1, message: `not valid JSON (${(e as Error).message})` }]); }
-      });
-      (store as any)[table] = [...((store as any)[table] ?? []), ...rows];
+      const problems: Problem[] = [];
+      const text = decodeUtf8(readFileSync(file), file);
+      if (typeof text !== "string") throw new StoreValidationError(file, [text]);
+      const known = new Set(store.trajectories.map((t) => t.trajectory_id));
+      const rows: unknown[] = [];
+      for (const rec of parseJsonl(text, file, (p) => problems.push(p))) {
+        const parsed = TABLE_SCHEMAS[table].safeParse(rec.values);
+        if (!parsed.success) for (const issue of parsed.error.issues) problems.push({ file, line: rec.line, field: issueField(issue), message: issueMessage(issue, rec.values) });
+        else if (table === "judgments" && !known.has((parsed.data as { trajectory_id: string }).trajectory_id)) problems.push({ file, line: rec.line, field: "trajectory_id", message: `unknown trajectory ${JSON.stringify((parsed.data as { trajectory_id: string }).trajectory_id)} (not among the imported trials)` });
+        else rows.push(parsed.data);
+      }
+      if (problems.length) throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50));
+      (store as unknown as Record<string, unknown[]>)[table] = [...(((store as unknown as Record<string, unknown[]>)[table]) ?? []), ...rows];
     };
     if (values.checklists) merge(values.checklists, "items");
     if (values.verdicts) merge(values.verdicts, "judgments");

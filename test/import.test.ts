@@ -150,3 +150,26 @@ test("the committed real-data stores equal a fresh import of shared/data", async
     assert.equal(norm(hb.store[table]), norm(freshHb[table]), `harbor ${table}`);
   }
 });
+
+test("gcpc import harbor merges user checklists and verdicts, and names the user's file and line on bad rows", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const repo = new URL("..", import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-verdicts-"));
+  const items = join(dir, "items.jsonl"), verdicts = join(dir, "verdicts.jsonl"), bad = join(dir, "bad.jsonl");
+  writeFileSync(items, JSON.stringify({ task_id: "citation-check", item_id: "c1", text: "Finds the fake citations", route: "assertion", assertion_ref: "test_outputs.py::TestAnswerFileExists::test_answer_file_exists" }) + "\n");
+  writeFileSync(verdicts, ["citation-check__fQQ2Jum", "citation-check__GKCxMCg"].map((id, k) => JSON.stringify({ trajectory_id: id, item_id: "c1", label: k ? "Yes" : "No", evidence: "<b>log</b>" })).join("\n") + "\n");
+  writeFileSync(bad, JSON.stringify({ trajectory_id: "citation-check__fQQ2Jum", item_id: "c1", label: "Maybe" }) + "\n\n" + JSON.stringify({ trajectory_id: "nope", item_id: "c1", label: "Yes" }) + "\n");
+  const run = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "import", "harbor", trialsRoot, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const ok = run("--out", join(dir, "store"), "--checklists", items, "--verdicts", verdicts, "--format", "jsonl");
+  assert.equal(ok.status, 0, ok.stderr);
+  const { readStore } = await import("../cli/store/read-store.js");
+  const { store } = await readStore(join(dir, "store"));
+  assert.equal(store.judgments.length, 2);
+  assert.equal(store.items.length, 1);
+  const failed = run("--out", join(dir, "store2"), "--verdicts", bad);
+  assert.equal(failed.status, 2);
+  assert.match(failed.stderr, /bad\.jsonl, line 1, field "label": Invalid option/);
+  assert.match(failed.stderr, /bad\.jsonl, line 3, field "trajectory_id": unknown trajectory "nope"/);
+  assert.equal(existsSync(join(dir, "store2")), false, "no store is written");
+  rmSync(dir, { recursive: true });
+});
