@@ -95,12 +95,7 @@ async function main(argv: string[]): Promise<number> {
     if (format !== "parquet" && format !== "jsonl") throw new UsageError(`--format for generate is parquet or jsonl, got "${format}"`);
     progress(`generating synthetic store (seed ${values.seed}, scale ${scale})`);
     const store = generateDemoStore({ seed: int("seed", values.seed, 0), scale });
-    try {
-      await writeStore(positionals[0], store, format);
-    } catch (e) {
-      if (/refusing to overwrite/.test((e as Error).message)) throw new UsageError((e as Error).message);
-      throw e;
-    }
+    await writeNewStore(positionals[0], store, format);
     console.log(`wrote ${positionals[0]}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)`);
     return 0;
   }
@@ -132,6 +127,16 @@ async function main(argv: string[]): Promise<number> {
     progress(`wrote ${values.out}`);
   } else process.stdout.write(text);
   return 0;
+}
+
+/** Writes a new store; an existing non-empty folder is the user's data, refused as a usage error (exit 2). */
+async function writeNewStore(out: string, store: Store, format: "parquet" | "jsonl"): Promise<void> {
+  try {
+    await writeStore(out, store, format);
+  } catch (e) {
+    if (/refusing to overwrite/.test((e as Error).message)) throw new UsageError((e as Error).message);
+    throw e;
+  }
 }
 
 async function runImport(positionals: string[], values: Record<string, string | undefined>): Promise<number> {
@@ -173,12 +178,7 @@ async function runImport(positionals: string[], values: Record<string, string | 
     store = s;
     console.log(`imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks`);
   } else throw new UsageError(`unknown import kind "${kind}" (harbor or skillsbench-registry)`);
-  try {
-    await writeStore(values.out, store, format);
-  } catch (e) {
-    if (/refusing to overwrite/.test((e as Error).message)) throw new UsageError((e as Error).message);
-    throw e;
-  }
+  await writeNewStore(values.out, store, format);
   // Validate what was written; a store that fails the contract is not kept.
   try {
     await readStore(values.out);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateDemoStore } from "../cli/generate/demo-store.js";
 import { readStore } from "../cli/store/read-store.js";
+import { tableContent as norm } from "./helpers/table-content.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const gcpc = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
@@ -70,7 +71,6 @@ test("the committed demo store equals a fresh generation from its seed", async (
   const committed = await readStore(join(repo, "data/demo"));
   const seed = committed.store.manifest.seed!;
   const fresh = generateDemoStore({ seed });
-  const norm = (rows: object[] | undefined) => JSON.stringify((rows ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)))));
   for (const table of ["tasks", "items", "trajectories", "judgments", "method_scores", "human_ratings", "human_preferences", "human_item_labels", "evidence_replacements", "schema_audit"] as const) {
     assert.equal(norm(committed.store[table]), norm(fresh[table]), table);
   }

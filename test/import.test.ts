@@ -9,6 +9,7 @@ import { prepareStore } from "../analysis/rq/prepared.js";
 import { outcomeLevel } from "../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../analysis/rq/method-scores.js";
 import { analyzeStore } from "../analysis/rq/report.js";
+import { tableContent as norm } from "./helpers/table-content.js";
 
 // CI lays shared/ beside the clone; GCPC_SHARED_DATA points elsewhere if needed.
 const shared = process.env.GCPC_SHARED_DATA ?? new URL("../../shared/data/", import.meta.url).pathname;
@@ -140,7 +141,6 @@ test("registry rows with bad counts are rejected naming line and field", () => {
 test("the committed real-data stores equal a fresh import of shared/data", async () => {
   const { readStore } = await import("../cli/store/read-store.js");
   const repo = new URL("..", import.meta.url).pathname;
-  const norm = (rows: object[] | undefined) => JSON.stringify((rows ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)).sort(([a], [b]) => (a < b ? -1 : 1)))));
   const reg = await readStore(join(repo, "data/real/skillsbench-registry"));
   const freshReg = importRegistry(readFileSync(registryCsv, "utf8"), "results-registry.csv").store;
   const hb = await readStore(join(repo, "data/real/harbor-sample"));

@@ -18,29 +18,37 @@ export async function writeStore(out: string, store: Store, format: WriteFormat 
   const tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.tmp-`));
   try {
     writeFileSync(join(tmp, "store.json"), JSON.stringify(store.manifest, null, 2) + "\n");
-    const duck = format === "parquet" ? await DuckDBInstance.create(":memory:", { threads: "1" }) : undefined;
-    const conn = duck ? await duck.connect() : undefined;
     for (const table of TABLE_NAMES) {
       const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
-      const cols = DUCKDB_COLUMNS[table];
-      const jsonl = rows.map((r) => JSON.stringify(Object.fromEntries(cols.map(([c]) => [c, r[c] ?? null])))).join("\n") + "\n";
-      if (!conn) {
-        writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
-        continue;
-      }
-      const src = join(tmp, `${table}.src.jsonl`);
-      writeFileSync(src, jsonl);
-      const columns = "{" + cols.map(([c, t]) => `'${c}': '${t}'`).join(", ") + "}";
-      await conn.run(`COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', columns = ${columns})) TO '${join(tmp, `${table}.parquet`)}' (FORMAT parquet, COMPRESSION zstd)`);
-      rmSync(src);
+      if (format === "jsonl") writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
+      else await writeParquet(join(tmp, `${table}.parquet`), rows, DUCKDB_COLUMNS[table]);
     }
-    conn?.closeSync?.();
     if (existsSync(out)) rmSync(out, { recursive: true });
     renameSync(tmp, out);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
+  }
+}
+
+/**
+ * Rows → one Parquet file, written by DuckDB from a temporary JSONL copy. With `columns`
+ * the schema is fixed (the store tables); without, DuckDB infers it from every row
+ * (site downloads).
+ */
+export async function writeParquet(path: string, rows: Record<string, unknown>[], columns?: [string, string][]): Promise<void> {
+  const src = `${path}.src.jsonl`;
+  const shaped = columns ? rows.map((r) => Object.fromEntries(columns.map(([c]) => [c, r[c] ?? null]))) : rows;
+  writeFileSync(src, shaped.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const duck = await DuckDBInstance.create(":memory:", { threads: "1" });
+  const conn = await duck.connect();
+  try {
+    const schema = columns ? `columns = {${columns.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}` : "sample_size = -1";
+    await conn.run(`COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`);
+  } finally {
+    conn.closeSync?.();
+    rmSync(src, { force: true });
   }
 }
 
