@@ -1,4 +1,4 @@
-// Observable Framework config. Offline by design (shared/recipes/offline-framework.md):
+// Observable Framework config. Offline by design (README, "The report site"):
 // no Google Fonts (globalStylesheets: []), node_modules imports only, self-hosted DuckDB-wasm.
 export default {
   root: "src",

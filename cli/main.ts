@@ -30,7 +30,7 @@ Usage:
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage.`,
   validate: `gcpc validate STORE [--max-problems N]
 
-Reads STORE (tables as .jsonl, .csv or .parquet; see shared/spec/verdict-store.md),
+Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md),
 validates every row, key and reference, and prints counts. Problems are listed with
 file, line or row, and field (up to --max-problems, default 50). Exit 2 if invalid.`,
   report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]

@@ -11,10 +11,10 @@ import { verifierTestShare } from "../analysis/rq/method-scores.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 
-// CI lays shared/ beside the clone; GCPC_SHARED_DATA points elsewhere if needed.
-const shared = process.env.GCPC_SHARED_DATA ?? new URL("../../shared/data/", import.meta.url).pathname;
-const trialsRoot = join(shared, "harbor-trials");
-const registryCsv = join(shared, "skillsbench-registry/results-registry.csv");
+// Public fixtures vendored in the repo (data/real/raw/README.md says where they come from).
+const raw = new URL("../data/real/raw/", import.meta.url).pathname;
+const trialsRoot = join(raw, "harbor-trials");
+const registryCsv = join(raw, "skillsbench-registry/results-registry.csv");
 const settings = { seed: 3, resamples: 300, level: 0.95 };
 
 /** INDEX.csv read independently of the importer (no quoted fields in it). */
@@ -24,7 +24,7 @@ function indexRows(): Record<string, string>[] {
   return lines.map((l) => Object.fromEntries(l.split(",").map((v, i) => [cols[i], v])));
 }
 
-test("the shared real-data fixtures are present (CI lays shared/ beside the repo)", () => {
+test("the vendored real-data fixtures are in the repo (data/real/raw)", () => {
   assert.ok(existsSync(join(trialsRoot, "INDEX.csv")), trialsRoot);
   assert.ok(existsSync(registryCsv), registryCsv);
 });
@@ -138,7 +138,7 @@ test("registry rows with bad counts are rejected naming line and field", () => {
   assert.deepEqual(problems.map((p) => `${p.line} ${p.field}`), ["2 passCount"]);
 });
 
-test("the committed real-data stores equal a fresh import of shared/data", async () => {
+test("the committed real-data stores equal a fresh import of data/real/raw", async () => {
   const { readStore } = await import("../cli/store/read-store.js");
   const repo = new URL("..", import.meta.url).pathname;
   const reg = await readStore(join(repo, "data/real/skillsbench-registry"));

@@ -86,7 +86,7 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
 });
 
 test("the Real data page shows the registry uplift recomputed from the CSV, with its CI", async () => {
-  const csv = readFileSync(join(process.env.GCPC_SHARED_DATA ?? join(repo, "../shared/data"), "skillsbench-registry/results-registry.csv"), "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+  const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
   const sum = (cond: string, col: number) => csv.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
   const uplift = sum("With Skills", 8) / sum("With Skills", 7) - sum("No Skills", 8) / sum("No Skills", 7);
   const { page, problems } = await openOffline(browser, origin + "/real");

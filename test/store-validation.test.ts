@@ -30,7 +30,8 @@ const EXPECTED: Record<string, string[]> = {
   "unknown-field": ['judgments.jsonl, line 2, field "lable": unknown field(s) "lable" (not in the contract)'],
   "bad-manifest": ['store.json, field "synthetic": Invalid input: expected boolean, received string (got "yes")'],
   "csv-wrong-cell-count": ["trajectories.csv, line 3: expected 7 cells (as in the header), found 6"],
-  "duplicate-judgment": ['judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge) "r2 / c2 / 1 / " (first at line 4)'],
+  "duplicate-judgment": ['judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r2 / c2 / 1 / primary" (first at line 4)'],
+  "duplicate-judgment-normalized": ['judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r1 / c2 / 1 / primary" (first at line 2)'],
   "csv-bad-boolean": ['schema_audit.csv, line 3, field "covered": Invalid input: expected boolean, received string (got "yes")'],
   "several-problems": [
     'judgments.jsonl, line 1, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',

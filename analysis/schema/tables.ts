@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Row schemas of the verdict-store contract (shared/spec/verdict-store.md).
+ * Row schemas of the verdict-store contract (docs/verdict-store.md).
  * Field order follows the contract; `.nullish()` marks the contract's `?`
  * fields (absent or null). Rows are strict: an unknown column is reported, so
  * a misspelt optional field is not silently dropped.

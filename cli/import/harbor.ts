@@ -26,7 +26,7 @@ interface TrialFiles {
 
 /**
  * Condition from the path, the only reliable marker in these archives
- * (shared/data/harbor-trials/README.md): a component `noskills`, `no_skills`
+ * (data/real/raw/harbor-trials/README.md): a component `noskills`, `no_skills`
  * or containing `-noskills-` means none; `skills` or `-skills-` means curated.
  */
 export function conditionFromPath(rel: string): "none" | "curated" | undefined {

@@ -1,5 +1,6 @@
 import type { TableName } from "../../analysis/schema/tables.js";
 import type { Problem } from "./problems.js";
+import { DEFAULT_JUDGE } from "../../analysis/rq/prepared.js";
 
 type Row = Record<string, any>;
 /** Where a valid row came from: a JSONL/CSV line or a Parquet row. */
@@ -11,7 +12,14 @@ export interface RowLocation { line?: number; row?: number }
  * tables and replacements → trajectories, preferences within one task.
  * Each problem names the file line (JSONL, CSV) or row (Parquet) of the row.
  */
-export function checkReferences(tables: Partial<Record<TableName, unknown[]>>, locations: Partial<Record<TableName, RowLocation[]>>, files: Record<string, string>, add: (p: Problem) => void, incomplete: ReadonlySet<TableName> = new Set()): void {
+export function checkReferences(
+  tables: Partial<Record<TableName, unknown[]>>,
+  locations: Partial<Record<TableName, RowLocation[]>>,
+  files: Record<string, string>,
+  add: (p: Problem) => void,
+  incomplete: ReadonlySet<TableName> = new Set(),
+  primaryJudge = DEFAULT_JUDGE,
+): void {
   const t = tables as Partial<Record<TableName, Row[]>>;
   const file = (table: TableName) => files[table] ?? table;
   const at = (table: TableName, i: number) => locations[table]?.[i] ?? { row: i + 1 };
@@ -28,7 +36,9 @@ export function checkReferences(tables: Partial<Record<TableName, unknown[]>>, l
   unique("tasks", (r) => r.task_id, "task_id", "task_id");
   unique("items", (r) => `${r.task_id}\u0000${r.item_id}`, "item (task_id / item_id)", "item_id");
   unique("trajectories", (r) => r.trajectory_id, "trajectory_id", "trajectory_id");
-  unique("judgments", (r) => `${r.trajectory_id}\u0000${r.item_id}\u0000${r.run ?? 1}\u0000${r.judge ?? ""}`, "judgment (trajectory / item / run / judge)", "item_id");
+  // Contract rule 13: the key is normalized first (omitted run = 1, omitted judge = the primary judge),
+  // so a row without a judge and a row naming the primary judge are the same judgment.
+  unique("judgments", (r) => `${r.trajectory_id}\u0000${r.item_id}\u0000${r.run ?? 1}\u0000${r.judge ?? primaryJudge}`, "judgment (trajectory / item / run / judge, normalized)", "item_id");
   unique("method_scores", (r) => `${r.trajectory_id}\u0000${r.method}`, "score (trajectory / method)", "method");
   unique("human_ratings", (r) => `${r.annotator}\u0000${r.trajectory_id}`, "rating (annotator / trajectory)", "trajectory_id");
   unique("human_item_labels", (r) => `${r.annotator}\u0000${r.trajectory_id}\u0000${r.item_id}`, "label (annotator / trajectory / item)", "item_id");

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { Manifest, REQUIRED_TABLES, TABLE_NAMES, TABLE_SCHEMAS, type Store, type TableName } from "../../analysis/schema/tables.js";
+import { Manifest, SCHEMA_VERSION, REQUIRED_TABLES, TABLE_NAMES, TABLE_SCHEMAS, type Store, type TableName } from "../../analysis/schema/tables.js";
 import { FIELD_KINDS, REQUIRED_FIELDS } from "./field-types.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
@@ -24,7 +24,7 @@ export interface ReadStoreResult {
 }
 
 /**
- * Reads and validates a verdict store folder (shared/spec/verdict-store.md).
+ * Reads and validates a verdict store folder (docs/verdict-store.md).
  * JSONL and CSV are parsed in TypeScript so every problem names its exact
  * line; Parquet is read through DuckDB (@duckdb/node-api). All rows are
  * validated with the zod schemas, then keys and references are checked.
@@ -56,7 +56,12 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
       try {
         const raw = JSON.parse(text);
         const parsed = Manifest.safeParse(raw);
-        if (parsed.success) manifest = parsed.data;
+        if (parsed.success) {
+          manifest = parsed.data;
+          if (manifest.schema_version != null && manifest.schema_version !== SCHEMA_VERSION) {
+            add({ file: "store.json", field: "schema_version", message: `this gcpc reads schema_version ${SCHEMA_VERSION} (docs/verdict-store.md), the store says ${manifest.schema_version}` });
+          }
+        }
         else for (const issue of parsed.error.issues) add({ file: "store.json", field: issueField(issue), message: issueMessage(issue, raw) });
       } catch (e) {
         add({ file: "store.json", message: `not valid JSON (${(e as Error).message})` });
@@ -133,7 +138,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   }
   if (duck) duck.closeSync?.();
   // References are checked on the rows that passed validation, so one run lists every kind of problem.
-  checkReferences(tables, locations, files, add, incomplete);
+  checkReferences(tables, locations, files, add, incomplete, manifest.primary_judge ?? undefined);
   if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
   const store = { manifest, ...tables } as Store;
   if (!store.judgments) store.judgments = [];
