@@ -18,5 +18,7 @@ export default {
   ],
   footer: "GCPC workbench — figures computed at build time from the store named by GCPC_STORE.",
   search: false,
+  // Links end in .html so the site works on any static server, no clean-URL rewrites needed.
+  preserveExtension: true,
   output: process.env.GCPC_SITE_OUT ?? "dist",
 };

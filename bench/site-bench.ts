@@ -15,7 +15,7 @@ export async function benchSite(): Promise<string[]> {
   const lines: string[] = [];
   try {
     const t0 = performance.now();
-    buildSite(join(repo, "data/demo"), join(tmp, "dist"));
+    buildSite(join(repo, "data/demo"), join(tmp, "dist"), join(tmp, "cache"));
     lines.push(`site build (data/demo): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const { server, origin, served } = await serve(join(tmp, "dist"));
     const browser = await launch();

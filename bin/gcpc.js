@@ -2,4 +2,5 @@
 // Entry point of the `gcpc` command: registers tsx so the TypeScript CLI runs without a build step.
 import { register } from "tsx/esm/api";
 register();
-await import("../cli/main.ts");
+const { mainProcess } = await import("../cli/main.ts");
+mainProcess();

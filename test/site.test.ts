@@ -22,7 +22,7 @@ before(async () => {
   for (const j of s.judgments) if (j.evidence) j.evidence = XSS;
   s.tasks[0].domain = XSS;
   await writeStore(store, s, "jsonl");
-  buildSite(store, join(tmp, "dist"));
+  buildSite(store, join(tmp, "dist"), join(tmp, "cache"));
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
   const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Judgment, Item, Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
 import { compareCodePoints } from "../../analysis/rq/order.js";
@@ -38,6 +38,15 @@ export function conditionFromPath(rel: string): "none" | "curated" | undefined {
 
 const CTRF_STATUS: Record<string, VerifierResult["status"]> = { passed: "passed", failed: "failed", skipped: "skipped" };
 
+/** A file-system error as a listed reason (dangling link, link loop, no permission...). */
+function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "dangling symbolic link or vanished file (no such file or directory)";
+  if (code === "ELOOP") return "symbolic link loop (too many levels of symbolic links)";
+  if (code === "EACCES" || code === "EPERM") return "cannot read: permission denied";
+  return `cannot read (${(e as Error).message.split("\n")[0]})`;
+}
+
 function readJson(path: string): { value?: any; error?: string } {
   try {
     return { value: JSON.parse(readFileSync(path, "utf8")) };
@@ -57,12 +66,28 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
   const skipped: Skipped[] = [];
   const jobLevel: string[] = [];
   const trials: TrialFiles[] = [];
+  // Folders by real path: a folder reached twice (through a symbolic link) is imported once,
+  // and a link back up the tree cannot loop.
+  const visited = new Map<string, string>();
   const walk = (root: string, dir: string) => {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (e) {
+      skipped.push({ folder: dir, reason: fsReason(e) });
+      return;
+    }
+    const first = visited.get(real);
+    if (first !== undefined) {
+      skipped.push({ folder: dir, reason: `same folder as ${first} (reached twice through a symbolic link); imported once` });
+      return;
+    }
+    visited.set(real, dir);
     let entries: string[];
     try {
       entries = readdirSync(dir).sort();
     } catch (e) {
-      skipped.push({ folder: dir, reason: `cannot read folder (${(e as Error).message})` });
+      skipped.push({ folder: dir, reason: fsReason(e) });
       return;
     }
     const rel = relative(root, dir) || ".";
@@ -84,8 +109,16 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
       skipped.push({ folder: dir, reason: "no result.json: not a complete trial folder" });
     }
     for (const e of entries) {
+      if (e === "verifier") continue;
       const p = join(dir, e);
-      if (e !== "verifier" && statSync(p).isDirectory()) walk(root, p);
+      let isDir: boolean;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch (err) {
+        skipped.push({ folder: p, reason: fsReason(err) });
+        continue;
+      }
+      if (isDir) walk(root, p);
     }
   };
   for (const root of roots) {

@@ -1,21 +1,24 @@
 import { guardFormula } from "./formula-guard.js";
 import type { Section } from "./sections.js";
+import { stripControl } from "../terminal.js";
+import { TIDY_COLUMNS, type TidyRow } from "./tidy.js";
 
-/** Escapes text for a Markdown table cell: HTML-significant characters and pipes (store text is untrusted). */
+/**
+ * Escapes text for Markdown (cells, headings, captions): store text is untrusted, so HTML
+ * characters become entities, Markdown syntax is backslash-escaped, pipes cannot end a cell,
+ * newlines cannot end a block, and control characters are dropped.
+ */
 export function escapeMarkdownCell(x: unknown): string {
-  return String(x ?? "")
-    .replaceAll("&", "&amp;").replaceAll("<", "&lt;")
-    .replaceAll("|", "\\|").replaceAll("\n", " ");
+  return stripControl(String(x ?? ""))
+    .replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replace(/[\\`*_[\]#|]/g, (c) => `\\${c}`)
+    .replace(/[\r\n\t]+/g, " ");
 }
 
 /** CSV cell (RFC 4180) protected against formula injection: cells starting with = + - @ (or tab/CR) get a leading '. */
 export function csvCell(x: unknown): string {
   const s = guardFormula(x === null || x === undefined ? "" : String(x));
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-export function escapeLatex(x: unknown): string {
-  return String(x ?? "").replace(/[\\{}$&#^_%~]/g, (c) => (c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`));
 }
 
 export function renderMarkdown(sections: Section[], header: string): string {
@@ -36,13 +39,8 @@ export function renderCsv(sections: Section[]): string {
   return lines.join("\n") + "\n";
 }
 
-export function renderLatex(sections: Section[]): string {
-  const out: string[] = [];
-  for (const s of sections) {
-    out.push("\\begin{table}[t]", "\\centering", `\\caption{${escapeLatex(s.title)}. ${escapeLatex(s.caption)}}`, `\\begin{tabular}{${"l".repeat(s.columns.length)}}`, "\\hline");
-    out.push(s.columns.map(escapeLatex).join(" & ") + " \\\\", "\\hline");
-    for (const r of s.rows) out.push(r.map(escapeLatex).join(" & ") + " \\\\");
-    out.push("\\hline", "\\end{tabular}", "\\end{table}", "");
-  }
-  return out.join("\n");
+/** Tidy CSV (RFC 4180): one row per figure (see tidy.ts); numbers bare, text cells formula-guarded. */
+export function renderTidyCsv(rows: TidyRow[]): string {
+  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
+  return [TIDY_COLUMNS.join(","), ...rows.map((r) => TIDY_COLUMNS.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
 }

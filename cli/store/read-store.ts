@@ -33,7 +33,8 @@ export interface ReadStoreResult {
 export async function readStore(dir: string, options: ReadStoreOptions = {}): Promise<ReadStoreResult> {
   const problems = new ProblemList(options.maxProblems ?? 50);
   const add = (p: Problem) => problems.add(p);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new StoreValidationError(dir, [{ file: dir, message: "not a directory" }]);
+  if (!existsSync(dir)) throw new StoreValidationError(dir, [{ file: dir, message: "no such file or directory" }]);
+  if (!statSync(dir).isDirectory()) throw new StoreValidationError(dir, [{ file: dir, message: "not a folder (a store is a folder of table files)" }]);
   const warnings: string[] = [];
   const files: Record<string, string> = {};
   const found = new Map<TableName, string[]>();

@@ -1,18 +1,21 @@
 // Build the site for a store, serve it on 127.0.0.1, and drive Debian's chromium offline.
 import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 const repo = new URL("../../", import.meta.url).pathname;
 export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", "/real", "/checklists", "/data"];
 
-export function buildSite(store: string, out: string): void {
-  // Framework caches loader output by source file; the store is an env input, so clear the cache per build.
-  rmSync(join(repo, "src/.observablehq/cache"), { recursive: true, force: true });
-  const r = spawnSync("npx", ["observable", "build"], { cwd: repo, env: { ...process.env, GCPC_STORE: store, GCPC_SITE_OUT: out }, encoding: "utf8" });
+/**
+ * Builds the site with `gcpc site` into `out`, with its own build cache (`cache`), so the tests
+ * never touch the repo's cache. `env` adds variables (e.g. proxies pointing nowhere).
+ */
+export function buildSite(store: string, out: string, cache: string, env: Record<string, string> = {}): { stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache], { cwd: repo, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`site build failed:\n${r.stdout}\n${r.stderr}`);
+  return { stdout: r.stdout, stderr: r.stderr };
 }
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".csv": "text/csv", ".arrow": "application/vnd.apache.arrow.stream", ".parquet": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml" };

@@ -7,7 +7,7 @@ import { buildSite, launch, openOffline, PAGES, serve } from "./harness.js";
 const repo = new URL("../../", import.meta.url).pathname;
 const out = join(repo, "test/screenshots");
 const dist = join(repo, "dist");
-buildSite(resolve(process.env.GCPC_STORE ?? join(repo, "data/demo")), dist);
+buildSite(resolve(process.env.GCPC_STORE ?? join(repo, "data/demo")), dist, join(repo, ".site-cache"));
 const { server, origin } = await serve(dist);
 const browser = await launch();
 mkdirSync(out, { recursive: true });

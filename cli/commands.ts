@@ -1,0 +1,178 @@
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { analyzeStore } from "../analysis/rq/report.js";
+import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
+import { readStore, issueField, issueMessage } from "./store/read-store.js";
+import { decodeUtf8, parseJsonl } from "./store/parse-text.js";
+import { StoreValidationError, type Problem } from "./store/problems.js";
+import { writeStore, writeFileAtomic } from "./store/write-store.js";
+import { generateDemoStore } from "./generate/demo-store.js";
+import { reportSections, type PaperFigures } from "./report/sections.js";
+import { escapeMarkdownCell, renderMarkdown, renderTidyCsv } from "./report/render.js";
+import { renderLatex } from "./report/latex.js";
+import { tidyFigures } from "./report/tidy.js";
+import { isPaperDemo, loadPaperFigures } from "./report/paper.js";
+import { UsageError } from "./errors.js";
+import { checkWriteTarget } from "./write-guard.js";
+import { choiceOption, intOption, type Parsed } from "./options.js";
+import type { Io } from "./terminal.js";
+import { buildSite, REPO, SITE_MARKER } from "./site.js";
+
+type Progress = (step: string) => void;
+
+/** Inputs must exist: a clear "no such file or directory" naming the path. */
+function requireExisting(paths: string[]): void {
+  for (const p of paths) if (!existsSync(p)) throw new UsageError(`${p}: no such file or directory`);
+}
+
+function oneStore(cmd: string, positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`${cmd} takes exactly one store folder (try gcpc help ${cmd})`);
+  requireExisting(positionals);
+  return positionals[0];
+}
+
+async function loadValidStore(dir: string, values: Parsed["values"], io: Io, progress: Progress) {
+  progress(`reading ${dir}`);
+  const result = await readStore(dir, { maxProblems: intOption("max-problems", values["max-problems"], 50, 1) });
+  for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
+  progress(`read ${Object.values(result.rows).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.rows).length} tables`);
+  return result;
+}
+
+export async function validateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  const dir = oneStore("validate", positionals);
+  const { store, files, rows } = await loadValidStore(dir, values, io, progress);
+  io.out(`valid store "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""}\n`);
+  for (const [table, file] of Object.entries(files)) io.out(`  ${table.padEnd(22)} ${String(rows[table] ?? 0).padStart(8)} rows  ${file}\n`);
+  return 0;
+}
+
+const REPORT_FORMATS = ["md", "json", "csv", "latex"] as const;
+
+export async function reportCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  const dir = oneStore("report", positionals);
+  const format = choiceOption("format", values.format, REPORT_FORMATS, "md");
+  if (values["per-trajectory"] && format !== "json") throw new UsageError(`--per-trajectory applies to --format json only (got ${format})`);
+  if (values.paper && values["no-paper"]) throw new UsageError("--paper and --no-paper contradict each other");
+  if ((values.paper || values["no-paper"]) && format === "json") throw new UsageError("--paper / --no-paper apply to md, csv and latex (json never holds the paper's values)");
+  const settings = { seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed), resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1), level: DEFAULT_SETTINGS.level };
+  const out = values.out as string | undefined;
+  if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
+  const { store } = await loadValidStore(dir, values, io, progress);
+  const report = analyzeStore(store, settings, { perTrajectory: Boolean(values["per-trajectory"]), onProgress: progress });
+  const paper: PaperFigures | undefined = values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
+  let text: string;
+  if (format === "json") text = JSON.stringify(report, null, 2) + "\n";
+  else if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
+  else if (format === "latex") text = renderLatex(reportSections(report, paper));
+  else {
+    const name = escapeMarkdownCell(report.store.name);
+    const synthetic = report.store.synthetic ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results." : "";
+    const paperNote = paper ? ' The "paper" column holds the values printed in the GCPC paper, for comparison.' : "";
+    text = renderMarkdown(reportSections(report, paper), `# GCPC report: ${name}${synthetic}\n\nSeed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`);
+  }
+  if (out) {
+    writeFileAtomic(out, text);
+    progress(`wrote ${out}`);
+  } else io.out(text);
+  return 0;
+}
+
+export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("generate takes exactly one output folder (try gcpc help generate)");
+  if (values.seed === undefined) throw new UsageError("generate needs --seed N");
+  const seed = intOption("seed", values.seed, 0);
+  const scale = values.scale === undefined ? 1 : Number(values.scale);
+  if (!(scale > 0 && scale <= 100)) throw new UsageError(`--scale must be a number in (0, 100], got "${values.scale}"`);
+  const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
+  const out = positionals[0];
+  checkWriteTarget(out, { kind: "new-folder", inputs: [] });
+  progress(`generating synthetic store (seed ${seed}, scale ${scale})`);
+  const store = generateDemoStore({ seed, scale });
+  progress(`writing ${store.judgments.length} judgments of ${store.trajectories.length} trajectories`);
+  await writeStore(out, store, format);
+  io.out(`wrote ${out}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)\n`);
+  return 0;
+}
+
+/** User checklists / verdicts for an import: JSONL rows of the contract, problems naming the user's file and line. */
+function userRows(file: string, table: "items" | "judgments", store: Store): unknown[] {
+  const problems: Problem[] = [];
+  const text = decodeUtf8(readFileSync(file), file);
+  if (typeof text !== "string") throw new StoreValidationError(file, [text]);
+  const known = new Set(store.trajectories.map((t) => t.trajectory_id));
+  const rows: unknown[] = [];
+  for (const rec of parseJsonl(text, file, (p) => problems.push(p))) {
+    const parsed = TABLE_SCHEMAS[table].safeParse(rec.values);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ file, line: rec.line, field: issueField(issue), message: issueMessage(issue, rec.values) });
+      continue;
+    }
+    const id = (parsed.data as { trajectory_id?: string }).trajectory_id;
+    if (table === "judgments" && !known.has(id!)) problems.push({ file, line: rec.line, field: "trajectory_id", message: `unknown trajectory ${JSON.stringify(id)} (not among the imported trials)` });
+    else rows.push(parsed.data);
+  }
+  if (problems.length) throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50));
+  return rows;
+}
+
+export async function importCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  const [kind, ...inputs] = positionals;
+  if (kind !== "harbor" && kind !== "skillsbench-registry") throw new UsageError(`unknown import kind "${kind ?? ""}" (harbor or skillsbench-registry; try gcpc help import)`);
+  const out = values.out as string | undefined;
+  if (!out) throw new UsageError("import needs --out STORE");
+  if (inputs.length === 0) throw new UsageError(`import ${kind} needs at least one input (try gcpc help import)`);
+  const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
+  const extra = [values.checklists, values.verdicts].filter((x): x is string => typeof x === "string");
+  if (kind === "skillsbench-registry" && extra.length) throw new UsageError("--checklists / --verdicts apply to import harbor only");
+  requireExisting([...inputs, ...extra]);
+  checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra] });
+  let store: Store;
+  if (kind === "harbor") {
+    const { importHarbor } = await import("./import/harbor.js");
+    progress(`walking ${inputs.length} folder(s)`);
+    const result = importHarbor(inputs, { benchmark: values.benchmark as string | undefined });
+    for (const s of result.skipped) io.err(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
+    store = result.store;
+    if (values.checklists) store.items = [...store.items, ...(userRows(values.checklists as string, "items", store) as Store["items"])];
+    if (values.verdicts) store.judgments = [...store.judgments, ...(userRows(values.verdicts as string, "judgments", store) as Store["judgments"])];
+    io.out(`imported ${store.trajectories.length} trials of ${store.tasks.length} tasks (${result.skipped.length} folder problems listed on stderr; ${result.jobLevel.length} job-level result.json ignored)\n`);
+  } else {
+    if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
+    if (statSync(inputs[0]).isDirectory()) throw new UsageError(`${inputs[0]}: is a folder, not a CSV file`);
+    const { importRegistry } = await import("./import/registry.js");
+    const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], { benchmark: values.benchmark as string | undefined });
+    if (problems.length) throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
+    store = s;
+    io.out(`imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks\n`);
+  }
+  await writeStore(out, store, format);
+  // Validate what was written; a store that fails the contract is not kept.
+  try {
+    await readStore(out);
+  } catch (e) {
+    rmSync(out, { recursive: true, force: true });
+    throw e;
+  }
+  io.out(`wrote ${out}\n`);
+  return 0;
+}
+
+export async function siteCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  const dir = oneStore("site", positionals);
+  const out = values.out as string | undefined;
+  if (!out) throw new UsageError("site needs --out DIR");
+  const seed = intOption("seed", values.seed, DEFAULT_SETTINGS.seed);
+  checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
+  const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
+  checkWriteTarget(cacheBase, { kind: "site", inputs: [dir], siteMarker: "" });
+  const { store } = await loadValidStore(dir, values, io, progress);
+  const settings = { ...DEFAULT_SETTINGS, seed };
+  const { workspace, cached } = buildSite({
+    store: dir, out, cacheBase, seed, storeName: store.manifest.name, onProgress: progress,
+    reportJson: () => JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
+  });
+  io.out(`built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} (cache ${workspace}${cached ? ", analysis reused" : ""})\n`);
+  return 0;
+}

@@ -1,0 +1,61 @@
+import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+
+/** Help text per command; `gcpc help CMD` prints one, an unknown CMD is a usage error. */
+export const HELP: Record<string, string> = {
+  main: `gcpc — GCPC workbench: validate verdict stores and reproduce the paper's analyses
+
+Usage:
+  gcpc validate STORE                 check a store against the contract (docs/verdict-store.md)
+  gcpc report STORE [options]         run RQ1–RQ5 and print the paper's tables
+  gcpc site STORE --out DIR           build the static report site for STORE
+  gcpc generate OUT --seed N          write a synthetic demo store (Parquet)
+  gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
+  gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
+  gcpc help COMMAND                   help for one command
+  gcpc --version
+
+Exit codes: 0 ok, 1 internal error (a bug: please report it), 2 bad input or usage.
+Nothing is ever written into a store, over an input, or over an existing store.`,
+  validate: `gcpc validate STORE [--max-problems N]
+
+Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every
+row, key and reference, and prints counts. Problems are listed with file, line or row, and
+field (up to --max-problems, default 50). Exit 2 if invalid.`,
+  report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]
+                   [--out FILE] [--per-trajectory] [--paper | --no-paper]
+
+Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
+  --format         md (default); json (stable keys, see README); csv (tidy: one row per
+                   figure, numeric columns); latex (one booktabs/longtable fragment per table)
+  --seed           bootstrap seed (default ${DEFAULT_SETTINGS.seed})
+  --resamples      bootstrap resamples per CI (default ${DEFAULT_SETTINGS.resamples})
+  --out FILE       write to FILE atomically instead of stdout (never into a store or over an input)
+  --per-trajectory include per-trajectory metrics (json only)
+  --paper          show the paper's reported values beside ours (md, csv, latex; default for the
+                   bundled demo store); --no-paper hides them`,
+  site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]
+
+Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs
+once; each store gets its own build cache keyed by its content, so a build can never show
+another store. DIR must be new, empty or a previous site build; on failure it is left as it
+was. The site needs no network: serve DIR with any static server
+(python3 -m http.server -d DIR). --cache defaults to .site-cache/ in the repo.`,
+  import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
+                                     [--benchmark NAME] [--format parquet|jsonl]
+gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--format parquet|jsonl]
+
+harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
+outcome-level store: tasks, trajectories (condition from the path, outcome PASS when
+reward = 1, FAIL when 0, non-binary otherwise; exceptions as tags) and verifier_results
+from CTRF. --checklists adds items rows, --verdicts adds judgment rows (JSONL, contract
+fields), merged by trajectory_id. Folders that cannot be read (broken JSON, dangling or
+looping symbolic links, no permission) are listed and skipped; a folder reached twice
+through links is imported once.
+skillsbench-registry: one trajectory per trial of each cell (passCount of them PASS;
+trial order unknown, so only cell-level analyses are meaningful).
+The new store is validated before it is kept; STORE must not exist or be empty.`,
+  generate: `gcpc generate OUT --seed N [--scale F] [--format parquet|jsonl]
+
+Writes a SYNTHETIC store from the latent-progress model of data/README.md to the new
+folder OUT (refuses a non-empty folder). --scale multiplies the number of tasks (0 < F ≤ 100).`,
+};

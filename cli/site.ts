@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { UsageError } from "./errors.js";
+
+/**
+ * `gcpc site STORE --out DIR`: the report site for any store, from any working directory.
+ *
+ * Framework caches loader output under its root by loader file, not by input, so one shared
+ * root would show whichever store was built last. Each build therefore gets a workspace keyed
+ * by the store's content, the settings and the code: a copy of `src/` (timestamps kept, so the
+ * cache inside stays valid) with symlinks to the code it imports. A build can only ever read
+ * its own store. It is written beside DIR and swapped in at the end: a failed build leaves
+ * the previous output as it was.
+ */
+export const REPO = resolve(new URL("..", import.meta.url).pathname);
+export const SITE_MARKER = ".gcpc-site.json";
+const LINKED = ["analysis", "cli", "data", "node_modules", "package.json", "tsconfig.json"];
+
+function hashTree(h: ReturnType<typeof createHash>, dir: string, filter: (name: string) => boolean): void {
+  for (const name of readdirSync(dir).sort()) {
+    if (name === ".observablehq" || name === "node_modules") continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) hashTree(h, p, filter);
+    else if (filter(name)) h.update(`${p.slice(REPO.length)}\n`).update(readFileSync(p));
+  }
+}
+
+/** sha-256 of the store's files (names and bytes): two stores with equal content share a cache. */
+export function storeContentHash(store: string): string {
+  const h = createHash("sha256");
+  for (const name of readdirSync(store).sort()) {
+    const p = join(store, name);
+    if (statSync(p).isFile()) h.update(`${name}\n${statSync(p).size}\n`).update(readFileSync(p));
+  }
+  return h.digest("hex");
+}
+
+function codeHash(): string {
+  const h = createHash("sha256");
+  for (const d of ["src", "analysis", "cli"]) hashTree(h, join(REPO, d), (n) => /\.(ts|js|md|css)$/.test(n));
+  h.update(readFileSync(join(REPO, "package-lock.json")));
+  h.update(readFileSync(join(REPO, "observablehq.config.ts")));
+  return h.digest("hex");
+}
+
+export interface SiteBuild {
+  store: string;
+  out: string;
+  cacheBase: string;
+  seed: number;
+  /** The analysis report as JSON text, computed once by the caller for every loader. */
+  reportJson: () => string;
+  storeName: string;
+  onProgress: (step: string) => void;
+}
+
+export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } {
+  const storeHash = storeContentHash(b.store);
+  const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}`;
+  const ws = join(b.cacheBase, key);
+  const cached = existsSync(join(ws, "report.json"));
+  mkdirSync(ws, { recursive: true });
+  if (!existsSync(join(ws, "src"))) cpSync(join(REPO, "src"), join(ws, "src"), { recursive: true, preserveTimestamps: true, filter: (p) => !p.includes(`${join(REPO, "src", ".observablehq")}`) });
+  for (const name of LINKED) if (!existsSync(join(ws, name))) symlinkSync(join(REPO, name), join(ws, name));
+  if (!existsSync(join(ws, "observablehq.config.ts"))) cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
+  if (!cached) {
+    b.onProgress("running the analysis once for every page");
+    const tmp = join(ws, `report.json.${process.pid}.tmp`);
+    writeFileSync(tmp, b.reportJson());
+    renameSync(tmp, join(ws, "report.json"));
+  }
+  const outAbs = resolve(b.out);
+  mkdirSync(dirname(outAbs), { recursive: true });
+  const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
+  try {
+    b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
+    const framework = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
+    const r = spawnSync(process.execPath, [framework, "build"], {
+      cwd: ws, encoding: "utf8", maxBuffer: 1 << 28,
+      env: { ...process.env, GCPC_STORE: resolve(b.store), GCPC_SEED: String(b.seed), GCPC_REPORT_FILE: join(ws, "report.json"), GCPC_SITE_OUT: staging, NO_COLOR: "1" },
+    });
+    if (r.status !== 0) {
+      const lines = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => /error|Error|✗/.test(l)).slice(0, 8);
+      throw new UsageError(`site build failed for ${b.store}; the previous ${b.out} is unchanged:\n  ${lines.join("\n  ")}`);
+    }
+    writeFileSync(join(staging, SITE_MARKER), JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2) + "\n");
+    const old = existsSync(outAbs) ? `${staging}.old` : undefined;
+    if (old) renameSync(outAbs, old);
+    renameSync(staging, outAbs);
+    if (old) rmSync(old, { recursive: true, force: true });
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  return { workspace: ws, cached };
+}

@@ -1,0 +1,36 @@
+/**
+ * Store text is untrusted: control characters (ANSI escapes, BEL, backspace, C1 codes) are
+ * stripped before anything reaches a terminal; tabs and newlines stay.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, "");
+}
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** stderr is a terminal: progress lines are shown. */
+  progressTty: boolean;
+}
+
+/** The process's streams; text for a terminal is stripped of control characters. */
+export function processIo(): Io {
+  return {
+    out: (text) => void process.stdout.write(process.stdout.isTTY ? stripControl(text) : text),
+    err: (text) => void process.stderr.write(stripControl(text)),
+    progressTty: Boolean(process.stderr.isTTY) || process.env.GCPC_PROGRESS === "1",
+  };
+}
+
+/**
+ * Progress on stderr for long steps, only when stderr is a terminal (or GCPC_PROGRESS=1):
+ * each line says the step, its counts and the time since the command started.
+ */
+export function progressReporter(io: Io): (step: string) => void {
+  const start = Date.now();
+  if (!io.progressTty) return () => {};
+  return (step) => io.err(`gcpc [${((Date.now() - start) / 1000).toFixed(1)} s] ${step}\n`);
+}
