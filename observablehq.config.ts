@@ -2,7 +2,8 @@
 // no Google Fonts (globalStylesheets: []), node_modules imports only, self-hosted DuckDB-wasm.
 export default {
   root: "src",
-  title: "GCPC workbench",
+  // The store's name is in every page's static HTML (title, sidebar): a built site says what it shows.
+  title: process.env.GCPC_STORE_NAME ? `GCPC workbench: ${process.env.GCPC_STORE_NAME}` : "GCPC workbench",
   globalStylesheets: [],
   pages: [
     { name: "Overview", path: "/" },

@@ -16,7 +16,7 @@ import { isPaperDemo, loadPaperFigures } from "./report/paper.js";
 import { UsageError } from "./errors.js";
 import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
-import type { Io } from "./terminal.js";
+import { stripControl, type Io } from "./terminal.js";
 import { buildSite, REPO, SITE_MARKER } from "./site.js";
 
 type Progress = (step: string) => void;
@@ -43,7 +43,7 @@ async function loadValidStore(dir: string, values: Parsed["values"], io: Io, pro
 export async function validateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const dir = oneStore("validate", positionals);
   const { store, files, rows } = await loadValidStore(dir, values, io, progress);
-  io.out(`valid store "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""}\n`);
+  io.out(`valid store "${stripControl(store.manifest.name)}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""}\n`);
   for (const [table, file] of Object.entries(files)) io.out(`  ${table.padEnd(22)} ${String(rows[table] ?? 0).padStart(8)} rows  ${file}\n`);
   return 0;
 }
@@ -166,7 +166,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   const seed = intOption("seed", values.seed, DEFAULT_SETTINGS.seed);
   checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
   const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
-  checkWriteTarget(cacheBase, { kind: "site", inputs: [dir], siteMarker: "" });
+  checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
   const { store } = await loadValidStore(dir, values, io, progress);
   const settings = { ...DEFAULT_SETTINGS, seed };
   const { workspace, cached } = buildSite({

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.js";
 
 /**
@@ -74,12 +74,14 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
   const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
+  chmodSync(staging, 0o755); // mkdtemp makes it private; a static server must read it
   try {
     b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
     const framework = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
     const r = spawnSync(process.execPath, [framework, "build"], {
       cwd: ws, encoding: "utf8", maxBuffer: 1 << 28,
-      env: { ...process.env, GCPC_STORE: resolve(b.store), GCPC_SEED: String(b.seed), GCPC_REPORT_FILE: join(ws, "report.json"), GCPC_SITE_OUT: staging, NO_COLOR: "1" },
+      // Framework spawns `tsx` for .ts loaders: the repo's own, whatever the caller's PATH.
+      env: { ...process.env, PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`, GCPC_STORE: resolve(b.store), GCPC_SEED: String(b.seed), GCPC_REPORT_FILE: join(ws, "report.json"), GCPC_SITE_OUT: staging, GCPC_STORE_NAME: b.storeName, NO_COLOR: "1" },
     });
     if (r.status !== 0) {
       const lines = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => /error|Error|✗/.test(l)).slice(0, 8);

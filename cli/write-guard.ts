@@ -45,8 +45,11 @@ function enclosingStore(path: string): string | undefined {
 }
 
 export interface WriteTarget {
-  /** `file`: report output; `new-folder`: a store to create; `site`: a site output folder (replaceable). */
-  kind: "file" | "new-folder" | "site";
+  /**
+   * `file`: report output; `new-folder`: a store to create; `site`: a site output folder
+   * (replaceable); `cache`: a build-cache folder (reused as it is).
+   */
+  kind: "file" | "new-folder" | "site" | "cache";
   inputs: string[];
   /** For `site`: a folder holding this file (or `_observablehq/`) is a previous build and may be replaced. */
   siteMarker?: string;
@@ -71,6 +74,7 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
     return;
   }
   if (!st.isDirectory()) throw new UsageError(`refusing to write ${target}: it exists and is not a folder`);
+  if (spec.kind === "cache") return;
   const entries = readdirSync(real);
   if (entries.length === 0) return;
   if (spec.kind === "site" && (entries.includes(spec.siteMarker ?? "") || entries.includes("_observablehq"))) return;

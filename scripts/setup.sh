@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Installs everything the project needs on this machine kind (Node 20, Debian):
-# npm packages from the lockfile, and Debian's chromium for the browser tests.
+# Installs everything the project needs on this machine kind (Node 20, Debian): npm packages from
+# the lockfile; Debian's chromium (browser tests), pdflatex with booktabs/longtable (the LaTeX export
+# test) and python3 (the plain static server of the site test), each only when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-if ! command -v chromium >/dev/null 2>&1 && [ -z "${GCPC_SKIP_BROWSER:-}" ]; then
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pdflatex >/dev/null 2>&1 || missing+=(texlive-latex-base texlive-latex-recommended)
+if command -v pdflatex >/dev/null 2>&1 && ! kpsewhich booktabs.sty >/dev/null 2>&1; then missing+=(texlive-latex-recommended); fi
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ] && [ -z "${GCPC_SKIP_APT:-}" ]; then
   if [ "$(id -u)" = "0" ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "setup: chromium missing and not root; browser tests will fail (install Debian's chromium)" >&2
+    echo "setup: missing ${missing[*]} and not root; install them with apt-get (browser and LaTeX tests need them)" >&2
   fi
 fi

@@ -1,28 +1,36 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { generateDemoStore } from "../cli/generate/demo-store.js";
 import { writeStore } from "../cli/store/write-store.js";
+import { treeHash } from "./helpers/run-cli.js";
 import { buildSite, launch, openOffline, PAGES, serve } from "./browser/harness.js";
 
 const XSS = "<img src=x onerror=alert(1)>";
 const repo = new URL("..", import.meta.url).pathname;
 let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any;
 
+const repoCaches = () => ["src/.observablehq", ".site-cache"].map((d) => (existsSync(join(repo, d)) ? treeHash(join(repo, d)) : "absent")).join(" ");
+let repoCachesBefore: string;
+
 before(async () => {
+  repoCachesBefore = repoCaches();
   tmp = mkdtempSync(join(tmpdir(), "gcpc-site-"));
   store = join(tmp, "store");
   // A small synthetic store whose evidence strings are all hostile HTML (rendered text must stay text).
   const s = generateDemoStore({ seed: 7, scale: 0.15 });
   for (const j of s.judgments) if (j.evidence) j.evidence = XSS;
   s.tasks[0].domain = XSS;
+  s.manifest.name = `site-test store ${XSS}`;
   await writeStore(store, s, "jsonl");
-  buildSite(store, join(tmp, "dist"), join(tmp, "cache"));
+  // Offline by construction: every proxy and the npm registry point at a closed loopback port.
+  const closed = "http://127.0.0.1:9";
+  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), { HTTP_PROXY: closed, HTTPS_PROXY: closed, http_proxy: closed, https_proxy: closed, npm_config_registry: `${closed}/` });
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
   const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
@@ -33,6 +41,37 @@ after(async () => {
   await browser?.close();
   server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+test("the build names its store in every page's static HTML, escaped; the repo's own caches are untouched", () => {
+  const index = readFileSync(join(tmp, "dist/index.html"), "utf8");
+  assert.match(index, /<title>Overview \| GCPC workbench: site-test store &lt;img src=x onerror=alert\(1\)&gt;<\/title>/);
+  assert.doesNotMatch(index, /<img src=x/);
+  assert.equal(JSON.parse(readFileSync(join(tmp, "dist/.gcpc-site.json"), "utf8")).store, `site-test store ${XSS}`);
+  assert.equal(repoCaches(), repoCachesBefore, "the repo's caches (src/.observablehq, .site-cache) are untouched by the tests");
+});
+
+test("every sidebar link works on a plain python3 -m http.server (no clean-URL rewrites)", async () => {
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", join(tmp, "dist")], { stdio: "ignore" });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 50; i++) { try { await fetch(base + "/"); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
+    const { page, problems } = await openOffline(browser, base + "/");
+    const links = await page.locator("#observablehq-sidebar a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
+    assert.ok(links.length >= PAGES.length, `sidebar links: ${links}`);
+    for (const href of links) {
+      await page.goto(base + "/");
+      await page.locator(`#observablehq-sidebar a[href="${href}"]`).first().click();
+      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+    }
+    // Navigating on aborts the previous page's pending loads (net::ERR_ABORTED): not a failure of the server.
+    assert.deepEqual(problems.failed.filter((f) => !f.includes("ERR_ABORTED")), [], "no 404 or failed request");
+    assert.equal(new URL(page.url()).pathname, "/" + links[links.length - 1].replace(/^\.\//, ""), "the last link landed on its page");
+    await page.close();
+  } finally {
+    py.kill();
+  }
 });
 
 test("every page renders offline: no failed request, no console error, no dialog", async () => {
@@ -95,4 +134,15 @@ test("the Real data page shows the registry uplift recomputed from the CSV, with
   assert.match((await page.textContent("#uplift-ci"))!, /^\[\d+\.\d, \d+\.\d\] pp$/);
   assert.deepEqual(problems.failed, []);
   await page.close();
+});
+
+test("a second store built with the same cache shows itself (the demo), and a failed build keeps the previous output", () => {
+  const dist = join(tmp, "dist");
+  buildSite(join(repo, "data/demo"), dist, join(tmp, "cache"));
+  const index = readFileSync(join(dist, "index.html"), "utf8");
+  assert.match(index, /<title>Overview \| GCPC workbench: gcpc-demo \(synthetic, seed 20260101\)<\/title>/);
+  assert.doesNotMatch(index, /site-test store/);
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", join(repo, "test/fixtures/stores/malformed/unknown-label"), "--out", dist, "--cache", join(tmp, "cache")], { encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.equal(readFileSync(join(dist, "index.html"), "utf8"), index, "the previous site is unchanged");
 });

@@ -32,7 +32,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
   const row = (cells: (string | number | null)[], key: string) => (paper ? [...cells, P(key)] : cells);
   const s = r.settings;
   const boot = `${s.resamples} task-clustered bootstrap resamples, percentile ${Math.round(s.level * 100)}% CI (type-7), seed ${s.seed}`;
-  const synthetic = r.store.synthetic ? " SYNTHETIC DATA (generated demo store)." : "";
+  const synthetic = r.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
   const sections: Section[] = [];
   const c = r.counts;
   sections.push({
