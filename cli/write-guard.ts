@@ -1,6 +1,8 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { TABLE_NAMES } from "../analysis/schema/tables.js";
+import type { TableName } from "../analysis/schema/tables.js";
+
+const STORE_TABLES: TableName[] = ["tasks", "trajectories"];
 import { UsageError } from "./errors.js";
 
 /**
@@ -24,7 +26,10 @@ export function realTarget(path: string): string {
 
 const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
-/** A folder holding store.json or a file named after a contract table. */
+/**
+ * A folder holding store.json or a tasks / trajectories table (every store has both). Other
+ * table names alone (an `items.jsonl` of checklists to import) do not make a store.
+ */
 export function isStoreFolder(dir: string): boolean {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return false;
   let names: string[];
@@ -33,7 +38,7 @@ export function isStoreFolder(dir: string): boolean {
   } catch {
     return false;
   }
-  return names.some((n) => n === "store.json" || TABLE_NAMES.some((t) => n === `${t}.jsonl` || n === `${t}.csv` || n === `${t}.parquet`));
+  return names.some((n) => n === "store.json" || STORE_TABLES.some((t) => n === `${t}.jsonl` || n === `${t}.csv` || n === `${t}.parquet`));
 }
 
 /** The nearest ancestor folder of `path` (itself excluded) that is a store, if any. */

@@ -62,9 +62,11 @@ test("md, csv and latex reports render every table; the demo shows the paper's v
   assert.match(md.stdout, /SYNTHETIC/);
   assert.match(md.stdout, /\| gcpc \| \d+ .* \| 0\.689 \|/);
   const csv = gcpc("report", "data/demo", "--resamples", "200", "--format", "csv");
-  assert.match(csv.stdout.split("\n")[0], /^section,row,column,value$/);
+  assert.match(csv.stdout.split("\n")[0], /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,paper$/);
+  assert.match(csv.stdout, /^rq1_auc,auc,gcpc,0\.69\d*,0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,0\.689$/m);
   const tex = gcpc("report", "data/demo", "--resamples", "200", "--format", "latex");
-  assert.match(tex.stdout, /\\begin\{tabular\}/);
+  assert.match(tex.stdout, /\\begin\{longtable\}/);
+  assert.match(tex.stdout, /\\toprule/);
 });
 
 test("the committed demo store equals a fresh generation from its seed", async () => {
@@ -91,7 +93,7 @@ test("stores may mix JSONL, CSV and Parquet; CSV lists are JSON arrays in a cell
 test("generate refuses to overwrite a non-empty folder (exit 2)", () => {
   const r = gcpc("generate", valid, "--seed", "1");
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /refusing to overwrite/);
+  assert.match(r.stderr, /refusing to write .*: it is an existing store folder/);
   assert.ok(existsSync(join(valid, "tasks.jsonl")));
   assert.ok(readFileSync(join(valid, "tasks.jsonl"), "utf8").includes("t1"));
 });

@@ -26,3 +26,30 @@ test("normal quantile matches tabulated values", () => {
   assert.ok(Math.abs(normalQuantile(0.95) - 1.6448536269514722) < 1e-8);
   assert.ok(Math.abs(normalQuantile(0.01) + 2.3263478740408408) < 1e-8);
 });
+
+// Contract rule 15 (issue 11, defect 1): I10 / I01 count the clusters holding a positive / a negative.
+// Expected values come from test/fixtures/obuchowski_reference.py, an O(M·N) implementation written
+// from Obuchowski (1997) as funcs_clusteredROC.R computes it, not from this code.
+import { readFileSync } from "node:fs";
+const reference = JSON.parse(readFileSync(new URL("./fixtures/obuchowski-reference.json", import.meta.url), "utf8"));
+
+test("Obuchowski uses I10/(I10−1) and I01/(I01−1) when some clusters hold one class (reference implementation)", () => {
+  for (const [name, c] of Object.entries<any>(reference)) {
+    const r = obuchowskiAuc(c.scores, c.pos.map(Boolean), c.cluster);
+    assert.equal(r.clustersWithPositive, c.expected.I10, name);
+    assert.equal(r.clustersWithNegative, c.expected.I01, name);
+    assert.ok(c.expected.I10 < c.expected.I, `${name} exercises I10 < I`);
+    assert.ok(Math.abs(r.auc - c.expected.auc) < 1e-12, name);
+    assert.ok(Math.abs(r.variance - c.expected.variance) < 1e-12, `${name}: ${r.variance} vs ${c.expected.variance}`);
+  }
+});
+
+test("Obuchowski is undefined, with a reason, when fewer than 2 clusters hold a positive or a negative", () => {
+  // 1 PASS among many FAILs (I10 = 1), and two single-class tasks (I10 = I01 = 1).
+  const onePass = obuchowskiAuc([0.9, 0.1, 0.2, 0.3, 0.4], [true, false, false, false, false], [0, 0, 1, 2, 3]);
+  assert.ok(Number.isNaN(onePass.se));
+  assert.match(onePass.reason!, /fewer than 2 clusters hold a positive \(1\)/);
+  const twoSingle = obuchowskiAuc([0.9, 0.8, 0.1, 0.2], [true, true, false, false], [0, 0, 1, 1]);
+  assert.equal(twoSingle.auc, 1);
+  assert.ok(Number.isNaN(twoSingle.se) && Number.isNaN(twoSingle.ci[0]), "no zero-width interval");
+});

@@ -106,7 +106,7 @@ test("RQ1 reports AUC per method on its own sample and a paired Δ on the shared
   assert.ok(r.paired && "delta" in r.paired);
   if ("delta" in r.paired) {
     assert.ok(Math.abs(r.paired.delta - (1 - 5.5 / 6)) < 1e-12);
-    assert.equal(r.paired.bootstrap.resamples, 200);
+    assert.equal(r.paired.bootstrap?.resamples ?? null, r.paired.ci === null ? null : 200);
   }
 });
 
@@ -197,9 +197,46 @@ test("degenerate samples give explicit notes, never NaN: one class, one task, em
   const oneTask = aucWithCI("m", [{ score: 0.1, pass: false, task: "a" }, { score: 0.9, pass: true, task: "a" }], settings, "x");
   assert.equal(oneTask.auc, 1);
   assert.equal(oneTask.ci, null);
-  assert.match(oneTask.note!, /one task/);
+  assert.match(oneTask.note!, /not estimable \(contract rule 14\): 1 task\(s\)/);
   const tied = aucWithCI("m", [0, 1, 2, 3].map((k) => ({ score: 0.5, pass: k % 2 === 0, task: `t${k}` })), settings, "x");
   assert.equal(tied.auc, 0.5);
   assert.ok(tied.ci === null || (tied.ci[0] === 0.5 && tied.ci[1] === 0.5));
   assert.ok(JSON.stringify([oneClass, empty, oneTask, tied]).indexOf("NaN") === -1);
+});
+
+// Issue 11, defects 2 and 3 (contract rules 12 and 14).
+import { aucWithCI } from "../analysis/rq/common.js";
+
+test("rule 14: no bootstrap is redrawn around a sample where < 2 tasks hold a PASS: the CI is null with a reason", () => {
+  // One task holds both classes, the other only FAILs: the old code redrew until it found a
+  // draw with both classes and printed a degenerate interval.
+  const rows = [
+    { score: 0.9, pass: true, task: "a" }, { score: 0.2, pass: false, task: "a" }, { score: 0.6, pass: false, task: "a" },
+    { score: 0.4, pass: false, task: "b" }, { score: 0.7, pass: false, task: "b" },
+  ];
+  const r = aucWithCI("gcpc", rows, { seed: 1, resamples: 200, level: 0.95 }, "t");
+  assert.equal(r.auc, 1);
+  assert.equal(r.ci, null);
+  assert.equal(r.bootstrap, null);
+  assert.match(r.note!, /not estimable \(contract rule 14\): 2 task\(s\), 1 holding a PASS, 2 holding a FAIL/);
+  assert.equal(r.few_clusters, true);
+});
+
+test("rule 14: with 2..9 tasks the interval is shown and flagged few_clusters; with 10 it is not flagged", () => {
+  const rows = (tasks: number) => Array.from({ length: tasks * 4 }, (_, i) => ({ score: (i * 7919) % 13 / 13, pass: i % 2 === 0, task: `t${i % tasks}` }));
+  const few = aucWithCI("gcpc", rows(4), { seed: 1, resamples: 200, level: 0.95 }, "t");
+  assert.ok(few.ci !== null && few.few_clusters);
+  assert.match(few.note!, /few_clusters: 4 tasks/);
+  const enough = aucWithCI("gcpc", rows(10), { seed: 1, resamples: 200, level: 0.95 }, "t");
+  assert.ok(enough.ci !== null && !enough.few_clusters && enough.note === undefined);
+});
+
+test("rule 12: a trajectory without a trial index is never matched and is counted as unmatched_no_trial", () => {
+  const s = tinyStore();
+  for (const t of s.trajectories) delete (t as { trial?: number }).trial;
+  const r = matchPairs(prepareStore(s));
+  assert.equal(r.pairs.length, 0, "null-to-null is not a match");
+  assert.equal(r.duplicate_trials, 0, "not counted as duplicates");
+  const binaryNoneOrCurated = prepareStore(s).trajectories.filter((t) => t.outcome && (t.condition === "none" || t.condition === "curated")).length;
+  assert.equal(r.unmatched_no_trial, binaryNoneOrCurated);
 });

@@ -102,8 +102,10 @@ test("headline numbers on the pages equal the CLI's JSON for the same store", as
 test("the explorer filters pairs, shows a chosen pair's changed criteria, and renders hostile evidence as text", async () => {
   const { page, problems } = await openOffline(browser, origin + "/explorer");
   await page.waitForSelector("#pair-count", { timeout: 60_000 });
-  const before = Number(await page.textContent("#pair-count"));
   const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
+  // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 }).catch(() => {});
+  const before = Number(await page.textContent("#pair-count"));
   assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
   const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
   await atLeast.fill("0.05");

@@ -55,9 +55,26 @@ export interface AucEstimate {
   auc: number | null;
   ci: [number, number] | null;
   bootstrap: BootstrapDescriptor | null;
-  /** Analytic cross-check: Obuchowski (1997) clustered variance, normal interval. */
-  obuchowski: { se: number | null; ci: [number, number] | null } | null;
+  /** Analytic cross-check: Obuchowski (1997) clustered variance, normal interval; `reason` when undefined. */
+  obuchowski: { se: number | null; ci: [number, number] | null; reason?: string } | null;
+  /** Fewer than 10 tasks: the interval is shown but its coverage falls below nominal (contract rule 14). */
+  few_clusters: boolean;
   note?: string;
+}
+
+/** Contract rule 14: with fewer clusters than this, intervals are flagged `few_clusters`. */
+export const FEW_CLUSTERS = 10;
+
+/**
+ * Contract rule 14: a clustered interval for an AUC or ΔAUC needs ≥ 2 clusters, ≥ 2 of them holding
+ * a positive and ≥ 2 holding a negative; otherwise it is null with this reason (never redrawn around).
+ */
+export function aucIntervalProblem(rows: ReadonlyArray<{ pass: boolean; task: string }>): string | undefined {
+  const tasks = new Set(rows.map((r) => r.task)).size;
+  const withPos = new Set(rows.filter((r) => r.pass).map((r) => r.task)).size;
+  const withNeg = new Set(rows.filter((r) => !r.pass).map((r) => r.task)).size;
+  if (tasks < 2 || withPos < 2 || withNeg < 2) return `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ${withNeg} holding a FAIL; at least 2 of each are needed`;
+  return undefined;
 }
 
 export const AUC_ESTIMATOR = "Mann–Whitney AUC, ties ½; task-clustered percentile bootstrap (type-7)";
@@ -72,28 +89,31 @@ export function aucWithCI(
   const nPass = rows.filter((r) => r.pass).length;
   const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
   const base = { method, n: rows.length, n_pass: nPass, n_fail: rows.length - nPass, tasks: clusters };
+  const few_clusters = clusters < FEW_CLUSTERS;
   if (nPass === 0 || nPass === rows.length) {
-    return { ...base, auc: null, ci: null, bootstrap: null, obuchowski: null, note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class" };
+    return { ...base, auc: null, ci: null, bootstrap: null, obuchowski: null, few_clusters, note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class" };
   }
   const scores = rows.map((r) => r.score), pass = rows.map((r) => r.pass);
   const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();
-  if (clusters < 2) {
-    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski: { se: null, ci: null }, note: "CI not available: one task (cannot resample clusters)" };
-  }
+  const obuchowski = { se: finite(ob.se), ci: finiteCI(ob.ci), ...(ob.reason ? { reason: ob.reason } : {}) };
+  const problem = aucIntervalProblem(rows);
+  if (problem) return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI ${problem}` };
   const seed = seedFor(settings, figure);
   let res;
   try {
     res = clusterBootstrap({ clusters, seed, resamples: settings.resamples, statistics: { auc: (w) => prepared.evaluate(w) }, accept: (w) => prepared.hasBothClasses(w) });
   } catch (e) {
-    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski: { se: finite(ob.se), ci: finiteCI(ob.ci) }, note: `CI not available: ${(e as Error).message}` };
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI not available: ${(e as Error).message}` };
   }
   return {
     ...base,
     auc: estimate,
     ci: percentileCI(res.draws.auc, settings.level),
     bootstrap: { estimator: AUC_ESTIMATOR, resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
-    obuchowski: { se: finite(ob.se), ci: finiteCI(ob.ci) },
+    obuchowski,
+    few_clusters,
+    ...(few_clusters ? { note: `few_clusters: ${clusters} tasks (< ${FEW_CLUSTERS}), coverage below nominal` } : {}),
   };
 }

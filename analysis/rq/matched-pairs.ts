@@ -21,21 +21,26 @@ export interface PairingReport {
   unmatched: number;
   /** Extra trajectories sharing one cell and trial index on one side (first by id kept). */
   duplicate_trials: number;
+  /** Binary none/curated trajectories without a trial index: never matched (contract rule 12). */
+  unmatched_no_trial: number;
 }
 
 /**
  * Matched with/without-skill pairs (contract "Matched pair", rule 6): same
  * task, harness, model and source (null matches null), condition `none` vs
  * `curated`, paired by trial index; self-generated and non-binary excluded;
- * unmatched trials dropped. When one side has two trajectories with the same
+ * unmatched trials dropped; trajectories without a trial index are never matched and are
+ * counted as `unmatched_no_trial` (rule 12). When one side has two trajectories with the same
  * trial index, the first by trajectory_id is used and the rest are counted.
  */
 export function matchPairs(p: PreparedStore): PairingReport {
   const sides = new Map<string, { none?: Trajectory; curated?: Trajectory }>();
-  let duplicate_trials = 0;
+  let duplicate_trials = 0, unmatched_no_trial = 0;
   for (const t of p.trajectories) { // already in code-point order
     if (!isBinary(t) || (t.condition !== "none" && t.condition !== "curated")) continue;
-    const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null, t.trial ?? null]);
+    // Rule 12: matching is by trial index, so a trajectory without one has no partner.
+    if (t.trial === null || t.trial === undefined) { unmatched_no_trial++; continue; }
+    const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null, t.trial]);
     let cell = sides.get(key);
     if (!cell) sides.set(key, (cell = {}));
     if (cell[t.condition]) duplicate_trials++;
@@ -54,5 +59,5 @@ export function matchPairs(p: PreparedStore): PairingReport {
       without_outcome: none.outcome as "PASS" | "FAIL", with_outcome: curated.outcome as "PASS" | "FAIL",
     });
   }
-  return { pairs, unmatched, duplicate_trials };
+  return { pairs, unmatched, duplicate_trials, unmatched_no_trial };
 }

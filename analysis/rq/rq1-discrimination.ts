@@ -1,6 +1,6 @@
 import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
-import { aucWithCI, AUC_ESTIMATOR, notAvailable, seedFor, taskClusters, type AucEstimate, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import { aucIntervalProblem, aucWithCI, AUC_ESTIMATOR, FEW_CLUSTERS, notAvailable, seedFor, taskClusters, type AucEstimate, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -12,9 +12,12 @@ export interface PairedDelta {
   auc_a: number;
   auc_b: number;
   delta: number;
-  ci: [number, number];
-  positive_share: number;
-  bootstrap: BootstrapDescriptor;
+  /** Null, with `ci_reason`, when not estimable (contract rule 14). */
+  ci: [number, number] | null;
+  ci_reason?: string;
+  few_clusters: boolean;
+  positive_share: number | null;
+  bootstrap: BootstrapDescriptor | null;
   /** The ΔAUC draws, for the Figure 4A histogram. */
   draws: number[];
 }
@@ -62,9 +65,14 @@ export function pairedDelta(p: PreparedStore, a: Map<string, number>, b: Map<str
   const pass = shared.map((t) => t.outcome === "PASS");
   if (!pass.includes(true) || !pass.includes(false)) return notAvailable(`shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`);
   const { clusterOf, clusters } = taskClusters(shared.map((t) => t.task_id));
-  if (clusters < 2) return notAvailable("shared subset spans one task: cannot resample clusters");
   const aucA = new ClusteredAuc(shared.map((t) => a.get(t.trajectory_id)!), pass, clusterOf, clusters);
   const aucB = new ClusteredAuc(shared.map((t) => b.get(t.trajectory_id)!), pass, clusterOf, clusters);
+  const few_clusters = clusters < FEW_CLUSTERS;
+  const problem = aucIntervalProblem(shared.map((t, i) => ({ pass: pass[i], task: t.task_id })));
+  if (problem) {
+    const [estA, estB] = [aucA.estimate(), aucB.estimate()];
+    return { available: true, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, positive_share: null, bootstrap: null, draws: [] };
+  }
   const seed = seedFor(settings, `rq1:paired:${methods.join("-")}`);
   const res = clusterBootstrap({
     clusters, seed, resamples: settings.resamples,
@@ -75,6 +83,7 @@ export function pairedDelta(p: PreparedStore, a: Map<string, number>, b: Map<str
   return {
     available: true, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB, delta: estA - estB,
     ci: percentileCI(res.draws.delta, settings.level),
+    few_clusters,
     positive_share: shareAbove(res.draws.delta, 0),
     bootstrap: { estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
     draws: Array.from(res.draws.delta),

@@ -44,6 +44,8 @@ export interface Rq3Result {
   excluded_zero_evidence: number;
   unmatched: number;
   duplicate_trials: number;
+  /** Trajectories without a trial index, never matched (contract rule 12). */
+  unmatched_no_trial: number;
   threshold: number;
   noise_floor: number;
   transitions: TransitionSummary[];
@@ -55,7 +57,7 @@ const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [["FAIL", "FAIL"], ["F
 
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
 export function rq3SkillEffects(p: PreparedStore): Rq3Result {
-  const { pairs, unmatched, duplicate_trials } = matchPairs(p);
+  const { pairs, unmatched, duplicate_trials, unmatched_no_trial } = matchPairs(p);
   const scored: PairDelta[] = [];
   let excluded = 0;
   for (const pair of pairs) {
@@ -69,7 +71,7 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
     available: !noJudgments,
     ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
     estimator: "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; exact two-sided sign test on Δ ≠ 0",
-    pairs_total: pairs.length, excluded_zero_evidence: excluded, unmatched, duplicate_trials,
+    pairs_total: pairs.length, excluded_zero_evidence: excluded, unmatched, duplicate_trials, unmatched_no_trial,
     threshold: MATERIAL_CHANGE, noise_floor: NOISE_FLOOR,
     transitions, all: summarize("any", "any", scored), pairs: scored,
   };

@@ -9,8 +9,13 @@ export interface ObuchowskiResult {
   ci: [number, number];
   level: number;
   clusters: number;
+  /** Clusters holding at least one positive (I10) and at least one negative (I01). */
+  clustersWithPositive: number;
+  clustersWithNegative: number;
   nPositive: number;
   nNegative: number;
+  /** Why the variance is not defined (NaN fields), when it is not. */
+  reason?: string;
 }
 
 /**
@@ -19,10 +24,14 @@ export interface ObuchowskiResult {
  *
  * Method: ψ(x, y) = 1 if x > y, ½ if equal, 0 otherwise. For cluster i with
  * m_i positives and n_i negatives, V10_i = Σ_{x∈i} (1/N) Σ_y ψ(x, y) and
- * V01_i = Σ_{y∈i} (1/M) Σ_x ψ(x, y); A = Σ V10_i / M. With I clusters,
- *   S10 = I/((I−1)M) Σ (V10_i − m_i A)²,  S01 = I/((I−1)N) Σ (V01_i − n_i A)²,
+ * V01_i = Σ_{y∈i} (1/M) Σ_x ψ(x, y); A = Σ V10_i / M. With I clusters, of which
+ * I10 hold a positive and I01 a negative (contract rule 15; Obuchowski 1997 and the
+ * widely used funcs_clusteredROC.R count them so):
+ *   S10 = I10/((I10−1)M) Σ (V10_i − m_i A)²,  S01 = I01/((I01−1)N) Σ (V01_i − n_i A)²,
  *   S11 = I/(I−1) Σ (V10_i − m_i A)(V01_i − n_i A),
  *   Var(A) = S10/M + S01/N + 2·S11/(MN).
+ * Undefined (NaN, with a reason) when I10 < 2 or I01 < 2, and when the estimate is
+ * negative: it is never clamped to 0.
  * The per-observation structural components are computed from midranks in
  * O(n log n) (DeLong et al. 1988), not by the O(MN) double sum.
  *
@@ -39,8 +48,9 @@ export function obuchowskiAuc(scores: ArrayLike<number>, outcomes: ArrayLike<boo
   const M = pos.length, N = neg.length;
   const clusterIds = Array.from(new Set(Array.from(clusterOf))).sort((a, b) => a - b);
   const I = clusterIds.length;
-  const base = { method: "Obuchowski (1997) clustered AUC variance" as const, level, clusters: I, nPositive: M, nNegative: N };
-  if (M === 0 || N === 0) return { ...base, auc: NaN, variance: NaN, se: NaN, ci: [NaN, NaN] };
+  const withPos = new Set(pos.map((i) => clusterOf[i])).size, withNeg = new Set(neg.map((j) => clusterOf[j])).size;
+  const base = { method: "Obuchowski (1997) clustered AUC variance" as const, level, clusters: I, clustersWithPositive: withPos, clustersWithNegative: withNeg, nPositive: M, nNegative: N };
+  if (M === 0 || N === 0) return { ...base, auc: NaN, variance: NaN, se: NaN, ci: [NaN, NaN], reason: "only one outcome class" };
   // v10[x] = share of negatives below x (+½ ties); v01[y] = share of positives above y (+½ ties).
   const negSorted = Float64Array.from(neg, (i) => scores[i]).sort();
   const posSorted = Float64Array.from(pos, (i) => scores[i]).sort();
@@ -60,16 +70,17 @@ export function obuchowskiAuc(scores: ArrayLike<number>, outcomes: ArrayLike<boo
   const V10 = new Float64Array(I), V01 = new Float64Array(I), m = new Float64Array(I), nn = new Float64Array(I);
   for (const i of pos) { const k = slot.get(clusterOf[i])!; V10[k] += v10.get(i)!; m[k]++; }
   for (const j of neg) { const k = slot.get(clusterOf[j])!; V01[k] += v01.get(j)!; nn[k]++; }
-  if (I < 2) return { ...base, auc: A, variance: NaN, se: NaN, ci: [NaN, NaN] };
+  const undefinedVariance = (reason: string) => ({ ...base, auc: A, variance: NaN, se: NaN, ci: [NaN, NaN] as [number, number], reason });
+  if (withPos < 2 || withNeg < 2) return undefinedVariance(`fewer than 2 clusters hold a positive (${withPos}) or a negative (${withNeg})`);
   let s10 = 0, s01 = 0, s11 = 0;
   for (let k = 0; k < I; k++) {
     const a = V10[k] - m[k] * A, b = V01[k] - nn[k] * A;
     s10 += a * a; s01 += b * b; s11 += a * b;
   }
-  const f = I / (I - 1);
-  const S10 = (f / M) * s10, S01 = (f / N) * s01, S11 = f * s11;
+  const S10 = (withPos / (withPos - 1) / M) * s10, S01 = (withNeg / (withNeg - 1) / N) * s01, S11 = (I / (I - 1)) * s11;
   const variance = S10 / M + S01 / N + (2 * S11) / (M * N);
-  const se = Math.sqrt(Math.max(0, variance));
+  if (!(variance >= 0)) return { ...undefinedVariance(`negative variance estimate (${variance.toExponential(3)})`), variance };
+  const se = Math.sqrt(variance);
   const z = normalQuantile(1 - (1 - level) / 2);
   return { ...base, auc: A, variance, se, ci: [Math.max(0, A - z * se), Math.min(1, A + z * se)] };
 }

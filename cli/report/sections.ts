@@ -59,6 +59,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
     rows: "delta" in pd ? [
       row(["n (shared subset)", pd.n], ""), row(["tasks", pd.tasks], ""), row([`AUC ${pd.methods[0]}`, f3(pd.auc_a)], "rq1.auc.gcpc"), row([`AUC ${pd.methods[1]}`, f3(pd.auc_b)], "rq1.auc.holistic"),
       row(["ΔAUC [95% CI]", `${f3(pd.delta)} ${ci(pd.ci)}`], "rq1.paired.delta"), row(["share of draws with Δ > 0", pct(pd.positive_share)], "rq1.paired.positive_share"),
+      row(["interval note", pd.ci_reason ? `CI ${pd.ci_reason}` : pd.few_clusters ? "few_clusters: fewer than 10 tasks, coverage below nominal" : ""], ""),
     ] : [row(["paired ΔAUC", na(pd)], "")],
   });
   sections.push({
@@ -92,7 +93,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
   const r3 = r.rq3;
   sections.push({
     id: "rq3_figure5", title: "RQ3 · Figure 5: matched skill effects by outcome transition (without → with)",
-    caption: `${r3.estimator}. Material change |Δ| > ${r3.threshold}; noise floor ${r3.noise_floor}. Pairs: ${r3.pairs_total} matched, ${r3.excluded_zero_evidence} excluded as zero-evidence, ${r3.unmatched} unmatched cells.${synthetic}`,
+    caption: `${r3.estimator}. Material change |Δ| > ${r3.threshold}; noise floor ${r3.noise_floor}. Pairs: ${r3.pairs_total} matched, ${r3.excluded_zero_evidence} excluded as zero-evidence, ${r3.unmatched} unmatched cells, ${r3.unmatched_no_trial} trajectories without a trial index (never matched), ${r3.duplicate_trials} duplicate trials.${synthetic}`,
     columns: paper ? ["transition", "n", "median Δ", "improved > 0.10", "regressed < −0.10", "sign test p", "paper n", "paper median Δ", "paper improved", "paper regressed"] : ["transition", "n", "median Δ", "improved > 0.10", "regressed < −0.10", "sign test p"],
     rows: !r3.available ? [[`not available: ${r3.reason}`, "", "", "", "", ""].concat(paper ? ["", "", "", ""] : [])] : [...r3.transitions, r3.all].map((t) => {
       const cells: (string | number | null)[] = [t.group === "any→any" ? "all pairs" : t.group, t.n, f3(t.median_delta), pct(t.improved_share), pct(t.regressed_share), pv(t.sign_test_p)];
