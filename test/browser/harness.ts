@@ -53,11 +53,12 @@ export interface PageProblems { failed: string[]; consoleErrors: string[]; dialo
 export async function openOffline(browser: Browser, url: string, waitUntil: "networkidle" | "commit" = "networkidle"): Promise<{ page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.on("close", () => void context.close());
+  page.on("close", () => void context.close().catch(() => {}));
   const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [] };
   await page.route("**/*", (route) => {
     const host = new URL(route.request().url()).hostname;
-    return host === "127.0.0.1" ? route.continue() : route.abort();
+    // A page closed or navigated away mid-request rejects these: not an error of the site.
+    return (host === "127.0.0.1" ? route.continue() : route.abort()).catch(() => {});
   });
   page.on("requestfailed", (r) => problems.failed.push(`${r.url()} (${r.failure()?.errorText})`));
   page.on("response", (r) => {
