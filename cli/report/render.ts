@@ -11,7 +11,8 @@ import { TIDY_COLUMNS, type TidyRow } from "./tidy.js";
 export function escapeMarkdownCell(x: unknown): string {
   return stripControl(String(x ?? ""))
     .replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replace(/[\\`*_[\]#|]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_#|]/g, (c) => `\\${c}`)
+    .replaceAll("](", "]\\(") // no [text](url) link can form; intervals like [0.1, 0.2] stay readable
     .replace(/[\r\n\t]+/g, " ");
 }
 
