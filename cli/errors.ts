@@ -16,15 +16,18 @@ const FS_MESSAGES: Record<string, string> = {
   EROFS: "read-only file system",
 };
 
+/** The plain words for a file-system error code (ENOENT → "no such file or directory"), if it is one. */
+export function fsErrorText(e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return typeof code === "string" ? FS_MESSAGES[code] : undefined;
+}
+
 /**
  * The one line to show for an error caused by the user's input or file system, or undefined for a
  * bug (exit 1, with the stack, so it can be reported). File-system errors name their path.
  */
 export function userMessage(e: unknown): string | undefined {
   if (e instanceof UsageError || e instanceof StoreValidationError) return e.message;
-  const err = e as NodeJS.ErrnoException;
-  if (err && typeof err.code === "string" && err.code in FS_MESSAGES) {
-    return `${err.path ?? "file"}: ${FS_MESSAGES[err.code]}`;
-  }
-  return undefined;
+  const text = fsErrorText(e);
+  return text === undefined ? undefined : `${(e as NodeJS.ErrnoException).path ?? "file"}: ${text}`;
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { TableName } from "../analysis/schema/tables.js";
 
@@ -72,7 +72,7 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
   const store = enclosingStore(real);
   if (store) throw new UsageError(`refusing to write ${target}: it is inside the store ${store}`);
   if (!existsSync(real)) return;
-  const st = lstatSync(real).isSymbolicLink() ? statSync(real) : lstatSync(real);
+  const st = statSync(real); // `real` has its links resolved
   if (isStoreFolder(real)) throw new UsageError(`refusing to write ${target}: it is an existing store folder`);
   if (spec.kind === "file") {
     if (st.isDirectory()) throw new UsageError(`refusing to write ${target}: it is a folder (give a file path)`);

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "n
 import { join, relative, sep } from "node:path";
 import type { Judgment, Item, Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
 import { compareCodePoints } from "../../analysis/rq/order.js";
+import { fsErrorText } from "../errors.js";
 
 /** A trial folder that could not be imported, and why. */
 export interface Skipped {
@@ -41,10 +42,10 @@ const CTRF_STATUS: Record<string, VerifierResult["status"]> = { passed: "passed"
 /** A file-system error as a listed reason (dangling link, link loop, no permission...). */
 function fsReason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "dangling symbolic link or vanished file (no such file or directory)";
-  if (code === "ELOOP") return "symbolic link loop (too many levels of symbolic links)";
-  if (code === "EACCES" || code === "EPERM") return "cannot read: permission denied";
-  return `cannot read (${(e as Error).message.split("\n")[0]})`;
+  const text = fsErrorText(e) ?? (e as Error).message.split("\n")[0];
+  if (code === "ENOENT") return `dangling symbolic link or vanished file (${text})`;
+  if (code === "ELOOP") return `symbolic link loop (${text})`;
+  return `cannot read (${text})`;
 }
 
 function readJson(path: string): { value?: any; error?: string } {
@@ -90,7 +91,6 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
       skipped.push({ folder: dir, reason: fsReason(e) });
       return;
     }
-    const rel = relative(root, dir) || ".";
     if (entries.includes("result.json")) {
       const r = readJson(join(dir, "result.json"));
       if (r.error) skipped.push({ folder: dir, reason: `result.json is not valid JSON (${r.error})` });
