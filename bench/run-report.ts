@@ -1,5 +1,5 @@
 // Child process of the benchmark: read + analyse one store, print wall time and peak RSS as JSON.
-import { readStore } from "../cli/store/read-store.js";
+import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { csvFormat } from "d3";
-import { generateDemoStore } from "../cli/generate/demo-store.js";
-import { writeStore } from "../cli/store/write-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
+import { writeStore } from "../store/write-store.js";
 
 const repo = new URL("../", import.meta.url).pathname;
 

@@ -3,20 +3,21 @@ import { resolve } from "node:path";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
-import { readStore, issueField, issueMessage } from "./store/read-store.js";
-import { decodeUtf8, parseJsonl } from "./store/parse-text.js";
-import { StoreValidationError, type Problem } from "./store/problems.js";
-import { writeStore, writeFileAtomic } from "./store/write-store.js";
-import { generateDemoStore } from "./generate/demo-store.js";
-import { reportSections, type PaperFigures } from "./report/sections.js";
-import { escapeMarkdownCell, renderMarkdown, renderTidyCsv } from "./report/render.js";
-import { renderLatex } from "./report/latex.js";
-import { tidyFigures } from "./report/tidy.js";
-import { isPaperDemo, loadPaperFigures } from "./report/paper.js";
+import { readStore, issueField, issueMessage } from "../store/read-store.js";
+import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
+import { StoreValidationError, type Problem } from "../store/problems.js";
+import { writeStore, writeFileAtomic } from "../store/write-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
+import { reportSections, type PaperFigures } from "../report/sections.js";
+import { escapeMarkdownCell, renderMarkdown, renderTidyCsv } from "../report/render.js";
+import { renderLatex } from "../report/latex.js";
+import { tidyFigures } from "../report/tidy.js";
+import { isPaperDemo, loadPaperFigures } from "../report/paper.js";
 import { UsageError } from "./errors.js";
 import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
-import { stripControl, type Io } from "./terminal.js";
+import { stripControl } from "../report/strip-control.js";
+import type { Io } from "./terminal.js";
 import { buildSite, REPO, SITE_MARKER } from "./site.js";
 
 type Progress = (step: string) => void;
@@ -130,7 +131,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra] });
   let store: Store;
   if (kind === "harbor") {
-    const { importHarbor } = await import("./import/harbor.js");
+    const { importHarbor } = await import("../store/import/harbor.js");
     progress(`walking ${inputs.length} folder(s)`);
     const result = importHarbor(inputs, { benchmark: values.benchmark as string | undefined });
     for (const s of result.skipped) io.err(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
@@ -141,7 +142,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   } else {
     if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
     if (statSync(inputs[0]).isDirectory()) throw new UsageError(`${inputs[0]}: is a folder, not a CSV file`);
-    const { importRegistry } = await import("./import/registry.js");
+    const { importRegistry } = await import("../store/import/registry.js");
     const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], { benchmark: values.benchmark as string | undefined });
     if (problems.length) throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
     store = s;

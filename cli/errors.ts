@@ -1,26 +1,8 @@
-import { StoreValidationError } from "./store/problems.js";
+import { StoreValidationError } from "../store/problems.js";
+import { fsErrorText } from "../store/fs-error-text.js";
 
 /** Bad usage or bad input the user can fix: one line on stderr, exit 2, never a stack trace. */
 export class UsageError extends Error {}
-
-const FS_MESSAGES: Record<string, string> = {
-  ENOENT: "no such file or directory",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EISDIR: "is a folder, not a file",
-  ENOTDIR: "not a folder",
-  ELOOP: "too many levels of symbolic links",
-  ENAMETOOLONG: "file name too long",
-  EEXIST: "already exists",
-  ENOSPC: "no space left on device",
-  EROFS: "read-only file system",
-};
-
-/** The plain words for a file-system error code (ENOENT → "no such file or directory"), if it is one. */
-export function fsErrorText(e: unknown): string | undefined {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  return typeof code === "string" ? FS_MESSAGES[code] : undefined;
-}
 
 /**
  * The one line to show for an error caused by the user's input or file system, or undefined for a

@@ -16,7 +16,7 @@ import { UsageError } from "./errors.js";
  */
 export const REPO = resolve(new URL("..", import.meta.url).pathname);
 export const SITE_MARKER = ".gcpc-site.json";
-const LINKED = ["analysis", "cli", "data", "node_modules", "package.json", "tsconfig.json"];
+const LINKED = ["analysis", "store", "report", "cli", "data", "node_modules", "package.json", "tsconfig.json"];
 
 function hashTree(h: ReturnType<typeof createHash>, dir: string, filter: (name: string) => boolean): void {
   for (const name of readdirSync(dir).sort()) {
@@ -39,7 +39,7 @@ export function storeContentHash(store: string): string {
 
 function codeHash(): string {
   const h = createHash("sha256");
-  for (const d of ["src", "analysis", "cli"]) hashTree(h, join(REPO, d), (n) => /\.(ts|js|md|css)$/.test(n));
+  for (const d of ["src", "analysis", "store", "report", "cli"]) hashTree(h, join(REPO, d), (n) => /\.(ts|js|md|css)$/.test(n));
   h.update(readFileSync(join(REPO, "package-lock.json")));
   h.update(readFileSync(join(REPO, "observablehq.config.ts")));
   return h.digest("hex");

@@ -2,7 +2,7 @@
 // parameter overrides, beside the paper's. Usage:
 //   node --import tsx scripts/calibrate-demo.ts SEED '{"outcomeNoiseSd": 1.2}'
 // Nothing here feeds the store: it only shows where a parameter set lands.
-import { generateDemoStore } from "../cli/generate/demo-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 
 const seed = Number(process.argv[2] ?? 20260101);

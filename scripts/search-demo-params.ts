@@ -2,7 +2,7 @@
 // reported figures. A development aid: the chosen values are written into MODEL by hand and
 // documented in data/README.md. Usage: node --import tsx scripts/search-demo-params.ts N SEED
 import seedrandom from "seedrandom";
-import { generateDemoStore, type DemoModel } from "../cli/generate/demo-store.js";
+import { generateDemoStore, type DemoModel } from "../store/generate/demo-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 
 const RANGES: Record<string, [number, number]> = {

@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateDemoStore } from "../cli/generate/demo-store.js";
-import { readStore } from "../cli/store/read-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
+import { readStore } from "../store/read-store.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 
 const repo = new URL("..", import.meta.url).pathname;
@@ -99,7 +99,7 @@ test("generate refuses to overwrite a non-empty folder (exit 2)", () => {
 });
 
 test("CSV cells that could start a formula are neutralised; numbers are not", async () => {
-  const { csvCell } = await import("../cli/report/render.js");
+  const { csvCell } = await import("../report/render.js");
   assert.equal(csvCell("=HYPERLINK(\"x\")"), `"'=HYPERLINK(""x"")"`);
   assert.equal(csvCell("@SUM(A1)"), "'@SUM(A1)");
   assert.equal(csvCell("-0.25"), "-0.25");

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { cli, treeHash } from "./helpers/run-cli.js";
-import { writeParquet } from "../cli/store/write-store.js";
-import { DUCKDB_COLUMNS } from "../cli/store/field-types.js";
+import { writeParquet } from "../store/write-store.js";
+import { tableColumns } from "../analysis/schema/columns.js";
+import { duckdbColumns } from "../store/columns.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const BASES = { jsonl: join(repo, "examples/jsonl-store"), csv: join(repo, "examples/csv-store"), parquet: "" };
@@ -21,7 +22,7 @@ before(async () => {
   cpSync(BASES.jsonl, BASES.parquet, { recursive: true });
   for (const table of ["tasks", "trajectories"] as const) {
     const rows = readFileSync(join(BASES.parquet, `${table}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    await writeParquet(join(BASES.parquet, `${table}.parquet`), rows, DUCKDB_COLUMNS[table]);
+    await writeParquet(join(BASES.parquet, `${table}.parquet`), rows, duckdbColumns(tableColumns()[table]));
     rmSync(join(BASES.parquet, `${table}.jsonl`));
   }
 });

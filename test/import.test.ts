@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { importHarbor, conditionFromPath } from "../cli/import/harbor.js";
-import { importRegistry } from "../cli/import/registry.js";
+import { importHarbor, conditionFromPath } from "../store/import/harbor.js";
+import { importRegistry } from "../store/import/registry.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { outcomeLevel } from "../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../analysis/rq/method-scores.js";
@@ -139,7 +139,7 @@ test("registry rows with bad counts are rejected naming line and field", () => {
 });
 
 test("the committed real-data stores equal a fresh import of data/real/raw", async () => {
-  const { readStore } = await import("../cli/store/read-store.js");
+  const { readStore } = await import("../store/read-store.js");
   const repo = new URL("..", import.meta.url).pathname;
   const reg = await readStore(join(repo, "data/real/skillsbench-registry"));
   const freshReg = importRegistry(readFileSync(registryCsv, "utf8"), "results-registry.csv").store;
@@ -162,7 +162,7 @@ test("gcpc import harbor merges user checklists and verdicts, and names the user
   const run = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "import", "harbor", trialsRoot, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
   const ok = run("--out", join(dir, "store"), "--checklists", items, "--verdicts", verdicts, "--format", "jsonl");
   assert.equal(ok.status, 0, ok.stderr);
-  const { readStore } = await import("../cli/store/read-store.js");
+  const { readStore } = await import("../store/read-store.js");
   const { store } = await readStore(join(dir, "store"));
   assert.equal(store.judgments.length, 2);
   assert.equal(store.items.length, 1);

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
-import { generateDemoStore } from "../cli/generate/demo-store.js";
-import { writeStore } from "../cli/store/write-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
+import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
 import { buildSite, launch, openOffline, PAGES, serve } from "./browser/harness.js";
 

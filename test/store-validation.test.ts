@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readStore } from "../cli/store/read-store.js";
-import { StoreValidationError, formatProblem } from "../cli/store/problems.js";
+import { readStore } from "../store/read-store.js";
+import { StoreValidationError, formatProblem } from "../store/problems.js";
 
 const root = new URL("./fixtures/stores/", import.meta.url).pathname;
 

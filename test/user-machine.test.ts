@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { csvParse, autoType } from "d3";
 import { cli, treeHash } from "./helpers/run-cli.js";
-import { importHarbor } from "../cli/import/harbor.js";
-import { TIDY_COLUMNS } from "../cli/report/tidy.js";
-import { LATEX_PREAMBLE } from "../cli/report/latex.js";
+import { importHarbor } from "../store/import/harbor.js";
+import { TIDY_COLUMNS } from "../report/tidy.js";
+import { LATEX_PREAMBLE } from "../report/latex.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const example = join(repo, "examples/jsonl-store");

@@ -105,8 +105,6 @@ export const TABLE_SCHEMAS = {
 export type TableName = keyof typeof TABLE_SCHEMAS;
 export const TABLE_NAMES = Object.keys(TABLE_SCHEMAS) as TableName[];
 export const REQUIRED_TABLES: readonly TableName[] = ["tasks", "items", "trajectories", "judgments"];
-/** Fields whose CSV cell holds a JSON array (contract: "Lists in CSV are JSON arrays in one cell"). */
-export const LIST_FIELDS: Partial<Record<TableName, string[]>> = { tasks: ["verifier_tests"], trajectories: ["tags"] };
 
 export type Task = z.infer<typeof TaskRow>;
 export type Item = z.infer<typeof ItemRow>;

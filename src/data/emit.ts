@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { csvFormat } from "d3";
-import { writeParquet } from "../../cli/store/write-store.js";
-import { protectCsvFormulas } from "../components/csv-safe.js";
+import { writeParquet } from "../../store/write-store.js";
+import { protectCsvFormulas } from "../../report/csv-safe.js";
 
 type Row = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { readStore } from "../../cli/store/read-store.js";
+import { readStore } from "../../store/read-store.js";
 import { analyzeStore, type AnalysisReport } from "../../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../../analysis/rq/common.js";
 import { prepareStore } from "../../analysis/rq/prepared.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { readStore } from "../../cli/store/read-store.js";
+import { readStore } from "../../store/read-store.js";
 import { prepareStore } from "../../analysis/rq/prepared.js";
 import { outcomeLevel } from "../../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../../analysis/rq/method-scores.js";

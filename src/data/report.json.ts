@@ -1,6 +1,6 @@
 import { loadReport } from "./load-store.js";
-import { reportSections } from "../../cli/report/sections.js";
-import { isPaperDemo, loadPaperFigures } from "../../cli/report/paper.js";
+import { reportSections } from "../../report/sections.js";
+import { isPaperDemo, loadPaperFigures } from "../../report/paper.js";
 
 // The full analysis report plus the rendered tables (the figures' table alternatives).
 const { report } = await loadReport();

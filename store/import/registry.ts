@@ -1,7 +1,7 @@
 import { csvParse } from "d3";
 import type { Store, Task, Trajectory } from "../../analysis/schema/tables.js";
 import { compareCodePoints } from "../../analysis/rq/order.js";
-import type { Problem } from "../store/problems.js";
+import type { Problem } from "../problems.js";
 
 const REQUIRED = ["task", "model", "modelShort", "harness", "family", "condition", "score", "trials", "passCount", "perfectCount"];
 const CONDITIONS: Record<string, "none" | "curated"> = { "No Skills": "none", "With Skills": "curated" };

@@ -1,4 +1,4 @@
-import type { AnalysisReport } from "../../analysis/rq/report.js";
+import type { AnalysisReport } from "../analysis/rq/report.js";
 
 /** A rendered table: every output format (md, csv, latex, the site) is made from these. */
 export interface Section {
@@ -152,7 +152,7 @@ export function reportSections(r: AnalysisReport, paper?: PaperFigures): Section
     }),
   });
   const oc = r.outcomes;
-  const upliftRow = (u: import("../../analysis/rq/outcome-level.js").UpliftRow) => [u.group, u.tasks, `${u.passes_none}/${u.trials_none}`, `${pct(u.rate_none)} ${ciPct(u.rate_none_ci)}`, `${u.passes_curated}/${u.trials_curated}`, `${pct(u.rate_curated)} ${ciPct(u.rate_curated_ci)}`, `${signedPct(u.uplift)} ${ciPct(u.uplift_ci, true)}`, u.positive_share === null ? "n/a" : pct(u.positive_share)];
+  const upliftRow = (u: import("../analysis/rq/outcome-level.js").UpliftRow) => [u.group, u.tasks, `${u.passes_none}/${u.trials_none}`, `${pct(u.rate_none)} ${ciPct(u.rate_none_ci)}`, `${u.passes_curated}/${u.trials_curated}`, `${pct(u.rate_curated)} ${ciPct(u.rate_curated_ci)}`, `${signedPct(u.uplift)} ${ciPct(u.uplift_ci, true)}`, u.positive_share === null ? "n/a" : pct(u.positive_share)];
   const upliftCols = ["group", "tasks", "passes/trials without", "pass rate without [95% CI]", "passes/trials with", "pass rate with [95% CI]", "uplift [95% CI]", "draws with uplift > 0"];
   const ocCaption = `Binary view (the one GCPC refines): pooled pass rate = passes / trials; CIs resample tasks (${boot}).${synthetic}`;
   if ("overall" in oc) {

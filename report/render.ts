@@ -1,6 +1,6 @@
 import { guardFormula } from "./formula-guard.js";
 import type { Section } from "./sections.js";
-import { stripControl } from "../terminal.js";
+import { stripControl } from "./strip-control.js";
 import { TIDY_COLUMNS, type TidyRow } from "./tidy.js";
 
 /**

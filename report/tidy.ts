@@ -1,4 +1,4 @@
-import type { AnalysisReport } from "../../analysis/rq/report.js";
+import type { AnalysisReport } from "../analysis/rq/report.js";
 import type { PaperFigures } from "./sections.js";
 
 /**

@@ -1,4 +1,4 @@
-import { guardFormula } from "../../cli/report/formula-guard.js";
+import { guardFormula } from "./formula-guard.js";
 
 /** Applies the CSV formula-injection guard to every text cell of the rows (numbers untouched). */
 export function protectCsvFormulas(rows: Record<string, unknown>[]): Record<string, unknown>[] {

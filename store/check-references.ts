@@ -1,6 +1,6 @@
-import type { TableName } from "../../analysis/schema/tables.js";
+import type { TableName } from "../analysis/schema/tables.js";
 import type { Problem } from "./problems.js";
-import { DEFAULT_JUDGE } from "../../analysis/rq/prepared.js";
+import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 
 type Row = Record<string, any>;
 /** Where a valid row came from: a JSONL/CSV line or a Parquet row. */

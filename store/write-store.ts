@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync, renameSync, rmSync, existsSync, readdirSync, mkdtempSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { TABLE_NAMES, type Store, type TableName } from "../../analysis/schema/tables.js";
-import { DUCKDB_COLUMNS } from "./field-types.js";
+import { TABLE_NAMES, type Store, type TableName } from "../analysis/schema/tables.js";
+import { tableColumns, type TableSchemas } from "../analysis/schema/columns.js";
+import { duckdbColumns } from "./columns.js";
 
 export type WriteFormat = "parquet" | "jsonl";
 
@@ -12,7 +13,13 @@ export type WriteFormat = "parquet" | "jsonl";
  * half-written store. Refuses to overwrite a non-empty folder.
  * Parquet is written by DuckDB with explicit column types (stable schema).
  */
-export async function writeStore(out: string, store: Store, format: WriteFormat = "parquet"): Promise<void> {
+export async function writeStore(
+  out: string,
+  store: Store,
+  format: WriteFormat = "parquet",
+  schemas?: TableSchemas,
+): Promise<void> {
+  const columns = tableColumns(schemas);
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`refusing to overwrite non-empty folder ${out}`);
   mkdirSync(dirname(out), { recursive: true });
   const tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.tmp-`));
@@ -22,7 +29,7 @@ export async function writeStore(out: string, store: Store, format: WriteFormat 
       const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
       if (format === "jsonl") writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
-      else await writeParquet(join(tmp, `${table}.parquet`), rows, DUCKDB_COLUMNS[table]);
+      else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]));
     }
     if (existsSync(out)) rmSync(out, { recursive: true });
     renameSync(tmp, out);

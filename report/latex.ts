@@ -1,4 +1,4 @@
-import { stripControl } from "../terminal.js";
+import { stripControl } from "./strip-control.js";
 import type { Section } from "./sections.js";
 
 /**

@@ -8,5 +8,5 @@ export function isPaperDemo(store: { name: string; synthetic?: boolean | null })
 
 /** The paper's reported figures (data/paper/reported.json); comparison only, never an input. */
 export function loadPaperFigures(): PaperFigures {
-  return JSON.parse(readFileSync(new URL("../../data/paper/reported.json", import.meta.url), "utf8"));
+  return JSON.parse(readFileSync(new URL("../data/paper/reported.json", import.meta.url), "utf8"));
 }

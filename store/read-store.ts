@@ -1,0 +1,274 @@
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { Manifest, SCHEMA_VERSION, REQUIRED_TABLES, TABLE_NAMES, TABLE_SCHEMAS, type Store, type TableName } from "../analysis/schema/tables.js";
+import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
+import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
+import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
+import { checkReferences, type RowLocation } from "./check-references.js";
+
+export interface ReadStoreOptions {
+  maxProblems?: number;
+  /** Allow a store without judgments (documented extension for outcome-only imports). */
+  allowMissingJudgments?: boolean;
+  /** Row schemas to validate against: the contract's by default (a test extends one to show the single source). */
+  schemas?: TableSchemas;
+}
+
+export interface ReadStoreResult {
+  store: Store;
+  files: Record<string, string>;
+  warnings: string[];
+  rows: Record<string, number>;
+}
+
+/** Everything one reading pass needs: where problems go and which tables could not be read. */
+interface ReadContext {
+  dir: string;
+  add: (p: Problem) => void;
+  columns: Record<TableName, Column[]>;
+  schemas: TableSchemas;
+  duck?: DuckDBInstance;
+}
+
+interface TableRows {
+  valid: unknown[];
+  locations: RowLocation[];
+  complete: boolean;
+}
+
+/**
+ * Reads and validates a verdict store folder (docs/verdict-store.md).
+ * JSONL and CSV are parsed in TypeScript so every problem names its exact
+ * line; Parquet is read through DuckDB (@duckdb/node-api). All rows are
+ * validated with the zod schemas, then keys and references are checked.
+ * @throws StoreValidationError listing every problem found (up to the cap).
+ */
+export async function readStore(dir: string, options: ReadStoreOptions = {}): Promise<ReadStoreResult> {
+  const problems = new ProblemList(options.maxProblems ?? 50);
+  const schemas = options.schemas ?? TABLE_SCHEMAS;
+  const ctx: ReadContext = { dir, add: (p) => problems.add(p), schemas, columns: tableColumns(schemas) };
+  checkIsFolder(dir);
+  const warnings: string[] = [];
+  const found = findTableFiles(dir, warnings);
+  const manifest = readManifest(dir, ctx.add);
+  const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
+  checkRequiredTables(found, optionalJudgments, ctx.add);
+  const files: Record<string, string> = {};
+  const tables: Partial<Record<TableName, unknown[]>> = {};
+  const locations: Partial<Record<TableName, RowLocation[]>> = {};
+  const rowsCount: Record<string, number> = {};
+  // Tables with rows that could not be read: references into them are not checked (they would only cascade).
+  const incomplete = new Set<TableName>();
+  for (const [table, names] of found) {
+    if (names.length > 1) {
+      ctx.add({ file: names.join(", "), message: `two files for table "${table}": keep exactly one` });
+      incomplete.add(table);
+      continue;
+    }
+    files[table] = names[0];
+    const problemsBefore = problems.count;
+    const read = await readTable(ctx, table, names[0]);
+    if (!read) {
+      incomplete.add(table);
+      continue;
+    }
+    if (!read.complete || problemsBefore !== problems.count) incomplete.add(table);
+    tables[table] = read.valid;
+    locations[table] = read.locations;
+    rowsCount[table] = read.valid.length;
+  }
+  ctx.duck?.closeSync?.();
+  // References are checked on the rows that passed validation, so one run lists every kind of problem.
+  checkReferences(tables, locations, files, ctx.add, incomplete, manifest.primary_judge ?? undefined);
+  if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
+  const store = { manifest, ...tables } as Store;
+  store.judgments ??= [];
+  store.items ??= [];
+  return { store, files, warnings, rows: rowsCount };
+}
+
+function checkIsFolder(dir: string): void {
+  if (!existsSync(dir)) throw new StoreValidationError(dir, [{ file: dir, message: "no such file or directory" }]);
+  if (!statSync(dir).isDirectory()) {
+    throw new StoreValidationError(dir, [{ file: dir, message: "not a folder (a store is a folder of table files)" }]);
+  }
+}
+
+/** Table name → its files in the folder (more than one is an error reported by the caller). */
+function findTableFiles(dir: string, warnings: string[]): Map<TableName, string[]> {
+  const found = new Map<TableName, string[]>();
+  for (const name of readdirSync(dir).sort()) {
+    const m = /^(.+)\.(jsonl|csv|parquet)$/.exec(name);
+    if (!m) continue;
+    if (!(TABLE_NAMES as string[]).includes(m[1])) {
+      warnings.push(`ignored ${name}: not a table of the contract`);
+      continue;
+    }
+    const list = found.get(m[1] as TableName) ?? [];
+    list.push(name);
+    found.set(m[1] as TableName, list);
+  }
+  return found;
+}
+
+/** store.json, validated; a store without one is named after its folder. */
+function readManifest(dir: string, add: (p: Problem) => void): Manifest {
+  const fallback: Manifest = { name: dir.split("/").filter(Boolean).pop() ?? "store" };
+  if (!existsSync(join(dir, "store.json"))) return fallback;
+  const text = decodeUtf8(readFileSync(join(dir, "store.json")), "store.json");
+  if (typeof text !== "string") {
+    add(text);
+    return fallback;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    add({ file: "store.json", message: `not valid JSON (${(e as Error).message})` });
+    return fallback;
+  }
+  const parsed = Manifest.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      add({ file: "store.json", field: issueField(issue), message: issueMessage(issue, raw as Record<string, unknown>) });
+    }
+    return fallback;
+  }
+  const version = parsed.data.schema_version;
+  if (version != null && version !== SCHEMA_VERSION) {
+    const message = `this gcpc reads schema_version ${SCHEMA_VERSION} (docs/verdict-store.md), the store says ${version}`;
+    add({ file: "store.json", field: "schema_version", message });
+  }
+  return parsed.data;
+}
+
+function checkRequiredTables(found: Map<TableName, string[]>, optionalJudgments: boolean, add: (p: Problem) => void) {
+  for (const table of REQUIRED_TABLES) {
+    if (found.has(table) || ((table === "judgments" || table === "items") && optionalJudgments)) continue;
+    const message = `required table "${table}" is missing (expected ${table}.jsonl, ${table}.csv or ${table}.parquet)`;
+    add({ file: `${table}.*`, message });
+  }
+}
+
+/** One table file: parsed, required columns checked, rows validated. Undefined when it cannot be read at all. */
+async function readTable(ctx: ReadContext, table: TableName, file: string): Promise<TableRows | undefined> {
+  const path = join(ctx.dir, file);
+  if (statSync(path).size === 0) {
+    ctx.add({ file, message: "file is empty" });
+    return undefined;
+  }
+  const loaded = await loadRecords(ctx, table, file);
+  if (!loaded) return undefined;
+  const { records, columns } = loaded;
+  if (columns) {
+    const missing = ctx.columns[table].filter((c) => c.required && !columns.includes(c.name)).map((c) => c.name);
+    const line = file.endsWith(".csv") ? 1 : undefined;
+    for (const f of missing) ctx.add({ file, line, field: f, message: `required column "${f}" is missing` });
+    if (missing.length) return undefined;
+  }
+  const schema = ctx.schemas[table];
+  const valid: unknown[] = [];
+  const locations: RowLocation[] = [];
+  for (const rec of records) {
+    const parsed = schema.safeParse(rec.values);
+    if (parsed.success) {
+      valid.push(parsed.data);
+      locations.push({ line: rec.line, row: rec.row });
+      continue;
+    }
+    for (const issue of parsed.error.issues) {
+      ctx.add({ file, line: rec.line, row: rec.row, field: issueField(issue), message: issueMessage(issue, rec.values) });
+    }
+  }
+  if (records.length === 0) ctx.add({ file, message: "table has no rows" });
+  return { valid, locations, complete: valid.length === records.length };
+}
+
+/** Raw records of a file in any of the three formats, with the header's columns when the format has one. */
+async function loadRecords(
+  ctx: ReadContext,
+  table: TableName,
+  file: string,
+): Promise<{ records: RawRecord[]; columns?: string[] } | undefined> {
+  const path = join(ctx.dir, file);
+  if (file.endsWith(".parquet")) {
+    ctx.duck ??= await DuckDBInstance.create(":memory:");
+    try {
+      return await readParquet(ctx.duck, path);
+    } catch (e) {
+      ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
+      return undefined;
+    }
+  }
+  const text = decodeUtf8(readFileSync(path), file);
+  if (typeof text !== "string") {
+    ctx.add(text);
+    return undefined;
+  }
+  if (file.endsWith(".jsonl")) return { records: parseJsonl(text, file, ctx.add) };
+  const parsed = parseCsv(text, file, ctx.add);
+  if (!parsed) return undefined;
+  const kinds = new Map(ctx.columns[table].map((c) => [c.name, c.kind]));
+  const records = parsed.records.map((r) => ({ ...r, values: convertCsvCells(kinds, r) }));
+  return { records, columns: parsed.header };
+}
+
+async function readParquet(duck: DuckDBInstance, path: string): Promise<{ records: RawRecord[]; columns: string[] }> {
+  const conn = await duck.connect();
+  try {
+    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet('${path.replaceAll("'", "''")}')`);
+    const columns = reader.columnNames();
+    const rows = reader.getRowObjectsJS() as Record<string, unknown>[];
+    const records = rows.map((values, i) => {
+      for (const k of Object.keys(values)) if (typeof values[k] === "bigint") values[k] = Number(values[k]);
+      // Parquet nulls mean "absent" for optional fields.
+      for (const k of Object.keys(values)) if (values[k] === null) delete values[k];
+      return { values, row: i + 1 };
+    });
+    return { records, columns };
+  } finally {
+    conn.closeSync?.();
+  }
+}
+
+/** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON arrays). */
+function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, cell] of Object.entries(rec.values) as [string, string][]) {
+    if (cell === "") continue; // absent
+    out[field] = convertCell(kinds.get(field) ?? "string", cell);
+  }
+  return out;
+}
+
+function convertCell(kind: ColumnKind, cell: string): unknown {
+  if (kind === "int" || kind === "number") {
+    // "NaN" / "Infinity" become numbers the schema rejects as non-finite; other text stays text and is rejected as such.
+    const x = Number(cell);
+    return Number.isNaN(x) && cell.trim() !== "NaN" ? cell : x;
+  }
+  if (kind === "boolean") return cell === "true" ? true : cell === "false" ? false : cell;
+  if (kind === "list") {
+    try {
+      return JSON.parse(cell);
+    } catch {
+      return cell;
+    }
+  }
+  return cell;
+}
+
+export function issueField(issue: { path: PropertyKey[]; code?: string; keys?: string[] }): string | undefined {
+  if (issue.code === "unrecognized_keys" && issue.keys) return issue.keys.join(", ");
+  return issue.path.length ? issue.path.map(String).join(".") : undefined;
+}
+
+export function issueMessage(issue: { message: string; code?: string; path: PropertyKey[]; keys?: string[] }, values?: Record<string, unknown>): string {
+  if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys?.map((k) => JSON.stringify(k)).join(", ")} (not in the contract)`;
+  const field = issue.path[0];
+  const value = values && field !== undefined ? values[String(field)] : undefined;
+  if (value === undefined && issue.code === "invalid_type") return "missing required field";
+  const shown = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  return `${issue.message} (got ${shown})`;
+}
