@@ -21,12 +21,23 @@ function time<T>(f: () => T): [number, T] {
 
 export function benchBootstrap(resamples = 2000): string[] {
   const lines: string[] = [];
-  for (const [n, continuous] of [[4455, false], [20818, false], [4455, true], [20818, true]] as const) {
+  for (const [n, continuous] of [
+    [4455, false],
+    [20818, false],
+    [4455, true],
+    [20818, true],
+  ] as const) {
     const tasks = 87;
     const { cluster, pass, score } = data(n, tasks, continuous);
     const [clusteredMs] = time(() => {
       const c = new ClusteredAuc(score, pass, cluster, tasks);
-      return clusterBootstrap({ clusters: tasks, seed: 1, resamples, statistics: { auc: (w) => c.evaluate(w) }, accept: (w) => c.hasBothClasses(w) });
+      return clusterBootstrap({
+        clusters: tasks,
+        seed: 1,
+        resamples,
+        statistics: { auc: (w) => c.evaluate(w) },
+        accept: (w) => c.hasBothClasses(w),
+      });
     });
     // Naive: materialise each resample (concatenate the drawn tasks) and re-sort via auc().
     const members: number[][] = Array.from({ length: tasks }, () => []);
@@ -35,8 +46,13 @@ export function benchBootstrap(resamples = 2000): string[] {
       const rng = seedrandom("1");
       const out = new Float64Array(resamples);
       for (let r = 0; r < resamples; r++) {
-        const s: number[] = [], y: boolean[] = [];
-        for (let k = 0; k < tasks; k++) for (const i of members[Math.floor(rng() * tasks)]) { s.push(score[i]); y.push(pass[i]); }
+        const s: number[] = [],
+          y: boolean[] = [];
+        for (let k = 0; k < tasks; k++)
+          for (const i of members[Math.floor(rng() * tasks)]) {
+            s.push(score[i]);
+            y.push(pass[i]);
+          }
         out[r] = auc(s, y);
       }
       return out;

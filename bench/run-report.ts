@@ -10,4 +10,12 @@ const report = analyzeStore(store, DEFAULT_SETTINGS);
 JSON.stringify(report);
 const t2 = performance.now();
 const rows = Object.values(store).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 0), 0);
-console.log(JSON.stringify({ readMs: t1 - t0, analyzeMs: t2 - t1, totalMs: t2 - t0, maxRssMiB: process.resourceUsage().maxRSS / 1024, rows }));
+console.log(
+  JSON.stringify({
+    readMs: t1 - t0,
+    analyzeMs: t2 - t1,
+    totalMs: t2 - t0,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    rows,
+  }),
+);

@@ -32,8 +32,15 @@ export async function benchSite(): Promise<string[]> {
       }
       await page.waitForLoadState("networkidle");
       const mb = served.bytes / 1e6; // uncompressed bytes the server sent for this page (fresh context, no cache)
-      const target = path === "/explorer" ? "(explorer: loads the 34 MB DuckDB engine)" : mb <= 1.5 ? "(≤ 1.5 MB ok)" : "(over 1.5 MB)";
-      lines.push(`page ${path.padEnd(12)} ${mb.toFixed(2)} MB served ${target}, first render ${firstRender.toFixed(0)} ms ${firstRender < 2000 ? "(< 2 s ok)" : "(over 2 s)"}${interactive}`);
+      const target =
+        path === "/explorer"
+          ? "(explorer: loads the 34 MB DuckDB engine)"
+          : mb <= 1.5
+            ? "(≤ 1.5 MB ok)"
+            : "(over 1.5 MB)";
+      lines.push(
+        `page ${path.padEnd(12)} ${mb.toFixed(2)} MB served ${target}, first render ${firstRender.toFixed(0)} ms ${firstRender < 2000 ? "(< 2 s ok)" : "(over 2 s)"}${interactive}`,
+      );
       await page.close();
     }
     await browser.close();

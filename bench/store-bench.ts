@@ -8,8 +8,17 @@ import { writeStore } from "../store/write-store.js";
 
 const repo = new URL("../", import.meta.url).pathname;
 
-function runReport(store: string): { readMs: number; analyzeMs: number; totalMs: number; maxRssMiB: number; rows: number } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(repo, "bench/run-report.ts"), store], { encoding: "utf8", cwd: repo });
+function runReport(store: string): {
+  readMs: number;
+  analyzeMs: number;
+  totalMs: number;
+  maxRssMiB: number;
+  rows: number;
+} {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(repo, "bench/run-report.ts"), store], {
+    encoding: "utf8",
+    cwd: repo,
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout.trim().split("\n").pop()!);
 }
@@ -17,29 +26,51 @@ function runReport(store: string): { readMs: number; analyzeMs: number; totalMs:
 export async function benchStores(): Promise<string[]> {
   const lines: string[] = [];
   const demo = runReport(join(repo, "data/demo"));
-  lines.push(`report on data/demo (2,000 resamples per CI): ${demo.totalMs.toFixed(0)} ms wall (read ${demo.readMs.toFixed(0)}, analyse ${demo.analyzeMs.toFixed(0)}), peak RSS ${demo.maxRssMiB.toFixed(0)} MiB (target < 5 s)`);
+  lines.push(
+    `report on data/demo (2,000 resamples per CI): ${demo.totalMs.toFixed(0)} ms wall (read ${demo.readMs.toFixed(0)}, analyse ${demo.analyzeMs.toFixed(0)}), peak RSS ${demo.maxRssMiB.toFixed(0)} MiB (target < 5 s)`,
+  );
   const tmp = mkdtempSync(join(tmpdir(), "gcpc-bench-"));
   try {
     const big = join(tmp, "scale10");
     await writeStore(big, generateDemoStore({ seed: 1, scale: 10 }));
     const r10 = runReport(big);
-    lines.push(`report on a generated store at scale 10 (${r10.rows.toLocaleString("en-US")} rows): ${r10.totalMs.toFixed(0)} ms wall, peak RSS ${r10.maxRssMiB.toFixed(0)} MiB (targets < 30 s, < 2 GiB)`);
+    lines.push(
+      `report on a generated store at scale 10 (${r10.rows.toLocaleString("en-US")} rows): ${r10.totalMs.toFixed(0)} ms wall, peak RSS ${r10.maxRssMiB.toFixed(0)} MiB (targets < 30 s, < 2 GiB)`,
+    );
     // Ingestion throughput per format: the same scale-3 store as Parquet, JSONL and CSV.
     const s = generateDemoStore({ seed: 2, scale: 3 });
-    const pq = join(tmp, "pq"), js = join(tmp, "js"), cs = join(tmp, "csv");
+    const pq = join(tmp, "pq"),
+      js = join(tmp, "js"),
+      cs = join(tmp, "csv");
     await writeStore(pq, s, "parquet");
     await writeStore(js, s, "jsonl");
     await writeStore(cs, s, "jsonl");
     for (const f of readdirSync(cs).filter((f) => f.endsWith(".jsonl"))) {
-      const rows = readFileSync(join(cs, f), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const rows = readFileSync(join(cs, f), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       const table = f.replace(".jsonl", "");
       const listy = new Set(["verifier_tests", "tags"]);
-      writeFileSync(join(cs, `${table}.csv`), csvFormat(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, listy.has(k) ? JSON.stringify(v) : v])))));
+      writeFileSync(
+        join(cs, `${table}.csv`),
+        csvFormat(
+          rows.map((r) =>
+            Object.fromEntries(Object.entries(r).map(([k, v]) => [k, listy.has(k) ? JSON.stringify(v) : v])),
+          ),
+        ),
+      );
       rmSync(join(cs, f));
     }
-    for (const [name, dir] of [["Parquet", pq], ["JSONL", js], ["CSV", cs]] as const) {
+    for (const [name, dir] of [
+      ["Parquet", pq],
+      ["JSONL", js],
+      ["CSV", cs],
+    ] as const) {
       const r = runReport(dir);
-      lines.push(`ingestion ${name}: ${r.rows.toLocaleString("en-US")} rows read and validated in ${r.readMs.toFixed(0)} ms = ${Math.round(r.rows / (r.readMs / 1000)).toLocaleString("en-US")} rows/s`);
+      lines.push(
+        `ingestion ${name}: ${r.rows.toLocaleString("en-US")} rows read and validated in ${r.readMs.toFixed(0)} ms = ${Math.round(r.rows / (r.readMs / 1000)).toLocaleString("en-US")} rows/s`,
+      );
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -8,11 +8,11 @@ import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
 import { StoreValidationError, type Problem } from "../store/problems.js";
 import { writeStore, writeFileAtomic } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
-import { reportSections, type PaperFigures } from "../report/sections.js";
+import { reportSections } from "../report/sections.js";
 import { escapeMarkdownCell, renderMarkdown, renderTidyCsv } from "../report/render.js";
 import { renderLatex } from "../report/latex.js";
 import { tidyFigures } from "../report/tidy.js";
-import { isPaperDemo, loadPaperFigures } from "../report/paper.js";
+import { isPaperDemo, loadPaperFigures, type PaperFigures } from "../report/paper.js";
 import { UsageError } from "./errors.js";
 import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
@@ -37,7 +37,9 @@ async function loadValidStore(dir: string, values: Parsed["values"], io: Io, pro
   progress(`reading ${dir}`);
   const result = await readStore(dir, { maxProblems: intOption("max-problems", values["max-problems"], 50, 1) });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
-  progress(`read ${Object.values(result.rows).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.rows).length} tables`);
+  progress(
+    `read ${Object.values(result.rows).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.rows).length} tables`,
+  );
   return result;
 }
 
@@ -45,7 +47,8 @@ export async function validateCommand({ values, positionals }: Parsed, io: Io, p
   const dir = oneStore("validate", positionals);
   const { store, files, rows } = await loadValidStore(dir, values, io, progress);
   io.out(`valid store "${stripControl(store.manifest.name)}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""}\n`);
-  for (const [table, file] of Object.entries(files)) io.out(`  ${table.padEnd(22)} ${String(rows[table] ?? 0).padStart(8)} rows  ${file}\n`);
+  for (const [table, file] of Object.entries(files))
+    io.out(`  ${table.padEnd(22)} ${String(rows[table] ?? 0).padStart(8)} rows  ${file}\n`);
   return 0;
 }
 
@@ -54,24 +57,39 @@ const REPORT_FORMATS = ["md", "json", "csv", "latex"] as const;
 export async function reportCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const dir = oneStore("report", positionals);
   const format = choiceOption("format", values.format, REPORT_FORMATS, "md");
-  if (values["per-trajectory"] && format !== "json") throw new UsageError(`--per-trajectory applies to --format json only (got ${format})`);
+  if (values["per-trajectory"] && format !== "json")
+    throw new UsageError(`--per-trajectory applies to --format json only (got ${format})`);
   if (values.paper && values["no-paper"]) throw new UsageError("--paper and --no-paper contradict each other");
-  if ((values.paper || values["no-paper"]) && format === "json") throw new UsageError("--paper / --no-paper apply to md, csv and latex (json never holds the paper's values)");
-  const settings = { seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed), resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1), level: DEFAULT_SETTINGS.level };
+  if ((values.paper || values["no-paper"]) && format === "json")
+    throw new UsageError("--paper / --no-paper apply to md, csv and latex (json never holds the paper's values)");
+  const settings = {
+    seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
+    resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1),
+    level: DEFAULT_SETTINGS.level,
+  };
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
   const { store } = await loadValidStore(dir, values, io, progress);
-  const report = analyzeStore(store, settings, { perTrajectory: Boolean(values["per-trajectory"]), onProgress: progress });
-  const paper: PaperFigures | undefined = values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
+  const report = analyzeStore(store, settings, {
+    perTrajectory: Boolean(values["per-trajectory"]),
+    onProgress: progress,
+  });
+  const paper: PaperFigures | undefined =
+    values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   let text: string;
   if (format === "json") text = JSON.stringify(report, null, 2) + "\n";
   else if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
   else if (format === "latex") text = renderLatex(reportSections(report, paper));
   else {
     const name = escapeMarkdownCell(report.store.name);
-    const synthetic = report.store.synthetic ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results." : "";
+    const synthetic = report.store.synthetic
+      ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results."
+      : "";
     const paperNote = paper ? ' The "paper" column holds the values printed in the GCPC paper, for comparison.' : "";
-    text = renderMarkdown(reportSections(report, paper), `# GCPC report: ${name}${synthetic}\n\nSeed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`);
+    text = renderMarkdown(
+      reportSections(report, paper),
+      `# GCPC report: ${name}${synthetic}\n\nSeed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`,
+    );
   }
   if (out) {
     writeFileAtomic(out, text);
@@ -81,7 +99,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
 }
 
 export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError("generate takes exactly one output folder (try gcpc help generate)");
+  if (positionals.length !== 1)
+    throw new UsageError("generate takes exactly one output folder (try gcpc help generate)");
   if (values.seed === undefined) throw new UsageError("generate needs --seed N");
   const seed = intOption("seed", values.seed, 0);
   const scale = values.scale === undefined ? 1 : Number(values.scale);
@@ -93,7 +112,9 @@ export async function generateCommand({ values, positionals }: Parsed, io: Io, p
   const store = generateDemoStore({ seed, scale });
   progress(`writing ${store.judgments.length} judgments of ${store.trajectories.length} trajectories`);
   await writeStore(out, store, format);
-  io.out(`wrote ${out}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)\n`);
+  io.out(
+    `wrote ${out}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)\n`,
+  );
   return 0;
 }
 
@@ -107,11 +128,18 @@ function userRows(file: string, table: "items" | "judgments", store: Store): unk
   for (const rec of parseJsonl(text, file, (p) => problems.push(p))) {
     const parsed = TABLE_SCHEMAS[table].safeParse(rec.values);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ file, line: rec.line, field: issueField(issue), message: issueMessage(issue, rec.values) });
+      for (const issue of parsed.error.issues)
+        problems.push({ file, line: rec.line, field: issueField(issue), message: issueMessage(issue, rec.values) });
       continue;
     }
     const id = (parsed.data as { trajectory_id?: string }).trajectory_id;
-    if (table === "judgments" && !known.has(id!)) problems.push({ file, line: rec.line, field: "trajectory_id", message: `unknown trajectory ${JSON.stringify(id)} (not among the imported trials)` });
+    if (table === "judgments" && !known.has(id!))
+      problems.push({
+        file,
+        line: rec.line,
+        field: "trajectory_id",
+        message: `unknown trajectory ${JSON.stringify(id)} (not among the imported trials)`,
+      });
     else rows.push(parsed.data);
   }
   if (problems.length) throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50));
@@ -120,13 +148,15 @@ function userRows(file: string, table: "items" | "judgments", store: Store): unk
 
 export async function importCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const [kind, ...inputs] = positionals;
-  if (kind !== "harbor" && kind !== "skillsbench-registry") throw new UsageError(`unknown import kind "${kind ?? ""}" (harbor or skillsbench-registry; try gcpc help import)`);
+  if (kind !== "harbor" && kind !== "skillsbench-registry")
+    throw new UsageError(`unknown import kind "${kind ?? ""}" (harbor or skillsbench-registry; try gcpc help import)`);
   const out = values.out as string | undefined;
   if (!out) throw new UsageError("import needs --out STORE");
   if (inputs.length === 0) throw new UsageError(`import ${kind} needs at least one input (try gcpc help import)`);
   const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
   const extra = [values.checklists, values.verdicts].filter((x): x is string => typeof x === "string");
-  if (kind === "skillsbench-registry" && extra.length) throw new UsageError("--checklists / --verdicts apply to import harbor only");
+  if (kind === "skillsbench-registry" && extra.length)
+    throw new UsageError("--checklists / --verdicts apply to import harbor only");
   requireExisting([...inputs, ...extra]);
   checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra] });
   let store: Store;
@@ -136,17 +166,29 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
     const result = importHarbor(inputs, { benchmark: values.benchmark as string | undefined });
     for (const s of result.skipped) io.err(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
     store = result.store;
-    if (values.checklists) store.items = [...store.items, ...(userRows(values.checklists as string, "items", store) as Store["items"])];
-    if (values.verdicts) store.judgments = [...store.judgments, ...(userRows(values.verdicts as string, "judgments", store) as Store["judgments"])];
-    io.out(`imported ${store.trajectories.length} trials of ${store.tasks.length} tasks (${result.skipped.length} folder problems listed on stderr; ${result.jobLevel.length} job-level result.json ignored)\n`);
+    if (values.checklists)
+      store.items = [...store.items, ...(userRows(values.checklists as string, "items", store) as Store["items"])];
+    if (values.verdicts)
+      store.judgments = [
+        ...store.judgments,
+        ...(userRows(values.verdicts as string, "judgments", store) as Store["judgments"]),
+      ];
+    io.out(
+      `imported ${store.trajectories.length} trials of ${store.tasks.length} tasks (${result.skipped.length} folder problems listed on stderr; ${result.jobLevel.length} job-level result.json ignored)\n`,
+    );
   } else {
     if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
     if (statSync(inputs[0]).isDirectory()) throw new UsageError(`${inputs[0]}: is a folder, not a CSV file`);
     const { importRegistry } = await import("../store/import/registry.js");
-    const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], { benchmark: values.benchmark as string | undefined });
-    if (problems.length) throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
+    const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], {
+      benchmark: values.benchmark as string | undefined,
+    });
+    if (problems.length)
+      throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
     store = s;
-    io.out(`imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks\n`);
+    io.out(
+      `imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks\n`,
+    );
   }
   await writeStore(out, store, format);
   // Validate what was written; a store that fails the contract is not kept.
@@ -171,9 +213,16 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   const { store } = await loadValidStore(dir, values, io, progress);
   const settings = { ...DEFAULT_SETTINGS, seed };
   const { workspace, cached } = buildSite({
-    store: dir, out, cacheBase, seed, storeName: store.manifest.name, onProgress: progress,
+    store: dir,
+    out,
+    cacheBase,
+    seed,
+    storeName: store.manifest.name,
+    onProgress: progress,
     reportJson: () => JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
   });
-  io.out(`built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} (cache ${workspace}${cached ? ", analysis reused" : ""})\n`);
+  io.out(
+    `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} (cache ${workspace}${cached ? ", analysis reused" : ""})\n`,
+  );
   return 0;
 }

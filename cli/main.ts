@@ -5,7 +5,13 @@ import { UsageError, userMessage } from "./errors.js";
 import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, siteCommand, validateCommand } from "./commands.js";
 
-const COMMANDS = { validate: validateCommand, report: reportCommand, site: siteCommand, generate: generateCommand, import: importCommand };
+const COMMANDS = {
+  validate: validateCommand,
+  report: reportCommand,
+  site: siteCommand,
+  generate: generateCommand,
+  import: importCommand,
+};
 
 function version(): string {
   return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
@@ -18,22 +24,41 @@ function version(): string {
 export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
     const [command, ...rest] = argv;
-    if (command === "--version" || command === "-V") { io.out(`gcpc ${version()}\n`); return 0; }
-    if (command === "--help" || command === "-h") { io.out(HELP.main + "\n"); return 0; }
-    if (!command) { io.err(HELP.main + "\n"); return 2; }
+    if (command === "--version" || command === "-V") {
+      io.out(`gcpc ${version()}\n`);
+      return 0;
+    }
+    if (command === "--help" || command === "-h") {
+      io.out(HELP.main + "\n");
+      return 0;
+    }
+    if (!command) {
+      io.err(HELP.main + "\n");
+      return 2;
+    }
     if (command === "help") {
-      if (rest.length === 0) { io.out(HELP.main + "\n"); return 0; }
-      if (rest.length > 1 || !(rest[0] in COMMANDS)) throw new UsageError(`no help for "${rest.join(" ")}": commands are ${Object.keys(COMMANDS).join(", ")}`);
+      if (rest.length === 0) {
+        io.out(HELP.main + "\n");
+        return 0;
+      }
+      if (rest.length > 1 || !(rest[0] in COMMANDS))
+        throw new UsageError(`no help for "${rest.join(" ")}": commands are ${Object.keys(COMMANDS).join(", ")}`);
       io.out(HELP[rest[0]] + "\n");
       return 0;
     }
     if (!(command in COMMANDS)) throw new UsageError(`unknown command "${command}" (try gcpc --help)`);
-    if (rest.includes("--help") || rest.includes("-h")) { io.out(HELP[command] + "\n"); return 0; }
+    if (rest.includes("--help") || rest.includes("-h")) {
+      io.out(HELP[command] + "\n");
+      return 0;
+    }
     const parsed = parseCommand(command, rest);
     return await COMMANDS[command as keyof typeof COMMANDS](parsed, io, progressReporter(io));
   } catch (e) {
     const message = userMessage(e);
-    if (message !== undefined) { io.err(`gcpc: ${message}\n`); return 2; }
+    if (message !== undefined) {
+      io.err(`gcpc: ${message}\n`);
+      return 2;
+    }
     io.err(`gcpc: internal error (please report it): ${(e as Error)?.stack ?? e}\n`);
     return 1;
   }
@@ -46,7 +71,9 @@ export function mainProcess(): void {
     if (e.code === "EPIPE") process.exit(0);
     throw e;
   });
-  runCli(process.argv.slice(2), processIo()).then((code) => { process.exitCode = code; });
+  runCli(process.argv.slice(2), processIo()).then((code) => {
+    process.exitCode = code;
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) mainProcess();

@@ -7,12 +7,29 @@ type Spec = Record<string, { type: "string" | "boolean" }>;
 export const COMMAND_OPTIONS: Record<string, Spec> = {
   validate: { "max-problems": { type: "string" } },
   report: {
-    format: { type: "string" }, seed: { type: "string" }, resamples: { type: "string" }, out: { type: "string" },
-    "per-trajectory": { type: "boolean" }, paper: { type: "boolean" }, "no-paper": { type: "boolean" }, "max-problems": { type: "string" },
+    format: { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    out: { type: "string" },
+    "per-trajectory": { type: "boolean" },
+    paper: { type: "boolean" },
+    "no-paper": { type: "boolean" },
+    "max-problems": { type: "string" },
   },
-  site: { out: { type: "string" }, seed: { type: "string" }, cache: { type: "string" }, "max-problems": { type: "string" } },
+  site: {
+    out: { type: "string" },
+    seed: { type: "string" },
+    cache: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   generate: { seed: { type: "string" }, scale: { type: "string" }, format: { type: "string" } },
-  import: { out: { type: "string" }, format: { type: "string" }, benchmark: { type: "string" }, verdicts: { type: "string" }, checklists: { type: "string" } },
+  import: {
+    out: { type: "string" },
+    format: { type: "string" },
+    benchmark: { type: "string" },
+    verdicts: { type: "string" },
+    checklists: { type: "string" },
+  },
 };
 
 export interface Parsed {
@@ -22,7 +39,12 @@ export interface Parsed {
 
 export function parseCommand(command: string, args: string[]): Parsed {
   try {
-    const { values, positionals } = parseArgs({ args, options: COMMAND_OPTIONS[command], allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: COMMAND_OPTIONS[command],
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as Parsed["values"], positionals };
   } catch (e) {
     throw new UsageError(`${(e as Error).message.split("\n")[0]} (try gcpc help ${command})`);
@@ -31,7 +53,8 @@ export function parseCommand(command: string, args: string[]): Parsed {
 
 export function intOption(name: string, v: unknown, def: number, min = 0): number {
   if (v === undefined) return def;
-  if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} must be an integer >= ${min}, got "${v}"`);
+  if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`--${name} must be an integer >= ${min}, got "${v}"`);
   return Number(v);
 }
 

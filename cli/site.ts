@@ -1,6 +1,19 @@
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.js";
 
@@ -39,7 +52,8 @@ export function storeContentHash(store: string): string {
 
 function codeHash(): string {
   const h = createHash("sha256");
-  for (const d of ["src", "analysis", "store", "report", "cli"]) hashTree(h, join(REPO, d), (n) => /\.(ts|js|md|css)$/.test(n));
+  for (const d of ["src", "analysis", "store", "report", "cli"])
+    hashTree(h, join(REPO, d), (n) => /\.(ts|js|md|css)$/.test(n));
   h.update(readFileSync(join(REPO, "package-lock.json")));
   h.update(readFileSync(join(REPO, "observablehq.config.ts")));
   return h.digest("hex");
@@ -62,9 +76,15 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
   const ws = join(b.cacheBase, key);
   const cached = existsSync(join(ws, "report.json"));
   mkdirSync(ws, { recursive: true });
-  if (!existsSync(join(ws, "src"))) cpSync(join(REPO, "src"), join(ws, "src"), { recursive: true, preserveTimestamps: true, filter: (p) => !p.includes(`${join(REPO, "src", ".observablehq")}`) });
+  if (!existsSync(join(ws, "src")))
+    cpSync(join(REPO, "src"), join(ws, "src"), {
+      recursive: true,
+      preserveTimestamps: true,
+      filter: (p) => !p.includes(`${join(REPO, "src", ".observablehq")}`),
+    });
   for (const name of LINKED) if (!existsSync(join(ws, name))) symlinkSync(join(REPO, name), join(ws, name));
-  if (!existsSync(join(ws, "observablehq.config.ts"))) cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
+  if (!existsSync(join(ws, "observablehq.config.ts")))
+    cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
   if (!cached) {
     b.onProgress("running the analysis once for every page");
     const tmp = join(ws, `report.json.${process.pid}.tmp`);
@@ -79,15 +99,34 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
     b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
     const framework = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
     const r = spawnSync(process.execPath, [framework, "build"], {
-      cwd: ws, encoding: "utf8", maxBuffer: 1 << 28,
+      cwd: ws,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
       // Framework spawns `tsx` for .ts loaders: the repo's own, whatever the caller's PATH.
-      env: { ...process.env, PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`, GCPC_STORE: resolve(b.store), GCPC_SEED: String(b.seed), GCPC_REPORT_FILE: join(ws, "report.json"), GCPC_SITE_OUT: staging, GCPC_STORE_NAME: b.storeName, NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
+        GCPC_STORE: resolve(b.store),
+        GCPC_SEED: String(b.seed),
+        GCPC_REPORT_FILE: join(ws, "report.json"),
+        GCPC_SITE_OUT: staging,
+        GCPC_STORE_NAME: b.storeName,
+        NO_COLOR: "1",
+      },
     });
     if (r.status !== 0) {
-      const lines = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => /error|Error|✗/.test(l)).slice(0, 8);
-      throw new UsageError(`site build failed for ${b.store}; the previous ${b.out} is unchanged:\n  ${lines.join("\n  ")}`);
+      const lines = `${r.stdout}\n${r.stderr}`
+        .split("\n")
+        .filter((l) => /error|Error|✗/.test(l))
+        .slice(0, 8);
+      throw new UsageError(
+        `site build failed for ${b.store}; the previous ${b.out} is unchanged:\n  ${lines.join("\n  ")}`,
+      );
     }
-    writeFileSync(join(staging, SITE_MARKER), JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2) + "\n");
+    writeFileSync(
+      join(staging, SITE_MARKER),
+      JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2) + "\n",
+    );
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
     if (old) renameSync(outAbs, old);
     renameSync(staging, outAbs);

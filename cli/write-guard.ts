@@ -24,7 +24,8 @@ export function realTarget(path: string): string {
   return join(realpathSync(head), ...tail);
 }
 
-const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+const within = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
 /**
  * A folder holding store.json or a tasks / trajectories table (every store has both). Other
@@ -38,7 +39,10 @@ export function isStoreFolder(dir: string): boolean {
   } catch {
     return false;
   }
-  return names.some((n) => n === "store.json" || STORE_TABLES.some((t) => n === `${t}.jsonl` || n === `${t}.csv` || n === `${t}.parquet`));
+  return names.some(
+    (n) =>
+      n === "store.json" || STORE_TABLES.some((t) => n === `${t}.jsonl` || n === `${t}.csv` || n === `${t}.parquet`),
+  );
 }
 
 /** The nearest ancestor folder of `path` (itself excluded) that is a store, if any. */
@@ -67,7 +71,8 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
     const r = realpathSync(input);
     if (real === r) throw new UsageError(`refusing to write ${target}: it is an input (${input})`);
     if (within(real, r)) throw new UsageError(`refusing to write ${target}: it is inside the input ${input}`);
-    if (spec.kind !== "file" && within(r, real)) throw new UsageError(`refusing to write ${target}: it contains the input ${input}`);
+    if (spec.kind !== "file" && within(r, real))
+      throw new UsageError(`refusing to write ${target}: it contains the input ${input}`);
   }
   const store = enclosingStore(real);
   if (store) throw new UsageError(`refusing to write ${target}: it is inside the store ${store}`);
@@ -83,5 +88,7 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
   const entries = readdirSync(real);
   if (entries.length === 0) return;
   if (spec.kind === "site" && (entries.includes(spec.siteMarker ?? "") || entries.includes("_observablehq"))) return;
-  throw new UsageError(`refusing to write ${target}: the folder exists and is not empty${spec.kind === "site" ? " (and is not a previous site build)" : ""}`);
+  throw new UsageError(
+    `refusing to write ${target}: the folder exists and is not empty${spec.kind === "site" ? " (and is not a previous site build)" : ""}`,
+  );
 }

@@ -6,14 +6,45 @@ import type { Section } from "./sections.js";
  * booktabs and longtable. Every table is a longtable (it breaks across pages instead of
  * running off one); numeric columns are right-aligned; long text columns wrap.
  */
-export const LATEX_PREAMBLE = ["\\usepackage[T1]{fontenc}", "\\usepackage[utf8]{inputenc}", "\\usepackage{booktabs}", "\\usepackage{longtable}", "\\usepackage{array}"];
+export const LATEX_PREAMBLE = [
+  "\\usepackage[T1]{fontenc}",
+  "\\usepackage[utf8]{inputenc}",
+  "\\usepackage{booktabs}",
+  "\\usepackage{longtable}",
+  "\\usepackage{array}",
+];
 
 // Symbols that pdflatex cannot typeset as text: math mode or a text command.
 const SYMBOLS: Record<string, string> = {
-  "Δ": "$\\Delta$", "ρ": "$\\rho$", "α": "$\\alpha$", "σ": "$\\sigma$", "μ": "$\\mu$", "τ": "$\\tau$", "ε": "$\\varepsilon$",
-  "−": "$-$", "≠": "$\\neq$", "≤": "$\\leq$", "≥": "$\\geq$", "±": "$\\pm$", "×": "$\\times$", "·": "$\\cdot$", "½": "$\\frac{1}{2}$",
-  "→": "$\\rightarrow$", "←": "$\\leftarrow$", "≈": "$\\approx$", "∞": "$\\infty$", "√": "$\\surd$",
-  "—": "---", "–": "--", "…": "\\ldots{}", "“": "``", "”": "''", "‘": "`", "’": "'", "•": "\\textbullet{}", "€": "EUR",
+  Δ: "$\\Delta$",
+  ρ: "$\\rho$",
+  α: "$\\alpha$",
+  σ: "$\\sigma$",
+  μ: "$\\mu$",
+  τ: "$\\tau$",
+  ε: "$\\varepsilon$",
+  "−": "$-$",
+  "≠": "$\\neq$",
+  "≤": "$\\leq$",
+  "≥": "$\\geq$",
+  "±": "$\\pm$",
+  "×": "$\\times$",
+  "·": "$\\cdot$",
+  "½": "$\\frac{1}{2}$",
+  "→": "$\\rightarrow$",
+  "←": "$\\leftarrow$",
+  "≈": "$\\approx$",
+  "∞": "$\\infty$",
+  "√": "$\\surd$",
+  "—": "---",
+  "–": "--",
+  "…": "\\ldots{}",
+  "“": "``",
+  "”": "''",
+  "‘": "`",
+  "’": "'",
+  "•": "\\textbullet{}",
+  "€": "EUR",
 };
 
 /** Text → LaTeX: specials escaped, symbols mapped; any other character outside Latin-1 is shown as its code point. */
@@ -28,7 +59,8 @@ export function escapeLatex(x: unknown): string {
     else if (ch === ">") out += "\\textgreater{}";
     else if (ch === "|") out += "\\textbar{}";
     else if ("{}$&#_%".includes(ch)) out += `\\${ch}`;
-    else if (ch.codePointAt(0)! > 0xff) out += `\\texttt{U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
+    else if (ch.codePointAt(0)! > 0xff)
+      out += `\\texttt{U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
     else out += ch;
   }
   return out;
@@ -54,9 +86,16 @@ export function latexTable(s: Section): string {
     "{\\small",
     `\\begin{longtable}{${spec.join("")}}`,
     `\\caption{${escapeLatex(s.title)}. ${escapeLatex(s.caption)}}\\label{tab:${s.id.replace(/[^A-Za-z0-9:-]/g, "-")}}\\\\`,
-    "\\toprule", head, "\\midrule", "\\endfirsthead",
-    "\\toprule", head, "\\midrule", "\\endhead",
-    "\\bottomrule", "\\endfoot",
+    "\\toprule",
+    head,
+    "\\midrule",
+    "\\endfirsthead",
+    "\\toprule",
+    head,
+    "\\midrule",
+    "\\endhead",
+    "\\bottomrule",
+    "\\endfoot",
     ...s.rows.map((r) => r.map(escapeLatex).join(" & ") + " \\\\"),
     "\\end{longtable}",
     "}",

@@ -10,7 +10,9 @@ import { TIDY_COLUMNS, type TidyRow } from "./tidy.js";
  */
 export function escapeMarkdownCell(x: unknown): string {
   return stripControl(String(x ?? ""))
-    .replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
     .replace(/[\\`*_#|]/g, (c) => `\\${c}`)
     .replaceAll("](", "]\\(") // no [text](url) link can form; intervals like [0.1, 0.2] stay readable
     .replace(/[\r\n\t]+/g, " ");
@@ -36,7 +38,12 @@ export function renderMarkdown(sections: Section[], header: string): string {
 /** Long CSV: one line per cell with its section and column, so every table fits one file. */
 export function renderCsv(sections: Section[]): string {
   const lines = ["section,row,column,value"];
-  for (const s of sections) s.rows.forEach((r) => r.forEach((v, k) => { if (k > 0) lines.push([s.id, r[0], s.columns[k], v].map(csvCell).join(",")); }));
+  for (const s of sections)
+    s.rows.forEach((r) =>
+      r.forEach((v, k) => {
+        if (k > 0) lines.push([s.id, r[0], s.columns[k], v].map(csvCell).join(","));
+      }),
+    );
   return lines.join("\n") + "\n";
 }
 

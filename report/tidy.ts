@@ -1,11 +1,23 @@
 import type { AnalysisReport } from "../analysis/rq/report.js";
-import type { PaperFigures } from "./sections.js";
+import type { PaperFigures } from "./paper.js";
 
 /**
  * The tidy export (`--format csv`): one row per figure, numbers as numbers, so the file
  * loads straight into pandas, R or d3-dsv. Columns are fixed; an empty cell is "not defined".
  */
-export const TIDY_COLUMNS = ["section", "quantity", "group", "estimate", "ci_low", "ci_high", "n", "tasks", "resamples", "seed", "paper"] as const;
+export const TIDY_COLUMNS = [
+  "section",
+  "quantity",
+  "group",
+  "estimate",
+  "ci_low",
+  "ci_high",
+  "n",
+  "tasks",
+  "resamples",
+  "seed",
+  "paper",
+] as const;
 export type TidyRow = Record<(typeof TIDY_COLUMNS)[number], string | number | null>;
 
 type Boot = { resamples?: number; seed?: string } | null | undefined;
@@ -13,36 +25,95 @@ type Ci = [number, number] | null | undefined;
 
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
 
+/** Adds one tidy row (see TIDY_COLUMNS); `paper` is the id of the paper's printed value, if any. */
+type Add = (
+  section: string,
+  quantity: string,
+  group: string,
+  estimate: unknown,
+  o?: { ci?: Ci; n?: unknown; tasks?: unknown; boot?: Boot; paper?: string },
+) => void;
+
 /** Every figure of the report as tidy rows; `paper` adds the paper's printed value where one exists. */
 export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] {
   const rows: TidyRow[] = [];
-  const add = (section: string, quantity: string, group: string, estimate: unknown, o: { ci?: Ci; n?: unknown; tasks?: unknown; boot?: Boot; paper?: string } = {}) => {
+  const add: Add = (section, quantity, group, estimate, o = {}) => {
     rows.push({
-      section, quantity, group, estimate: num(estimate),
-      ci_low: num(o.ci?.[0]), ci_high: num(o.ci?.[1]), n: num(o.n), tasks: num(o.tasks),
-      resamples: o.boot?.resamples ?? null, seed: o.boot?.seed ?? null,
+      section,
+      quantity,
+      group,
+      estimate: num(estimate),
+      ci_low: num(o.ci?.[0]),
+      ci_high: num(o.ci?.[1]),
+      n: num(o.n),
+      tasks: num(o.tasks),
+      resamples: o.boot?.resamples ?? null,
+      seed: o.boot?.seed ?? null,
       paper: o.paper && paper?.figures[o.paper] ? paper.figures[o.paper].value : null,
     });
   };
-  const c = r.counts;
-  for (const [k, v] of Object.entries(c)) if (typeof v === "number") add("counts", k, "", v, { paper: k === "binary" ? "counts.unique_binary" : k === "trajectories" ? "counts.public_trajectories" : undefined });
+  for (const part of [tidyCounts, tidyRq1, tidyRq2, tidyRq3, tidyRq4, tidyRq5, tidyOutcomes]) part(r, add);
+  return rows;
+}
 
-  for (const a of r.rq1.auc) add("rq1_auc", "auc", a.method, a.auc, { ci: a.ci, n: a.n, tasks: a.tasks, boot: a.bootstrap, paper: `rq1.auc.${a.method}` });
-  for (const a of r.rq1.auc) add("rq1_auc", "auc_obuchowski", a.method, a.auc, { ci: a.obuchowski?.ci, n: a.n, tasks: a.tasks });
-  for (const a of r.rq1.by_condition) add("rq1_by_condition", "auc", a.method, a.auc, { ci: a.ci, n: a.n, tasks: a.tasks, boot: a.bootstrap });
+function tidyCounts(r: AnalysisReport, add: Add): void {
+  const c = r.counts;
+  for (const [k, v] of Object.entries(c))
+    if (typeof v === "number")
+      add("counts", k, "", v, {
+        paper:
+          k === "binary" ? "counts.unique_binary" : k === "trajectories" ? "counts.public_trajectories" : undefined,
+      });
+}
+
+function tidyRq1(r: AnalysisReport, add: Add): void {
+  for (const a of r.rq1.auc)
+    add("rq1_auc", "auc", a.method, a.auc, {
+      ci: a.ci,
+      n: a.n,
+      tasks: a.tasks,
+      boot: a.bootstrap,
+      paper: `rq1.auc.${a.method}`,
+    });
+  for (const a of r.rq1.auc)
+    add("rq1_auc", "auc_obuchowski", a.method, a.auc, { ci: a.obuchowski?.ci, n: a.n, tasks: a.tasks });
+  for (const a of r.rq1.by_condition)
+    add("rq1_by_condition", "auc", a.method, a.auc, { ci: a.ci, n: a.n, tasks: a.tasks, boot: a.bootstrap });
   const pd = r.rq1.paired;
   if ("delta" in pd) {
-    add("rq1_paired", "delta_auc", pd.methods.join(" - "), pd.delta, { ci: pd.ci, n: pd.n, tasks: pd.tasks, boot: pd.bootstrap, paper: "rq1.paired.delta" });
-    add("rq1_paired", "positive_share", pd.methods.join(" - "), pd.positive_share, { n: pd.n, tasks: pd.tasks, boot: pd.bootstrap, paper: "rq1.paired.positive_share" });
+    add("rq1_paired", "delta_auc", pd.methods.join(" - "), pd.delta, {
+      ci: pd.ci,
+      n: pd.n,
+      tasks: pd.tasks,
+      boot: pd.bootstrap,
+      paper: "rq1.paired.delta",
+    });
+    add("rq1_paired", "positive_share", pd.methods.join(" - "), pd.positive_share, {
+      n: pd.n,
+      tasks: pd.tasks,
+      boot: pd.bootstrap,
+      paper: "rq1.paired.positive_share",
+    });
   }
+}
 
+function tidyRq2(r: AnalysisReport, add: Add): void {
   for (const m of Array.isArray(r.rq2.methods) ? r.rq2.methods : []) {
     add("rq2_methods", "agreement", m.method, m.agreement, { n: m.comparable, paper: `rq2.agreement.${m.method}` });
-    add("rq2_methods", "spearman_rho", m.method, m.rho, { ci: m.rho_ci, n: m.rho_n, boot: m.bootstrap, paper: `rq2.rho.${m.method}` });
+    add("rq2_methods", "spearman_rho", m.method, m.rho, {
+      ci: m.rho_ci,
+      n: m.rho_n,
+      boot: m.bootstrap,
+      paper: `rq2.rho.${m.method}`,
+    });
   }
-  if ("alpha" in r.rq2.alpha_q1) add("rq2_alpha", "alpha_q1_interval", "", r.rq2.alpha_q1.alpha, { n: r.rq2.alpha_q1.units, paper: "rq2.alpha_q1" });
-  if ("alpha" in r.rq2.alpha_q3) add("rq2_alpha", "alpha_q3_nominal", "", r.rq2.alpha_q3.alpha, { n: r.rq2.alpha_q3.units, paper: "rq2.alpha_q3" });
+  if ("alpha" in r.rq2.alpha_q1)
+    add("rq2_alpha", "alpha_q1_interval", "", r.rq2.alpha_q1.alpha, { n: r.rq2.alpha_q1.units, paper: "rq2.alpha_q1" });
+  if ("alpha" in r.rq2.alpha_q3)
+    add("rq2_alpha", "alpha_q3_nominal", "", r.rq2.alpha_q3.alpha, { n: r.rq2.alpha_q3.units, paper: "rq2.alpha_q3" });
+}
 
+function tidyRq3(r: AnalysisReport, add: Add): void {
   if ("transitions" in r.rq3) {
     for (const t of [...r.rq3.transitions, r.rq3.all]) {
       const key = `rq3.${t.group}`;
@@ -50,51 +121,124 @@ export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] 
       add("rq3_transitions", "median_delta", t.group, t.median_delta, { n: t.n, paper: `${key}.median_delta` });
       add("rq3_transitions", "mean_delta", t.group, t.mean_delta, { n: t.n });
       add("rq3_transitions", "improved_share", t.group, t.improved_share, { n: t.n, paper: `${key}.improved_share` });
-      add("rq3_transitions", "regressed_share", t.group, t.regressed_share, { n: t.n, paper: `${key}.regressed_share` });
+      add("rq3_transitions", "regressed_share", t.group, t.regressed_share, {
+        n: t.n,
+        paper: `${key}.regressed_share`,
+      });
       add("rq3_transitions", "within_noise_share", t.group, t.within_noise_share, { n: t.n });
       add("rq3_transitions", "sign_test_p", t.group, t.sign_test_p, { n: t.positive + t.negative });
     }
     add("rq3_pairs", "pairs_total", "", r.rq3.pairs_total, { paper: "rq3.pairs" });
   }
+}
 
+function tidyRq4(r: AnalysisReport, add: Add): void {
   const rq4 = r.rq4;
   if ("outcome_step" in rq4 && Array.isArray(rq4.outcome_step)) {
-    for (const s of rq4.outcome_step) add("rq4_outcome_step", "separation", s.variant, s.separation, { ci: s.ci, n: s.n, boot: s.bootstrap, paper: `rq4.outcome_step.${s.variant}` });
-    for (const s of Array.isArray(rq4.abstention) ? rq4.abstention : []) add("rq4_abstention", "separation", s.variant, s.separation, { ci: s.ci, n: s.n, boot: s.bootstrap, paper: `rq4.abstention.${s.variant}` });
+    for (const s of rq4.outcome_step)
+      add("rq4_outcome_step", "separation", s.variant, s.separation, {
+        ci: s.ci,
+        n: s.n,
+        boot: s.bootstrap,
+        paper: `rq4.outcome_step.${s.variant}`,
+      });
+    for (const s of Array.isArray(rq4.abstention) ? rq4.abstention : [])
+      add("rq4_abstention", "separation", s.variant, s.separation, {
+        ci: s.ci,
+        n: s.n,
+        boot: s.bootstrap,
+        paper: `rq4.abstention.${s.variant}`,
+      });
   }
   if (rq4.evidence_replacement && "strict_share" in rq4.evidence_replacement) {
-    add("rq4_evidence_replacement", "strict_share", "", rq4.evidence_replacement.strict_share, { n: rq4.evidence_replacement.n, paper: "rq4.evidence_replacement.strict_share" });
-    add("rq4_evidence_replacement", "incl_abstain_share", "", rq4.evidence_replacement.incl_abstain_share, { n: rq4.evidence_replacement.n, paper: "rq4.evidence_replacement.incl_abstain_share" });
+    add("rq4_evidence_replacement", "strict_share", "", rq4.evidence_replacement.strict_share, {
+      n: rq4.evidence_replacement.n,
+      paper: "rq4.evidence_replacement.strict_share",
+    });
+    add("rq4_evidence_replacement", "incl_abstain_share", "", rq4.evidence_replacement.incl_abstain_share, {
+      n: rq4.evidence_replacement.n,
+      paper: "rq4.evidence_replacement.incl_abstain_share",
+    });
   }
-  if (Array.isArray(rq4.schema_audit)) for (const s of rq4.schema_audit) add("rq4_schema_audit", "covered_share", s.scheme, s.covered_share, { n: s.n, paper: `rq4.schema_audit.${s.scheme}` });
+  if (Array.isArray(rq4.schema_audit))
+    for (const s of rq4.schema_audit)
+      add("rq4_schema_audit", "covered_share", s.scheme, s.covered_share, {
+        n: s.n,
+        paper: `rq4.schema_audit.${s.scheme}`,
+      });
   if (rq4.perfect_agreement && "with_endpoint" in rq4.perfect_agreement) {
-    add("rq4_perfect", "agreement_with_endpoint", "", rq4.perfect_agreement.with_endpoint, { n: rq4.perfect_agreement.n, paper: "perfect.agreement_with_endpoint" });
-    add("rq4_perfect", "agreement_without_endpoint", "", rq4.perfect_agreement.without_endpoint, { n: rq4.perfect_agreement.n, paper: "perfect.agreement_without_endpoint" });
+    add("rq4_perfect", "agreement_with_endpoint", "", rq4.perfect_agreement.with_endpoint, {
+      n: rq4.perfect_agreement.n,
+      paper: "perfect.agreement_with_endpoint",
+    });
+    add("rq4_perfect", "agreement_without_endpoint", "", rq4.perfect_agreement.without_endpoint, {
+      n: rq4.perfect_agreement.n,
+      paper: "perfect.agreement_without_endpoint",
+    });
   }
+}
 
+function tidyRq5(r: AnalysisReport, add: Add): void {
   const rel = r.rq5.reliability;
-  if ("alpha" in rel) add("rq5_reliability", "alpha_interval", rel.unit_rule, rel.alpha, { ci: rel.ci, n: rel.units, boot: rel.bootstrap, paper: "rq5.reliability.alpha" });
+  if ("alpha" in rel)
+    add("rq5_reliability", "alpha_interval", rel.unit_rule, rel.alpha, {
+      ci: rel.ci,
+      n: rel.units,
+      boot: rel.bootstrap,
+      paper: "rq5.reliability.alpha",
+    });
   for (const j of Array.isArray(r.rq5.judge_substitution) ? r.rq5.judge_substitution : []) {
-    add("rq5_judge_substitution", "rho_plain", j.judge, j.rho_plain, { ci: j.rho_plain_ci, n: j.n_plain, paper: "rq5.judge.rho_plain" });
-    add("rq5_judge_substitution", "rho_outcome", j.judge, j.rho_outcome, { ci: j.rho_outcome_ci, n: j.n_outcome, paper: "rq5.judge.rho_outcome" });
+    add("rq5_judge_substitution", "rho_plain", j.judge, j.rho_plain, {
+      ci: j.rho_plain_ci,
+      n: j.n_plain,
+      paper: "rq5.judge.rho_plain",
+    });
+    add("rq5_judge_substitution", "rho_outcome", j.judge, j.rho_outcome, {
+      ci: j.rho_outcome_ci,
+      n: j.n_outcome,
+      paper: "rq5.judge.rho_outcome",
+    });
   }
-  for (const t of r.rq5.transfer) for (const q of ["tasks", "items", "validity", "route_assertion", "route_generated", "route_judge"] as const) {
-    add("rq5_transfer", q, t.benchmark, t[q], { n: t.items, paper: `rq5.transfer.${t.benchmark}.${q}` });
-  }
-  for (const pc of r.rq5.pair_check) for (const q of ["decidable", "higher", "lower", "equal", "median_delta", "sign_test_p"] as const) {
-    add("rq5_pair_check", q, pc.benchmark, pc[q], { n: pc.decidable, paper: `rq5.pair_check.${pc.benchmark}.${q}` });
-  }
+  for (const t of r.rq5.transfer)
+    for (const q of ["tasks", "items", "validity", "route_assertion", "route_generated", "route_judge"] as const) {
+      add("rq5_transfer", q, t.benchmark, t[q], { n: t.items, paper: `rq5.transfer.${t.benchmark}.${q}` });
+    }
+  for (const pc of r.rq5.pair_check)
+    for (const q of ["decidable", "higher", "lower", "equal", "median_delta", "sign_test_p"] as const) {
+      add("rq5_pair_check", q, pc.benchmark, pc[q], { n: pc.decidable, paper: `rq5.pair_check.${pc.benchmark}.${q}` });
+    }
+}
 
+function tidyOutcomes(r: AnalysisReport, add: Add): void {
   if ("overall" in r.outcomes) {
     const o = r.outcomes;
-    for (const [scope, list] of [["overall", [o.overall]], ["domain", o.by_domain], ["model", o.by_model], ["task", o.by_task]] as const) {
+    for (const [scope, list] of [
+      ["overall", [o.overall]],
+      ["domain", o.by_domain],
+      ["model", o.by_model],
+      ["task", o.by_task],
+    ] as const) {
       for (const u of list) {
         const group = scope === "overall" ? "all" : `${scope}: ${u.group}`;
-        add("outcomes", "pass_rate_none", group, u.rate_none, { ci: u.rate_none_ci, n: u.trials_none, tasks: u.tasks, boot: u.bootstrap });
-        add("outcomes", "pass_rate_curated", group, u.rate_curated, { ci: u.rate_curated_ci, n: u.trials_curated, tasks: u.tasks, boot: u.bootstrap });
-        add("outcomes", "uplift", group, u.uplift, { ci: u.uplift_ci, n: u.trials_none + u.trials_curated, tasks: u.tasks, boot: u.bootstrap });
+        add("outcomes", "pass_rate_none", group, u.rate_none, {
+          ci: u.rate_none_ci,
+          n: u.trials_none,
+          tasks: u.tasks,
+          boot: u.bootstrap,
+        });
+        add("outcomes", "pass_rate_curated", group, u.rate_curated, {
+          ci: u.rate_curated_ci,
+          n: u.trials_curated,
+          tasks: u.tasks,
+          boot: u.bootstrap,
+        });
+        add("outcomes", "uplift", group, u.uplift, {
+          ci: u.uplift_ci,
+          n: u.trials_none + u.trials_curated,
+          tasks: u.tasks,
+          boot: u.bootstrap,
+        });
       }
     }
   }
-  return rows;
 }

@@ -14,7 +14,8 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string | Problem {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     // Find the first offending line: decode line by line.
-    let line = 1, start = 0;
+    let line = 1,
+      start = 0;
     for (let i = 0; i <= bytes.length; i++) {
       if (i === bytes.length || bytes[i] === 0x0a) {
         try {
@@ -55,11 +56,16 @@ export function parseJsonl(text: string, file: string, problems: (p: Problem) =>
 
 /** Line (1-based) where an unclosed RFC 4180 quote opens, or undefined if quotes balance. */
 export function unbalancedQuoteLine(text: string): number | undefined {
-  let inQuote = false, line = 1, openedAt = 0;
+  let inQuote = false,
+    line = 1,
+    openedAt = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
-      if (inQuote && text[i + 1] === '"') { i++; continue; }
+      if (inQuote && text[i + 1] === '"') {
+        i++;
+        continue;
+      }
       inQuote = !inQuote;
       if (inQuote) openedAt = line;
     } else if (c === "\n") line++;
@@ -72,7 +78,11 @@ export function unbalancedQuoteLine(text: string): number | undefined {
  * caller converts them by field type. Each record knows the file line it
  * starts on, counting newlines inside quoted cells.
  */
-export function parseCsv(text: string, file: string, problems: (p: Problem) => void): { header: string[]; records: RawRecord[] } | undefined {
+export function parseCsv(
+  text: string,
+  file: string,
+  problems: (p: Problem) => void,
+): { header: string[]; records: RawRecord[] } | undefined {
   const open = unbalancedQuoteLine(text);
   if (open !== undefined) {
     problems({ file, line: open, message: "unbalanced double quote: a quoted cell opened here is never closed" });
@@ -92,7 +102,11 @@ export function parseCsv(text: string, file: string, problems: (p: Problem) => v
     line += 1 + newlinesIn(cells);
     if (cells.length === 1 && cells[0] === "") continue; // blank line
     if (cells.length !== header.length) {
-      problems({ file, line: startLine, message: `expected ${header.length} cells (as in the header), found ${cells.length}` });
+      problems({
+        file,
+        line: startLine,
+        message: `expected ${header.length} cells (as in the header), found ${cells.length}`,
+      });
       continue;
     }
     const values: Record<string, unknown> = {};

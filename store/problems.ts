@@ -9,7 +9,12 @@ export interface Problem {
 }
 
 export function formatProblem(p: Problem): string {
-  const where = [p.file, p.line !== undefined ? `line ${p.line}` : undefined, p.row !== undefined ? `row ${p.row}` : undefined, p.field !== undefined ? `field "${p.field}"` : undefined]
+  const where = [
+    p.file,
+    p.line !== undefined ? `line ${p.line}` : undefined,
+    p.row !== undefined ? `row ${p.row}` : undefined,
+    p.field !== undefined ? `field "${p.field}"` : undefined,
+  ]
     .filter(Boolean)
     .join(", ");
   return `${where}: ${p.message}`;
@@ -31,7 +36,11 @@ export class ProblemList {
 
 /** Bad input: carries every problem found (up to the cap). Exit code 2. */
 export class StoreValidationError extends Error {
-  constructor(readonly store: string, readonly problems: Problem[], readonly dropped = 0) {
+  constructor(
+    readonly store: string,
+    readonly problems: Problem[],
+    readonly dropped = 0,
+  ) {
     super(
       `invalid store ${store}: ${problems.length + dropped} problem(s)\n` +
         problems.map((p) => "  " + formatProblem(p)).join("\n") +

@@ -1,7 +1,15 @@
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { Manifest, SCHEMA_VERSION, REQUIRED_TABLES, TABLE_NAMES, TABLE_SCHEMAS, type Store, type TableName } from "../analysis/schema/tables.js";
+import {
+  Manifest,
+  SCHEMA_VERSION,
+  REQUIRED_TABLES,
+  TABLE_NAMES,
+  TABLE_SCHEMAS,
+  type Store,
+  type TableName,
+} from "../analysis/schema/tables.js";
 import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
@@ -131,7 +139,11 @@ function readManifest(dir: string, add: (p: Problem) => void): Manifest {
   const parsed = Manifest.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      add({ file: "store.json", field: issueField(issue), message: issueMessage(issue, raw as Record<string, unknown>) });
+      add({
+        file: "store.json",
+        field: issueField(issue),
+        message: issueMessage(issue, raw as Record<string, unknown>),
+      });
     }
     return fallback;
   }
@@ -178,7 +190,13 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
       continue;
     }
     for (const issue of parsed.error.issues) {
-      ctx.add({ file, line: rec.line, row: rec.row, field: issueField(issue), message: issueMessage(issue, rec.values) });
+      ctx.add({
+        file,
+        line: rec.line,
+        row: rec.row,
+        field: issueField(issue),
+        message: issueMessage(issue, rec.values),
+      });
     }
   }
   if (records.length === 0) ctx.add({ file, message: "table has no rows" });
@@ -264,8 +282,12 @@ export function issueField(issue: { path: PropertyKey[]; code?: string; keys?: s
   return issue.path.length ? issue.path.map(String).join(".") : undefined;
 }
 
-export function issueMessage(issue: { message: string; code?: string; path: PropertyKey[]; keys?: string[] }, values?: Record<string, unknown>): string {
-  if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys?.map((k) => JSON.stringify(k)).join(", ")} (not in the contract)`;
+export function issueMessage(
+  issue: { message: string; code?: string; path: PropertyKey[]; keys?: string[] },
+  values?: Record<string, unknown>,
+): string {
+  if (issue.code === "unrecognized_keys")
+    return `unknown field(s) ${issue.keys?.map((k) => JSON.stringify(k)).join(", ")} (not in the contract)`;
   const field = issue.path[0];
   const value = values && field !== undefined ? values[String(field)] : undefined;
   if (value === undefined && issue.code === "invalid_type") return "missing required field";

@@ -28,7 +28,8 @@ export async function writeStore(
     for (const table of TABLE_NAMES) {
       const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
-      if (format === "jsonl") writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
+      if (format === "jsonl")
+        writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
       else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]));
     }
     if (existsSync(out)) rmSync(out, { recursive: true });
@@ -44,7 +45,11 @@ export async function writeStore(
  * the schema is fixed (the store tables); without, DuckDB infers it from every row
  * (site downloads).
  */
-export async function writeParquet(path: string, rows: Record<string, unknown>[], columns?: [string, string][]): Promise<void> {
+export async function writeParquet(
+  path: string,
+  rows: Record<string, unknown>[],
+  columns?: [string, string][],
+): Promise<void> {
   const src = `${path}.src.jsonl`;
   const shaped = columns ? rows.map((r) => Object.fromEntries(columns.map(([c]) => [c, r[c] ?? null]))) : rows;
   writeFileSync(src, shaped.map((r) => JSON.stringify(r)).join("\n") + "\n");
@@ -52,7 +57,9 @@ export async function writeParquet(path: string, rows: Record<string, unknown>[]
   const conn = await duck.connect();
   try {
     const schema = columns ? `columns = {${columns.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}` : "sample_size = -1";
-    await conn.run(`COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`);
+    await conn.run(
+      `COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
+    );
   } finally {
     conn.closeSync?.();
     rmSync(src, { force: true });

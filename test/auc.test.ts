@@ -38,7 +38,14 @@ test("auc equals scipy's Mann–Whitney U / (n1 n0) on tied and untied data", ()
 });
 
 test("auc does not depend on the order of the observations", () => {
-  const s = [0.3, 0.1, 0.3, 0.9, 0.5, 0.5], y = [true, false, false, true, true, false];
+  const s = [0.3, 0.1, 0.3, 0.9, 0.5, 0.5],
+    y = [true, false, false, true, true, false];
   const perm = [5, 3, 0, 4, 1, 2];
-  assert.equal(auc(s, y), auc(perm.map((i) => s[i]), perm.map((i) => y[i])));
+  assert.equal(
+    auc(s, y),
+    auc(
+      perm.map((i) => s[i]),
+      perm.map((i) => y[i]),
+    ),
+  );
 });

@@ -15,7 +15,9 @@ test("percentile interpolation matches numpy's default (type 7) on hand values",
 });
 
 function clusteredData(rng: () => number, tasks: number, perTask: number, mu: number, sigmaTask: number) {
-  const score: number[] = [], pass: boolean[] = [], cluster: number[] = [];
+  const score: number[] = [],
+    pass: boolean[] = [],
+    cluster: number[] = [];
   for (let t = 0; t < tasks; t++) {
     const u = sigmaTask * gauss(rng);
     for (let k = 0; k < perTask; k++) {
@@ -34,8 +36,11 @@ function gauss(rng: () => number): number {
 test("the same seed gives identical draws and CIs; another seed does not", () => {
   const { score, pass, cluster } = clusteredData(seedrandom("d"), 20, 15, 1, 0.5);
   const c = new ClusteredAuc(score, pass, cluster, 20);
-  const run = (seed: number) => clusterBootstrap({ clusters: 20, seed, resamples: 500, statistics: { auc: (w) => c.evaluate(w) } });
-  const a = run(7), b = run(7), d = run(8);
+  const run = (seed: number) =>
+    clusterBootstrap({ clusters: 20, seed, resamples: 500, statistics: { auc: (w) => c.evaluate(w) } });
+  const a = run(7),
+    b = run(7),
+    d = run(8);
   assert.deepEqual(Array.from(a.draws.auc), Array.from(b.draws.auc));
   assert.deepEqual(percentileCI(a.draws.auc), percentileCI(b.draws.auc));
   assert.notDeepEqual(Array.from(a.draws.auc), Array.from(d.draws.auc));
@@ -46,8 +51,14 @@ test("several statistics are evaluated on the same draw (paired Δ equals differ
   const rng = seedrandom("pair");
   const { score, pass, cluster } = clusteredData(rng, 15, 10, 1, 0.3);
   const other = score.map((s) => s + gauss(rng));
-  const a = new ClusteredAuc(score, pass, cluster, 15), b = new ClusteredAuc(other, pass, cluster, 15);
-  const res = clusterBootstrap({ clusters: 15, seed: 1, resamples: 200, statistics: { a: (w) => a.evaluate(w), b: (w) => b.evaluate(w), d: (w) => a.evaluate(w) - b.evaluate(w) } });
+  const a = new ClusteredAuc(score, pass, cluster, 15),
+    b = new ClusteredAuc(other, pass, cluster, 15);
+  const res = clusterBootstrap({
+    clusters: 15,
+    seed: 1,
+    resamples: 200,
+    statistics: { a: (w) => a.evaluate(w), b: (w) => b.evaluate(w), d: (w) => a.evaluate(w) - b.evaluate(w) },
+  });
   for (let r = 0; r < 200; r++) assert.ok(Math.abs(res.draws.d[r] - (res.draws.a[r] - res.draws.b[r])) < 1e-12);
   const share = shareAbove(res.draws.d);
   assert.ok(share >= 0 && share <= 1);
@@ -56,17 +67,33 @@ test("several statistics are evaluated on the same draw (paired Δ equals differ
 test("draws with a single outcome class are redrawn, and a hopeless sample throws", () => {
   // Task 0 holds the only negative: a draw without task 0 has no negatives.
   const c = new ClusteredAuc([0.1, 0.5, 0.6, 0.7], [false, true, true, true], [0, 1, 2, 3], 4);
-  const res = clusterBootstrap({ clusters: 4, seed: 3, resamples: 300, statistics: { auc: (w) => c.evaluate(w) }, accept: (w) => c.hasBothClasses(w) });
+  const res = clusterBootstrap({
+    clusters: 4,
+    seed: 3,
+    resamples: 300,
+    statistics: { auc: (w) => c.evaluate(w) },
+    accept: (w) => c.hasBothClasses(w),
+  });
   assert.ok(res.redrawn > 0);
   assert.ok(Array.from(res.draws.auc).every(Number.isFinite));
   const single = new ClusteredAuc([0.1, 0.9], [false, true], [0, 0], 1);
-  assert.throws(() => clusterBootstrap({ clusters: 1, seed: 1, resamples: 5, statistics: { x: () => NaN }, maxConsecutiveRejects: 50 }), /no acceptable draw/);
+  assert.throws(
+    () =>
+      clusterBootstrap({ clusters: 1, seed: 1, resamples: 5, statistics: { x: () => NaN }, maxConsecutiveRejects: 50 }),
+    /no acceptable draw/,
+  );
   assert.equal(single.estimate(), 1);
 });
 
 test("bad options are caller errors naming the argument", () => {
-  assert.throws(() => clusterBootstrap({ clusters: 0, seed: 1, statistics: {} }), /clusterBootstrap\(\): invalid clusters 0/);
-  assert.throws(() => clusterBootstrap({ clusters: 3, seed: 1, resamples: 1.5, statistics: {} }), /invalid resamples 1.5/);
+  assert.throws(
+    () => clusterBootstrap({ clusters: 0, seed: 1, statistics: {} }),
+    /clusterBootstrap\(\): invalid clusters 0/,
+  );
+  assert.throws(
+    () => clusterBootstrap({ clusters: 3, seed: 1, resamples: 1.5, statistics: {} }),
+    /invalid resamples 1.5/,
+  );
 });
 
 /*
@@ -82,7 +109,10 @@ test("bad options are caller errors naming the argument", () => {
  */
 test("the clustered percentile CI covers the true AUC in roughly the nominal share", () => {
   const Phi = (x: number) => 0.5 * (1 + errorFunction(x / Math.SQRT2));
-  const tasks = 40, mu = 1, sigma = 0.5, f = 1 / tasks;
+  const tasks = 40,
+    mu = 1,
+    sigma = 0.5,
+    f = 1 / tasks;
   const truth = (1 - f) * Phi(mu / Math.sqrt(2 + 2 * sigma * sigma)) + f * Phi(mu / Math.SQRT2);
   const rng = seedrandom("coverage");
   let covered = 0;
@@ -90,7 +120,12 @@ test("the clustered percentile CI covers the true AUC in roughly the nominal sha
   for (let r = 0; r < replicates; r++) {
     const { score, pass, cluster } = clusteredData(rng, tasks, 30, mu, sigma);
     const c = new ClusteredAuc(score, pass, cluster, tasks);
-    const res = clusterBootstrap({ clusters: tasks, seed: `cov${r}`, resamples: 1000, statistics: { auc: (w) => c.evaluate(w) } });
+    const res = clusterBootstrap({
+      clusters: tasks,
+      seed: `cov${r}`,
+      resamples: 1000,
+      statistics: { auc: (w) => c.evaluate(w) },
+    });
     const [lo, hi] = percentileCI(res.draws.auc);
     if (lo <= truth && truth <= hi) covered++;
   }
@@ -102,7 +137,10 @@ test("clustered proportions: a weighted rate equals the pooled rate of the repli
   const { ClusteredProportions } = await import("../analysis/stats/clustered-proportion.js");
   const { ClusteredSeparation } = await import("../analysis/stats/separation.js");
   const p = new ClusteredProportions(3);
-  p.add(0, 0, 1, 3); p.add(0, 1, 2, 2); p.add(0, 2, 0, 4); p.add(1, 0, 3, 3);
+  p.add(0, 0, 1, 3);
+  p.add(0, 1, 2, 2);
+  p.add(0, 2, 0, 4);
+  p.add(1, 0, 3, 3);
   // weights (2, 0, 1): arm 0 → (2·1 + 0) / (2·3 + 4) = 0.2; arm 1 → 6/6
   const w = Float64Array.from([2, 0, 1]);
   assert.equal(p.rate(0, w), 0.2);

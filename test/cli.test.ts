@@ -9,7 +9,12 @@ import { readStore } from "../store/read-store.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 
 const repo = new URL("..", import.meta.url).pathname;
-const gcpc = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], { cwd: repo, encoding: "utf8", maxBuffer: 1 << 28 });
+const gcpc = (...args: string[]) =>
+  spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
 const valid = join(repo, "test/fixtures/stores/valid");
 
 test("usage errors exit 2 with a message; help exits 0", () => {
@@ -26,7 +31,14 @@ test("usage errors exit 2 with a message; help exits 0", () => {
 test("an invalid store exits 2 and writes no output file", () => {
   const dir = mkdtempSync(join(tmpdir(), "gcpc-"));
   const out = join(dir, "report.json");
-  const r = gcpc("report", join(repo, "test/fixtures/stores/malformed/unknown-label"), "--format", "json", "--out", out);
+  const r = gcpc(
+    "report",
+    join(repo, "test/fixtures/stores/malformed/unknown-label"),
+    "--format",
+    "json",
+    "--out",
+    out,
+  );
   assert.equal(r.status, 2);
   assert.match(r.stderr, /judgments\.jsonl, line 3, field "label"/);
   assert.equal(existsSync(out), false);
@@ -41,7 +53,9 @@ test("validate prints the tables of a valid store", () => {
 
 test("same store and seed give byte-identical JSON; another seed changes the CIs", () => {
   const args = ["report", "data/demo", "--format", "json", "--resamples", "300", "--seed", "11"];
-  const a = gcpc(...args), b = gcpc(...args), c = gcpc("report", "data/demo", "--format", "json", "--resamples", "300", "--seed", "12");
+  const a = gcpc(...args),
+    b = gcpc(...args),
+    c = gcpc("report", "data/demo", "--format", "json", "--resamples", "300", "--seed", "12");
   assert.equal(a.status, 0, a.stderr);
   assert.equal(a.stdout, b.stdout);
   assert.notEqual(a.stdout, c.stdout);
@@ -50,19 +64,30 @@ test("same store and seed give byte-identical JSON; another seed changes the CIs
   for (const k of ["counts", "rq1", "rq2", "rq3", "rq4", "rq5"]) assert.ok(k in j, k);
   assert.deepEqual(Object.keys(j.rq1.auc[0]).slice(0, 7), ["method", "n", "n_pass", "n_fail", "tasks", "auc", "ci"]);
   assert.ok(["delta", "ci", "positive_share", "n"].every((k) => k in j.rq1.paired));
-  assert.ok(["from", "to", "n", "median_delta", "improved_share", "regressed_share", "sign_test_p"].every((k) => k in j.rq3.transitions[0]));
-  assert.ok(j.rq1.auc.every((a: any) => a.ci[0] <= a.auc && a.auc <= a.ci[1]), "CI contains the estimate");
+  assert.ok(
+    ["from", "to", "n", "median_delta", "improved_share", "regressed_share", "sign_test_p"].every(
+      (k) => k in j.rq3.transitions[0],
+    ),
+  );
+  assert.ok(
+    j.rq1.auc.every((a: any) => a.ci[0] <= a.auc && a.auc <= a.ci[1]),
+    "CI contains the estimate",
+  );
   assert.equal(j.store.synthetic, true);
 });
 
 test("md, csv and latex reports render every table; the demo shows the paper's values", () => {
   const md = gcpc("report", "data/demo", "--resamples", "200");
   assert.equal(md.status, 0, md.stderr);
-  for (const t of ["Figure 4B", "Figure 4A", "Table 2", "Figure 5", "Table 3B", "Table 3C", "Table 4", "pair check"]) assert.match(md.stdout, new RegExp(t));
+  for (const t of ["Figure 4B", "Figure 4A", "Table 2", "Figure 5", "Table 3B", "Table 3C", "Table 4", "pair check"])
+    assert.match(md.stdout, new RegExp(t));
   assert.match(md.stdout, /SYNTHETIC/);
   assert.match(md.stdout, /\| gcpc \| \d+ .* \| 0\.689 \|/);
   const csv = gcpc("report", "data/demo", "--resamples", "200", "--format", "csv");
-  assert.match(csv.stdout.split("\n")[0], /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,paper$/);
+  assert.match(
+    csv.stdout.split("\n")[0],
+    /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,paper$/,
+  );
   assert.match(csv.stdout, /^rq1_auc,auc,gcpc,0\.69\d*,0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,0\.689$/m);
   const tex = gcpc("report", "data/demo", "--resamples", "200", "--format", "latex");
   assert.match(tex.stdout, /\\begin\{longtable\}/);
@@ -73,7 +98,18 @@ test("the committed demo store equals a fresh generation from its seed", async (
   const committed = await readStore(join(repo, "data/demo"));
   const seed = committed.store.manifest.seed!;
   const fresh = generateDemoStore({ seed });
-  for (const table of ["tasks", "items", "trajectories", "judgments", "method_scores", "human_ratings", "human_preferences", "human_item_labels", "evidence_replacements", "schema_audit"] as const) {
+  for (const table of [
+    "tasks",
+    "items",
+    "trajectories",
+    "judgments",
+    "method_scores",
+    "human_ratings",
+    "human_preferences",
+    "human_item_labels",
+    "evidence_replacements",
+    "schema_audit",
+  ] as const) {
     assert.equal(norm(committed.store[table]), norm(fresh[table]), table);
   }
   assert.deepEqual(committed.store.manifest, JSON.parse(JSON.stringify(fresh.manifest)));
@@ -83,7 +119,10 @@ test("stores may mix JSONL, CSV and Parquet; CSV lists are JSON arrays in a cell
   const dir = mkdtempSync(join(tmpdir(), "gcpc-mix-"));
   const { writeFileSync, copyFileSync } = await import("node:fs");
   for (const f of ["items.jsonl", "judgments.jsonl", "trajectories.jsonl"]) copyFileSync(join(valid, f), join(dir, f));
-  writeFileSync(join(dir, "tasks.csv"), 'task_id,benchmark,domain,instruction,verifier_tests\nt1,demo,data,"Read the CSV. Write the report.","[""test_read"",""test_write""]"\nt2,demo,,"Parse the log.","[""test_parse""]"\n');
+  writeFileSync(
+    join(dir, "tasks.csv"),
+    'task_id,benchmark,domain,instruction,verifier_tests\nt1,demo,data,"Read the CSV. Write the report.","[""test_read"",""test_write""]"\nt2,demo,,"Parse the log.","[""test_parse""]"\n',
+  );
   const { store } = await readStore(dir);
   assert.deepEqual(store.tasks[0].verifier_tests, ["test_read", "test_write"]);
   assert.equal(store.tasks[1].domain, undefined);
@@ -100,7 +139,7 @@ test("generate refuses to overwrite a non-empty folder (exit 2)", () => {
 
 test("CSV cells that could start a formula are neutralised; numbers are not", async () => {
   const { csvCell } = await import("../report/render.js");
-  assert.equal(csvCell("=HYPERLINK(\"x\")"), `"'=HYPERLINK(""x"")"`);
+  assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
   assert.equal(csvCell("@SUM(A1)"), "'@SUM(A1)");
   assert.equal(csvCell("-0.25"), "-0.25");
   assert.equal(csvCell("+cmd"), "'+cmd");

@@ -22,8 +22,13 @@ test("a weighted evaluation equals the AUC of the explicitly concatenated resamp
   const { cluster, pass, score } = sample("b", 300, 9);
   const c = new ClusteredAuc(score, pass, cluster, 9);
   const w = Float64Array.from([0, 3, 1, 0, 2, 1, 0, 1, 1]);
-  const s2: number[] = [], y2: boolean[] = [];
-  for (let i = 0; i < score.length; i++) for (let k = 0; k < w[cluster[i]]; k++) { s2.push(score[i]); y2.push(pass[i]); }
+  const s2: number[] = [],
+    y2: boolean[] = [];
+  for (let i = 0; i < score.length; i++)
+    for (let k = 0; k < w[cluster[i]]; k++) {
+      s2.push(score[i]);
+      y2.push(pass[i]);
+    }
   assert.ok(Math.abs(c.evaluate(w) - auc(s2, y2)) < 1e-12);
 });
 

@@ -48,19 +48,32 @@ test("Harbor import matches INDEX.csv trial by trial: count, outcome, tests, exc
     assert.equal(t.reward, row.reward === "" ? undefined : Number(row.reward));
     const tests = (store.verifier_results ?? []).filter((v) => v.trajectory_id === trialName);
     assert.equal(tests.length, row.has_ctrf === "yes" ? Number(row.tests_total) : 0, `tests of ${row.trial_dir}`);
-    assert.equal(tests.filter((v) => v.status === "passed").length, row.has_ctrf === "yes" ? Number(row.tests_passed) : 0);
-    assert.equal(t.tags!.some((g) => g.startsWith("exception:")), row.exception === "yes", `exception tag of ${row.trial_dir}`);
+    assert.equal(
+      tests.filter((v) => v.status === "passed").length,
+      row.has_ctrf === "yes" ? Number(row.tests_passed) : 0,
+    );
+    assert.equal(
+      t.tags!.some((g) => g.startsWith("exception:")),
+      row.exception === "yes",
+      `exception tag of ${row.trial_dir}`,
+    );
     assert.equal(t.tags!.includes("no-ctrf"), row.has_ctrf === "no");
   }
   // a trial with an exception and no verifier result (setup failure) is kept, non-binary
   const setupFailure = store.trajectories.find((t) => t.trajectory_id === "dapt-intrusion-detection__V9bPmpB")!;
-  assert.deepEqual([setupFailure.outcome, setupFailure.tags], [undefined, ["harbor", "exception:RuntimeError", "no-verifier-result", "no-ctrf"]]);
+  assert.deepEqual(
+    [setupFailure.outcome, setupFailure.tags],
+    [undefined, ["harbor", "exception:RuntimeError", "no-verifier-result", "no-ctrf"]],
+  );
 });
 
 test("condition comes from the path in all three layouts", () => {
   assert.equal(conditionFromPath("shenghan/terminus-2/gemini3flash/noskills/job/trial"), "none");
   assert.equal(conditionFromPath("minimax-m2.1+claude-code/no_skills/x__1"), "none");
-  assert.equal(conditionFromPath("wenbo/claude-haiku-4-5-0126/claude-code-claude-haiku-4-5-skills-citation-check-efcde3"), "curated");
+  assert.equal(
+    conditionFromPath("wenbo/claude-haiku-4-5-0126/claude-code-claude-haiku-4-5-skills-citation-check-efcde3"),
+    "curated",
+  );
   assert.equal(conditionFromPath("a/terminus-2-gemini3flash-noskills-citation-check-3f3e2c/t"), "none");
   assert.equal(conditionFromPath("plain/folder"), undefined);
 });
@@ -75,9 +88,18 @@ test("broken and incomplete trial folders are listed and the import continues", 
   const minimax = indexRows().filter((r) => r.trial_dir.startsWith("minimax-m2.1+claude-code/")).length;
   assert.equal(store.trajectories.length, minimax - 2, "all but the two broken trials");
   const reasons = skipped.map((s) => `${s.folder.slice(dir.length)}: ${s.reason}`);
-  assert.ok(reasons.some((r) => /citation-check__8t85Dy9: result\.json is not valid JSON/.test(r)), reasons.join("\n"));
-  assert.ok(reasons.some((r) => /citation-check__fQQ2Jum: no result\.json/.test(r)), reasons.join("\n"));
-  assert.ok(reasons.some((r) => /adaptive-cruise-control__RDMj95m: verifier\/ctrf\.json has no results\.tests/.test(r)), reasons.join("\n"));
+  assert.ok(
+    reasons.some((r) => /citation-check__8t85Dy9: result\.json is not valid JSON/.test(r)),
+    reasons.join("\n"),
+  );
+  assert.ok(
+    reasons.some((r) => /citation-check__fQQ2Jum: no result\.json/.test(r)),
+    reasons.join("\n"),
+  );
+  assert.ok(
+    reasons.some((r) => /adaptive-cruise-control__RDMj95m: verifier\/ctrf\.json has no results\.tests/.test(r)),
+    reasons.join("\n"),
+  );
   assert.ok(reasons.some((r) => /missing: not a directory/.test(r)));
   rmSync(dir, { recursive: true });
 });
@@ -98,13 +120,18 @@ test("registry import reproduces the CSV's rows, trials and passes per condition
   const expect: Record<string, { trials: number; passes: number; rows: number }> = {};
   for (const r of rows) {
     const e = (expect[r.condition] ??= { trials: 0, passes: 0, rows: 0 });
-    e.trials += Number(r.trials); e.passes += Number(r.passCount); e.rows++;
+    e.trials += Number(r.trials);
+    e.passes += Number(r.passCount);
+    e.rows++;
   }
   const { store, problems } = importRegistry(text, "results-registry.csv");
   assert.deepEqual(problems, []);
   assert.equal(rows.length, 3132);
   assert.equal(store.tasks.length, new Set(rows.map((r) => r.task)).size);
-  for (const [label, condition] of [["No Skills", "none"], ["With Skills", "curated"]] as const) {
+  for (const [label, condition] of [
+    ["No Skills", "none"],
+    ["With Skills", "curated"],
+  ] as const) {
     const ts = store.trajectories.filter((t) => t.condition === condition);
     assert.equal(ts.length, expect[label].trials, `${label} trials`);
     assert.equal(ts.filter((t) => t.outcome === "PASS").length, expect[label].passes, `${label} passes`);
@@ -113,12 +140,21 @@ test("registry import reproduces the CSV's rows, trials and passes per condition
   assert.ok("overall" in out);
   assert.equal(out.overall.trials_none, expect["No Skills"].trials);
   assert.equal(out.overall.passes_curated, expect["With Skills"].passes);
-  assert.ok(Math.abs(out.overall.uplift! - (expect["With Skills"].passes / expect["With Skills"].trials - expect["No Skills"].passes / expect["No Skills"].trials)) < 1e-12);
+  assert.ok(
+    Math.abs(
+      out.overall.uplift! -
+        (expect["With Skills"].passes / expect["With Skills"].trials -
+          expect["No Skills"].passes / expect["No Skills"].trials),
+    ) < 1e-12,
+  );
   assert.ok(out.overall.uplift_ci![0] <= out.overall.uplift! && out.overall.uplift! <= out.overall.uplift_ci![1]);
   assert.equal(out.cells_paired, rows.length / 2);
   // FAIL-only → some PASS, recounted from the CSV's cells
   const cell = new Map<string, Record<string, number>>();
-  for (const r of rows) { const k = `${r.task}|${r.model}`; cell.set(k, { ...(cell.get(k) ?? {}), [r.condition]: Number(r.passCount) }); }
+  for (const r of rows) {
+    const k = `${r.task}|${r.model}`;
+    cell.set(k, { ...(cell.get(k) ?? {}), [r.condition]: Number(r.passCount) });
+  }
   const gained = [...cell.values()].filter((c) => c["No Skills"] === 0 && c["With Skills"] > 0).length;
   assert.equal(out.gained, gained);
 });
@@ -134,8 +170,14 @@ test("the report on an outcome-only store works and marks GCPC analyses not avai
 });
 
 test("registry rows with bad counts are rejected naming line and field", () => {
-  const { problems } = importRegistry("task,model,modelShort,harness,family,condition,score,trials,passCount,perfectCount\nt,M (x),x,H,f,No Skills,0,3,4,0\n", "r.csv");
-  assert.deepEqual(problems.map((p) => `${p.line} ${p.field}`), ["2 passCount"]);
+  const { problems } = importRegistry(
+    "task,model,modelShort,harness,family,condition,score,trials,passCount,perfectCount\nt,M (x),x,H,f,No Skills,0,3,4,0\n",
+    "r.csv",
+  );
+  assert.deepEqual(
+    problems.map((p) => `${p.line} ${p.field}`),
+    ["2 passCount"],
+  );
 });
 
 test("the committed real-data stores equal a fresh import of data/real/raw", async () => {
@@ -155,11 +197,39 @@ test("gcpc import harbor merges user checklists and verdicts, and names the user
   const { spawnSync } = await import("node:child_process");
   const repo = new URL("..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "gcpc-verdicts-"));
-  const items = join(dir, "items.jsonl"), verdicts = join(dir, "verdicts.jsonl"), bad = join(dir, "bad.jsonl");
-  writeFileSync(items, JSON.stringify({ task_id: "citation-check", item_id: "c1", text: "Finds the fake citations", route: "assertion", assertion_ref: "test_outputs.py::TestAnswerFileExists::test_answer_file_exists" }) + "\n");
-  writeFileSync(verdicts, ["citation-check__fQQ2Jum", "citation-check__GKCxMCg"].map((id, k) => JSON.stringify({ trajectory_id: id, item_id: "c1", label: k ? "Yes" : "No", evidence: "<b>log</b>" })).join("\n") + "\n");
-  writeFileSync(bad, JSON.stringify({ trajectory_id: "citation-check__fQQ2Jum", item_id: "c1", label: "Maybe" }) + "\n\n" + JSON.stringify({ trajectory_id: "nope", item_id: "c1", label: "Yes" }) + "\n");
-  const run = (...args: string[]) => spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "import", "harbor", trialsRoot, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const items = join(dir, "items.jsonl"),
+    verdicts = join(dir, "verdicts.jsonl"),
+    bad = join(dir, "bad.jsonl");
+  writeFileSync(
+    items,
+    JSON.stringify({
+      task_id: "citation-check",
+      item_id: "c1",
+      text: "Finds the fake citations",
+      route: "assertion",
+      assertion_ref: "test_outputs.py::TestAnswerFileExists::test_answer_file_exists",
+    }) + "\n",
+  );
+  writeFileSync(
+    verdicts,
+    ["citation-check__fQQ2Jum", "citation-check__GKCxMCg"]
+      .map((id, k) =>
+        JSON.stringify({ trajectory_id: id, item_id: "c1", label: k ? "Yes" : "No", evidence: "<b>log</b>" }),
+      )
+      .join("\n") + "\n",
+  );
+  writeFileSync(
+    bad,
+    JSON.stringify({ trajectory_id: "citation-check__fQQ2Jum", item_id: "c1", label: "Maybe" }) +
+      "\n\n" +
+      JSON.stringify({ trajectory_id: "nope", item_id: "c1", label: "Yes" }) +
+      "\n",
+  );
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "import", "harbor", trialsRoot, ...args], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
   const ok = run("--out", join(dir, "store"), "--checklists", items, "--verdicts", verdicts, "--format", "jsonl");
   assert.equal(ok.status, 0, ok.stderr);
   const { readStore } = await import("../store/read-store.js");

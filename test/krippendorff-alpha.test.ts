@@ -20,19 +20,58 @@ test("Krippendorff 2011 worked example: nominal 0.743, ordinal 0.815, interval 0
 });
 
 test("perfect agreement gives 1; constant data is undefined (NaN)", () => {
-  assert.equal(krippendorffAlpha([[1, 2, 3], [1, 2, 3]], "interval"), 1);
-  assert.ok(Number.isNaN(krippendorffAlpha([[2, 2], [2, 2]], "nominal")));
+  assert.equal(
+    krippendorffAlpha(
+      [
+        [1, 2, 3],
+        [1, 2, 3],
+      ],
+      "interval",
+    ),
+    1,
+  );
+  assert.ok(
+    Number.isNaN(
+      krippendorffAlpha(
+        [
+          [2, 2],
+          [2, 2],
+        ],
+        "nominal",
+      ),
+    ),
+  );
   assert.ok(Number.isNaN(krippendorffAlpha([], "nominal")));
 });
 
 test("units with a single value are not pairable and do not count", () => {
-  const withLonely = krippendorffAlpha([[1, 2, 3, 4], [1, 3, 3, null]], "interval");
-  const without = krippendorffAlpha([[1, 2, 3], [1, 3, 3]], "interval");
+  const withLonely = krippendorffAlpha(
+    [
+      [1, 2, 3, 4],
+      [1, 3, 3, null],
+    ],
+    "interval",
+  );
+  const without = krippendorffAlpha(
+    [
+      [1, 2, 3],
+      [1, 3, 3],
+    ],
+    "interval",
+  );
   assert.ok(Math.abs(withLonely - without) < 1e-12);
 });
 
 test("nominal α treats strings as categories (Abstain is a category, rule 11)", () => {
-  const a = alphaFromUnits([["Yes", "Yes"], ["No", "No"], ["Abstain", "Abstain"], ["Yes", "No"]], "nominal");
+  const a = alphaFromUnits(
+    [
+      ["Yes", "Yes"],
+      ["No", "No"],
+      ["Abstain", "Abstain"],
+      ["Yes", "No"],
+    ],
+    "nominal",
+  );
   // o: Yes-Yes 2, No-No 2, Ab-Ab 2, Yes-No 1, No-Yes 1; n = 8; n_Yes = 3, n_No = 3, n_Ab = 2
   // Do·(n−1) = 7·2 = 14; De = Σ_{c≠k} n_c n_k = 2(9 + 6 + 6) = 42 → α = 1 − 14/42 = 2/3
   assert.ok(Math.abs(a - 2 / 3) < 1e-12);
@@ -50,5 +89,15 @@ test("the unit-weighted interval α equals the coincidence-matrix α, also on a 
 });
 
 test("ratings must be numbers for interval and ordinal α", () => {
-  assert.throws(() => krippendorffAlpha([["a", "b"], ["a", "b"]], "interval"), /krippendorffAlpha\(\): invalid data/);
+  assert.throws(
+    () =>
+      krippendorffAlpha(
+        [
+          ["a", "b"],
+          ["a", "b"],
+        ],
+        "interval",
+      ),
+    /krippendorffAlpha\(\): invalid data/,
+  );
 });

@@ -8,7 +8,11 @@ test("Obuchowski variance on a 3-cluster hand example", () => {
   // a_i = V10_i − m_i A = (5, 2, −7)/24; b_i = V01_i − n_i A = (5, −7, 2)/24
   // Σa² = Σb² = 78/576, Σab = −3/576, I/(I−1) = 1.5
   // Var = [1.5·78/(3·3) + 1.5·78/(4·4) + 2·1.5·(−3)/12] / 576 = 19.5625/576
-  const r = obuchowskiAuc([0.9, 0.2, 0.6, 0.6, 0.4, 0.5, 0.1], [true, false, true, false, true, false, false], [1, 1, 2, 2, 3, 3, 3]);
+  const r = obuchowskiAuc(
+    [0.9, 0.2, 0.6, 0.6, 0.4, 0.5, 0.1],
+    [true, false, true, false, true, false, false],
+    [1, 1, 2, 2, 3, 3, 3],
+  );
   assert.ok(Math.abs(r.auc - 2.375 / 3) < 1e-12);
   assert.ok(Math.abs(r.variance - 19.5625 / 576) < 1e-12, String(r.variance));
   assert.equal(r.clusters, 3);

@@ -17,15 +17,42 @@ const settings = { seed: 1, resamples: 200, level: 0.95 };
 
 /** Two tasks of 4 items (items 1–2 assertion, 3–4 judge); labels given as strings like "YYNA". */
 function tinyStore(): Store {
-  const tasks = ["t1", "t2"].map((task_id) => ({ task_id, benchmark: "bench", instruction: "Do X. Then do Y.", verifier_tests: ["test_a", "test_b"] }));
-  const items = tasks.flatMap((t) => [1, 2, 3, 4].map((i) => ({
-    task_id: t.task_id, item_id: `i${i}`, text: `req ${i}`, quote: i === 4 ? "not in instruction" : "Do X.",
-    route: (i <= 2 ? "assertion" : "judge") as "assertion" | "judge", assertion_ref: i === 1 ? "test_a" : i === 2 ? "test_missing" : undefined,
-  })));
+  const tasks = ["t1", "t2"].map((task_id) => ({
+    task_id,
+    benchmark: "bench",
+    instruction: "Do X. Then do Y.",
+    verifier_tests: ["test_a", "test_b"],
+  }));
+  const items = tasks.flatMap((t) =>
+    [1, 2, 3, 4].map((i) => ({
+      task_id: t.task_id,
+      item_id: `i${i}`,
+      text: `req ${i}`,
+      quote: i === 4 ? "not in instruction" : "Do X.",
+      route: (i <= 2 ? "assertion" : "judge") as "assertion" | "judge",
+      assertion_ref: i === 1 ? "test_a" : i === 2 ? "test_missing" : undefined,
+    })),
+  );
   const trajectories: Trajectory[] = [];
   const judgments: Judgment[] = [];
-  const add = (id: string, task: string, condition: Trajectory["condition"], outcome: "PASS" | "FAIL" | null, labels: string, extra: Partial<Trajectory> = {}) => {
-    trajectories.push({ trajectory_id: id, task_id: task, harness: "h", model: "m", condition, trial: 1, outcome, ...extra });
+  const add = (
+    id: string,
+    task: string,
+    condition: Trajectory["condition"],
+    outcome: "PASS" | "FAIL" | null,
+    labels: string,
+    extra: Partial<Trajectory> = {},
+  ) => {
+    trajectories.push({
+      trajectory_id: id,
+      task_id: task,
+      harness: "h",
+      model: "m",
+      condition,
+      trial: 1,
+      outcome,
+      ...extra,
+    });
     const map: Record<string, Label> = { Y: "Yes", N: "No", A: "Abstain" };
     [...labels].forEach((c, i) => judgments.push({ trajectory_id: id, item_id: `i${i + 1}`, label: map[c] }));
   };
@@ -44,10 +71,15 @@ function tinyStore(): Store {
   add("c2", "t2", "none", null, "YYNN", { trial: 5 });
   return {
     manifest: { name: "tiny" },
-    tasks, items, trajectories, judgments,
+    tasks,
+    items,
+    trajectories,
+    judgments,
     method_scores: [
-      { trajectory_id: "a1", method: "holistic", score: 0.2 }, { trajectory_id: "a2", method: "holistic", score: 0.6 },
-      { trajectory_id: "a3", method: "holistic", score: 0.6 }, { trajectory_id: "b1", method: "holistic", score: 0.5 },
+      { trajectory_id: "a1", method: "holistic", score: 0.2 },
+      { trajectory_id: "a2", method: "holistic", score: 0.6 },
+      { trajectory_id: "a3", method: "holistic", score: 0.6 },
+      { trajectory_id: "b1", method: "holistic", score: 0.5 },
       { trajectory_id: "b2", method: "holistic", score: 0.9 },
     ],
     human_preferences: [
@@ -62,7 +94,8 @@ function tinyStore(): Store {
       { trajectory_id: "a2", item_id: "i4", before: "No", after: "No" },
     ],
     schema_audit: [
-      { scheme: "real", requirement_id: "r1", covered: true }, { scheme: "real", requirement_id: "r2", covered: false },
+      { scheme: "real", requirement_id: "r1", covered: true },
+      { scheme: "real", requirement_id: "r2", covered: false },
     ],
   };
 }
@@ -71,13 +104,22 @@ test("deduplication keeps the first trajectory_id of a log hash and counts the r
   const p = prepareStore(tinyStore());
   assert.equal(p.counts.duplicates_dropped, 1);
   assert.ok(!p.byId.has("b9"));
-  assert.deepEqual([p.counts.unique_trajectories, p.counts.binary, p.counts.non_binary, p.counts.zero_evidence], [7, 6, 1, 1]);
+  assert.deepEqual(
+    [p.counts.unique_trajectories, p.counts.binary, p.counts.non_binary, p.counts.zero_evidence],
+    [7, 6, 1, 1],
+  );
 });
 
 test("RQ3 pairs by trial index and computes Δ per transition (hand computed)", () => {
   const p = prepareStore(tinyStore());
   const pairing = matchPairs(p);
-  assert.deepEqual(pairing.pairs.map((x) => [x.without_id, x.with_id]), [["a1", "a2"], ["b1", "b2"]]);
+  assert.deepEqual(
+    pairing.pairs.map((x) => [x.without_id, x.with_id]),
+    [
+      ["a1", "a2"],
+      ["b1", "b2"],
+    ],
+  );
   const r = rq3SkillEffects(p);
   const ff = r.transitions.find((t) => t.group === "FAIL→FAIL")!;
   const fp = r.transitions.find((t) => t.group === "FAIL→PASS")!;
@@ -159,7 +201,10 @@ test("outcome-level pass rates, uplift and cell transitions (hand computed)", ()
   const r = outcomeLevel(p, settings);
   assert.ok("overall" in r);
   // binary none/curated after dedup: none a1 F, a3 P, b1 F, c1 F; curated a2 F, b2 P
-  assert.deepEqual([r.overall.trials_none, r.overall.passes_none, r.overall.trials_curated, r.overall.passes_curated], [4, 1, 2, 1]);
+  assert.deepEqual(
+    [r.overall.trials_none, r.overall.passes_none, r.overall.trials_curated, r.overall.passes_curated],
+    [4, 1, 2, 1],
+  );
   assert.equal(r.overall.uplift, 1 / 2 - 1 / 4);
   // cells (task, harness, model, source): t1 none {F, P} = mixed → curated {F} = FAIL-only; t2 none {F, F} → curated {P}
   const cell = (from: string, to: string) => r.cell_transitions.find((c) => c.from === from && c.to === to)!.cells;
@@ -176,7 +221,10 @@ test("RQ5 transfer gates and the same-task pair check", () => {
   assert.deepEqual([t.tasks, t.items, t.valid_items, t.failed_quote, t.failed_assertion], [2, 8, 4, 2, 2]);
   const pc = r.pair_check[0];
   // t1: first PASS a3 (1) vs first FAIL a1 (.25) → higher; t2: b2 (1) vs b1 (.5) → higher
-  assert.deepEqual([pc.tasks_with_both, pc.decidable, pc.higher, pc.lower, pc.equal, pc.median_delta], [2, 2, 2, 0, 0, 0.625]);
+  assert.deepEqual(
+    [pc.tasks_with_both, pc.decidable, pc.higher, pc.lower, pc.equal, pc.median_delta],
+    [2, 2, 2, 0, 0, 0.625],
+  );
   assert.equal(pc.sign_test_p, 0.5);
   assert.equal((r.reliability as any).available, false);
   assert.equal((r.judge_substitution as any).available, false);
@@ -190,15 +238,36 @@ test("analyzeStore is deterministic: same store and seed → identical JSON", ()
 
 test("degenerate samples give explicit notes, never NaN: one class, one task, empty, all tied", async () => {
   const { aucWithCI } = await import("../analysis/rq/common.js");
-  const oneClass = aucWithCI("m", [{ score: 0.1, pass: true, task: "a" }, { score: 0.2, pass: true, task: "b" }], settings, "x");
+  const oneClass = aucWithCI(
+    "m",
+    [
+      { score: 0.1, pass: true, task: "a" },
+      { score: 0.2, pass: true, task: "b" },
+    ],
+    settings,
+    "x",
+  );
   assert.deepEqual([oneClass.auc, oneClass.ci, oneClass.note], [null, null, "AUC undefined: only one outcome class"]);
   const empty = aucWithCI("m", [], settings, "x");
   assert.deepEqual([empty.auc, empty.n, empty.note], [null, 0, "no scored trajectories"]);
-  const oneTask = aucWithCI("m", [{ score: 0.1, pass: false, task: "a" }, { score: 0.9, pass: true, task: "a" }], settings, "x");
+  const oneTask = aucWithCI(
+    "m",
+    [
+      { score: 0.1, pass: false, task: "a" },
+      { score: 0.9, pass: true, task: "a" },
+    ],
+    settings,
+    "x",
+  );
   assert.equal(oneTask.auc, 1);
   assert.equal(oneTask.ci, null);
   assert.match(oneTask.note!, /not estimable \(contract rule 14\): 1 task\(s\)/);
-  const tied = aucWithCI("m", [0, 1, 2, 3].map((k) => ({ score: 0.5, pass: k % 2 === 0, task: `t${k}` })), settings, "x");
+  const tied = aucWithCI(
+    "m",
+    [0, 1, 2, 3].map((k) => ({ score: 0.5, pass: k % 2 === 0, task: `t${k}` })),
+    settings,
+    "x",
+  );
   assert.equal(tied.auc, 0.5);
   assert.ok(tied.ci === null || (tied.ci[0] === 0.5 && tied.ci[1] === 0.5));
   assert.ok(JSON.stringify([oneClass, empty, oneTask, tied]).indexOf("NaN") === -1);
@@ -211,8 +280,11 @@ test("rule 14: no bootstrap is redrawn around a sample where < 2 tasks hold a PA
   // One task holds both classes, the other only FAILs: the old code redrew until it found a
   // draw with both classes and printed a degenerate interval.
   const rows = [
-    { score: 0.9, pass: true, task: "a" }, { score: 0.2, pass: false, task: "a" }, { score: 0.6, pass: false, task: "a" },
-    { score: 0.4, pass: false, task: "b" }, { score: 0.7, pass: false, task: "b" },
+    { score: 0.9, pass: true, task: "a" },
+    { score: 0.2, pass: false, task: "a" },
+    { score: 0.6, pass: false, task: "a" },
+    { score: 0.4, pass: false, task: "b" },
+    { score: 0.7, pass: false, task: "b" },
   ];
   const r = aucWithCI("gcpc", rows, { seed: 1, resamples: 200, level: 0.95 }, "t");
   assert.equal(r.auc, 1);
@@ -223,7 +295,12 @@ test("rule 14: no bootstrap is redrawn around a sample where < 2 tasks hold a PA
 });
 
 test("rule 14: with 2..9 tasks the interval is shown and flagged few_clusters; with 10 it is not flagged", () => {
-  const rows = (tasks: number) => Array.from({ length: tasks * 4 }, (_, i) => ({ score: (i * 7919) % 13 / 13, pass: i % 2 === 0, task: `t${i % tasks}` }));
+  const rows = (tasks: number) =>
+    Array.from({ length: tasks * 4 }, (_, i) => ({
+      score: ((i * 7919) % 13) / 13,
+      pass: i % 2 === 0,
+      task: `t${i % tasks}`,
+    }));
   const few = aucWithCI("gcpc", rows(4), { seed: 1, resamples: 200, level: 0.95 }, "t");
   assert.ok(few.ci !== null && few.few_clusters);
   assert.match(few.note!, /few_clusters: 4 tasks/);
@@ -237,6 +314,8 @@ test("rule 12: a trajectory without a trial index is never matched and is counte
   const r = matchPairs(prepareStore(s));
   assert.equal(r.pairs.length, 0, "null-to-null is not a match");
   assert.equal(r.duplicate_trials, 0, "not counted as duplicates");
-  const binaryNoneOrCurated = prepareStore(s).trajectories.filter((t) => t.outcome && (t.condition === "none" || t.condition === "curated")).length;
+  const binaryNoneOrCurated = prepareStore(s).trajectories.filter(
+    (t) => t.outcome && (t.condition === "none" || t.condition === "curated"),
+  ).length;
   assert.equal(r.unmatched_no_trial, binaryNoneOrCurated);
 });

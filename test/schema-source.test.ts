@@ -24,7 +24,9 @@ test("one schema source: columns are derived from zod (kind, required)", () => {
   const cols = tableColumns(schemas).trajectories;
   assert.deepEqual(cols.at(-1), { name: "cost_usd", kind: "number", required: false });
   assert.deepEqual(
-    tableColumns().trajectories.filter((c) => c.required).map((c) => c.name),
+    tableColumns()
+      .trajectories.filter((c) => c.required)
+      .map((c) => c.name),
     ["trajectory_id", "task_id", "harness", "model", "condition"],
   );
   assert.equal(tableColumns().trajectories.find((c) => c.name === "trial")?.kind, "int");

@@ -15,7 +15,10 @@ const XSS = "<img src=x onerror=alert(1)>";
 const repo = new URL("..", import.meta.url).pathname;
 let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any;
 
-const repoCaches = () => ["src/.observablehq", ".site-cache"].map((d) => (existsSync(join(repo, d)) ? treeHash(join(repo, d)) : "absent")).join(" ");
+const repoCaches = () =>
+  ["src/.observablehq", ".site-cache"]
+    .map((d) => (existsSync(join(repo, d)) ? treeHash(join(repo, d)) : "absent"))
+    .join(" ");
 let repoCachesBefore: string;
 
 before(async () => {
@@ -30,10 +33,19 @@ before(async () => {
   await writeStore(store, s, "jsonl");
   // Offline by construction: every proxy and the npm registry point at a closed loopback port.
   const closed = "http://127.0.0.1:9";
-  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), { HTTP_PROXY: closed, HTTPS_PROXY: closed, http_proxy: closed, https_proxy: closed, npm_config_registry: `${closed}/` });
+  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), {
+    HTTP_PROXY: closed,
+    HTTPS_PROXY: closed,
+    http_proxy: closed,
+    https_proxy: closed,
+    npm_config_registry: `${closed}/`,
+  });
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
-  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   cli = JSON.parse(r.stdout);
 });
 
@@ -45,20 +57,38 @@ after(async () => {
 
 test("the build names its store in every page's static HTML, escaped; the repo's own caches are untouched", () => {
   const index = readFileSync(join(tmp, "dist/index.html"), "utf8");
-  assert.match(index, /<title>Overview \| GCPC workbench: site-test store &lt;img src=x onerror=alert\(1\)&gt;<\/title>/);
+  assert.match(
+    index,
+    /<title>Overview \| GCPC workbench: site-test store &lt;img src=x onerror=alert\(1\)&gt;<\/title>/,
+  );
   assert.doesNotMatch(index, /<img src=x/);
   assert.equal(JSON.parse(readFileSync(join(tmp, "dist/.gcpc-site.json"), "utf8")).store, `site-test store ${XSS}`);
-  assert.equal(repoCaches(), repoCachesBefore, "the repo's caches (src/.observablehq, .site-cache) are untouched by the tests");
+  assert.equal(
+    repoCaches(),
+    repoCachesBefore,
+    "the repo's caches (src/.observablehq, .site-cache) are untouched by the tests",
+  );
 });
 
 test("every sidebar link works on a plain python3 -m http.server (no clean-URL rewrites)", async () => {
   const port = 18000 + Math.floor(Math.random() * 2000);
-  const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", join(tmp, "dist")], { stdio: "ignore" });
+  const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", join(tmp, "dist")], {
+    stdio: "ignore",
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 50; i++) { try { await fetch(base + "/"); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
+    for (let i = 0; i < 50; i++) {
+      try {
+        await fetch(base + "/");
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
     const { page, problems } = await openOffline(browser, base + "/");
-    const links = await page.locator("#observablehq-sidebar a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
+    const links = await page
+      .locator("#observablehq-sidebar a[href]")
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
     assert.ok(links.length >= PAGES.length, `sidebar links: ${links}`);
     for (const href of links) {
       await page.goto(base + "/");
@@ -66,8 +96,16 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
       await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
     }
     // Navigating on aborts the previous page's pending loads (net::ERR_ABORTED): not a failure of the server.
-    assert.deepEqual(problems.failed.filter((f) => !f.includes("ERR_ABORTED")), [], "no 404 or failed request");
-    assert.equal(new URL(page.url()).pathname, "/" + links[links.length - 1].replace(/^\.\//, ""), "the last link landed on its page");
+    assert.deepEqual(
+      problems.failed.filter((f) => !f.includes("ERR_ABORTED")),
+      [],
+      "no 404 or failed request",
+    );
+    assert.equal(
+      new URL(page.url()).pathname,
+      "/" + links[links.length - 1].replace(/^\.\//, ""),
+      "the last link landed on its page",
+    );
     await page.close();
   } finally {
     py.kill();
@@ -104,13 +142,17 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   await page.waitForSelector("#pair-count", { timeout: 60_000 });
   const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
   // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
-  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 }).catch(() => {});
+  await page
+    .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 })
+    .catch(() => {});
   const before = Number(await page.textContent("#pair-count"));
   assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
   const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
   await atLeast.fill("0.05");
   await atLeast.dispatchEvent("input");
-  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, { timeout: 20_000 });
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, {
+    timeout: 20_000,
+  });
   const after = Number(await page.textContent("#pair-count"));
   const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
   assert.equal(after, expected);
@@ -120,14 +162,21 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   const changed = Number(await page.textContent("#changed-count"));
   assert.ok(changed > 0, "a pair with Δ ≥ 0.05 has changed criteria");
   assert.equal(await page.locator("#pair-detail tr.changed").count(), changed);
-  assert.ok((await page.locator("#pair-detail td.evidence", { hasText: XSS }).count()) > 0, "evidence shown as literal text");
+  assert.ok(
+    (await page.locator("#pair-detail td.evidence", { hasText: XSS }).count()) > 0,
+    "evidence shown as literal text",
+  );
   assert.equal(await page.locator("#pair-detail img").count(), 0, "no element injected");
   assert.deepEqual(problems.dialogs, []);
   await page.close();
 });
 
 test("the Real data page shows the registry uplift recomputed from the CSV, with its CI", async () => {
-  const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+  const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split(","));
   const sum = (cond: string, col: number) => csv.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
   const uplift = sum("With Skills", 8) / sum("With Skills", 7) - sum("No Skills", 8) / sum("No Skills", 7);
   const { page, problems } = await openOffline(browser, origin + "/real");
@@ -144,7 +193,19 @@ test("a second store built with the same cache shows itself (the demo), and a fa
   const index = readFileSync(join(dist, "index.html"), "utf8");
   assert.match(index, /<title>Overview \| GCPC workbench: gcpc-demo \(synthetic, seed 20260101\)<\/title>/);
   assert.doesNotMatch(index, /site-test store/);
-  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", join(repo, "test/fixtures/stores/malformed/unknown-label"), "--out", dist, "--cache", join(tmp, "cache")], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repo, "bin/gcpc.js"),
+      "site",
+      join(repo, "test/fixtures/stores/malformed/unknown-label"),
+      "--out",
+      dist,
+      "--cache",
+      join(tmp, "cache"),
+    ],
+    { encoding: "utf8" },
+  );
   assert.equal(r.status, 2);
   assert.equal(readFileSync(join(dist, "index.html"), "utf8"), index, "the previous site is unchanged");
 });

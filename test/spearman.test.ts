@@ -31,7 +31,14 @@ test("spearman is NaN when a variable is constant or n < 2", () => {
 test("the pair order makes no difference", () => {
   const c = ref.spearman[1];
   const idx = c.x.map((_: number, i: number) => i).reverse();
-  assert.ok(Math.abs(spearman(idx.map((i: number) => c.x[i]), idx.map((i: number) => c.y[i])) - c.rho) < 1e-12);
+  assert.ok(
+    Math.abs(
+      spearman(
+        idx.map((i: number) => c.x[i]),
+        idx.map((i: number) => c.y[i]),
+      ) - c.rho,
+    ) < 1e-12,
+  );
 });
 
 test("cluster-weighted spearman equals spearman of the concatenated resample", () => {
@@ -40,7 +47,13 @@ test("cluster-weighted spearman equals spearman of the concatenated resample", (
   const cs = new ClusteredSpearman(c.x, c.y, cluster, 7);
   assert.ok(Math.abs(cs.estimate() - c.rho) < 1e-12);
   const w = Float64Array.from([2, 0, 1, 3, 0, 1, 1]);
-  const x2: number[] = [], y2: number[] = [];
-  c.x.forEach((x: number, i: number) => { for (let k = 0; k < w[cluster[i]]; k++) { x2.push(x); y2.push(c.y[i]); } });
+  const x2: number[] = [],
+    y2: number[] = [];
+  c.x.forEach((x: number, i: number) => {
+    for (let k = 0; k < w[cluster[i]]; k++) {
+      x2.push(x);
+      y2.push(c.y[i]);
+    }
+  });
   assert.ok(Math.abs(cs.evaluate(w) - spearman(x2, y2)) < 1e-12);
 });

@@ -7,32 +7,54 @@ const root = new URL("./fixtures/stores/", import.meta.url).pathname;
 
 /** Each malformed store (test/fixtures/make-malformed.ts) and the exact problem line(s) it must produce. */
 const EXPECTED: Record<string, string[]> = {
-  "missing-table": ['judgments.*: required table "judgments" is missing (expected judgments.jsonl, judgments.csv or judgments.parquet)'],
+  "missing-table": [
+    'judgments.*: required table "judgments" is missing (expected judgments.jsonl, judgments.csv or judgments.parquet)',
+  ],
   "missing-column": ['trajectories.csv, line 1, field "condition": required column "condition" is missing'],
-  "unknown-label": ['judgments.jsonl, line 3, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")'],
+  "unknown-label": [
+    'judgments.jsonl, line 3, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
+  ],
   "duplicate-id": ['trajectories.jsonl, line 4, field "trajectory_id": duplicate trajectory_id "r1" (first at line 1)'],
-  "dangling-reference": ['judgments.jsonl, line 6, field "trajectory_id": unknown trajectory "r9" (not in trajectories)'],
-  "item-of-another-task": ['judgments.jsonl, line 6, field "item_id": item "c2" is not in the checklist of task "t2" (the trajectory\'s task)'],
+  "dangling-reference": [
+    'judgments.jsonl, line 6, field "trajectory_id": unknown trajectory "r9" (not in trajectories)',
+  ],
+  "item-of-another-task": [
+    'judgments.jsonl, line 6, field "item_id": item "c2" is not in the checklist of task "t2" (the trajectory\'s task)',
+  ],
   "two-files-one-table": ['tasks.csv, tasks.jsonl: two files for table "tasks": keep exactly one'],
   "empty-file": ["human_ratings.jsonl: file is empty"],
   "bad-utf8": ["items.jsonl, line 2: invalid UTF-8 byte sequence"],
   "csv-unbalanced-quote": ["tasks.csv, line 3: unbalanced double quote: a quoted cell opened here is never closed"],
   "nan-score": ['method_scores.csv, line 3, field "score": Invalid input: expected number, received NaN (got NaN)'],
-  "infinite-score": ['method_scores.csv, line 2, field "score": Invalid input: expected number, received Infinity (got Infinity)'],
+  "infinite-score": [
+    'method_scores.csv, line 2, field "score": Invalid input: expected number, received Infinity (got Infinity)',
+  ],
   "score-out-of-range": ['method_scores.jsonl, line 2, field "score": must be in [0, 1] (got 1.5)'],
   "rating-out-of-range": ['human_ratings.jsonl, line 1, field "rating": must be in [0, 10] (got 11)'],
-  "preference-across-tasks": ['human_preferences.jsonl, line 2, field "trajectory_b": preference between trajectories of different tasks ("t1" vs "t2")'],
+  "preference-across-tasks": [
+    'human_preferences.jsonl, line 2, field "trajectory_b": preference between trajectories of different tasks ("t1" vs "t2")',
+  ],
   "item-unknown-task": ['items.jsonl, line 4, field "task_id": unknown task "t7" (not in tasks)'],
   "trajectory-unknown-task": ['trajectories.jsonl, line 3, field "task_id": unknown task "t3" (not in tasks)'],
-  "broken-json-line": ["trajectories.jsonl, line 2: not valid JSON (Expected ',' or '}' after property value in JSON at position 21)"],
-  "invalid-condition": ['trajectories.jsonl, line 2, field "condition": Invalid option: expected one of "none"|"curated"|"self_generated" (got "skills")'],
+  "broken-json-line": [
+    "trajectories.jsonl, line 2: not valid JSON (Expected ',' or '}' after property value in JSON at position 21)",
+  ],
+  "invalid-condition": [
+    'trajectories.jsonl, line 2, field "condition": Invalid option: expected one of "none"|"curated"|"self_generated" (got "skills")',
+  ],
   "run-zero": ['judgments.jsonl, line 1, field "run": must be an integer >= 1 (got 0)'],
   "unknown-field": ['judgments.jsonl, line 2, field "lable": unknown field(s) "lable" (not in the contract)'],
   "bad-manifest": ['store.json, field "synthetic": Invalid input: expected boolean, received string (got "yes")'],
   "csv-wrong-cell-count": ["trajectories.csv, line 3: expected 7 cells (as in the header), found 6"],
-  "duplicate-judgment": ['judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r2 / c2 / 1 / primary" (first at line 4)'],
-  "duplicate-judgment-normalized": ['judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r1 / c2 / 1 / primary" (first at line 2)'],
-  "csv-bad-boolean": ['schema_audit.csv, line 3, field "covered": Invalid input: expected boolean, received string (got "yes")'],
+  "duplicate-judgment": [
+    'judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r2 / c2 / 1 / primary" (first at line 4)',
+  ],
+  "duplicate-judgment-normalized": [
+    'judgments.jsonl, line 6, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) "r1 / c2 / 1 / primary" (first at line 2)',
+  ],
+  "csv-bad-boolean": [
+    'schema_audit.csv, line 3, field "covered": Invalid input: expected boolean, received string (got "yes")',
+  ],
   "several-problems": [
     'judgments.jsonl, line 1, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
     'method_scores.jsonl, line 1, field "score": must be in [0, 1] (got -0.1)',

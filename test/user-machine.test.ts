@@ -21,9 +21,20 @@ const noStack = (stderr: string) => assert.doesNotMatch(stderr, /^\s+at /m, `sta
 const BESIDE = ["..", "shared"].join("/");
 
 test("finding 1: no tracked file refers to the folder beside the repo; the contract, paper page and examples are in it", () => {
-  const r = spawnSync("git", ["grep", "-n", "-F", "-e", BESIDE, "-e", ["GCPC", "SHARED", "DATA"].join("_"), "--", "."], { cwd: repo, encoding: "utf8" });
+  const r = spawnSync(
+    "git",
+    ["grep", "-n", "-F", "-e", BESIDE, "-e", ["GCPC", "SHARED", "DATA"].join("_"), "--", "."],
+    { cwd: repo, encoding: "utf8" },
+  );
   assert.equal(r.stdout, "", `references to ${BESIDE}`);
-  for (const f of ["docs/verdict-store.md", "docs/paper.md", "examples/jsonl-store/judgments.jsonl", "examples/csv-store/judgments.csv", "data/real/raw/harbor-trials/INDEX.csv", "data/real/raw/skillsbench-registry/results-registry.csv"]) {
+  for (const f of [
+    "docs/verdict-store.md",
+    "docs/paper.md",
+    "examples/jsonl-store/judgments.jsonl",
+    "examples/csv-store/judgments.csv",
+    "data/real/raw/harbor-trials/INDEX.csv",
+    "data/real/raw/skillsbench-registry/results-registry.csv",
+  ]) {
     assert.ok(existsSync(join(repo, f)), f);
   }
   assert.match(readFileSync(join(repo, "docs/verdict-store.md"), "utf8"), /schema_version 1/);
@@ -37,7 +48,10 @@ test("finding 2: report --out into a store or onto a store folder is refused, ex
   for (const out of [join(store, "judgments.jsonl"), store, join(store, "new-report.md"), example]) {
     const r = await cli(["report", store, "--resamples", "50", "--out", out]);
     assert.equal(r.code, 2, `${out}: ${r.stderr}`);
-    assert.match(r.stderr, /^gcpc: refusing to write .*: it (is an input|is inside the input|is inside the store|is an existing store folder)/);
+    assert.match(
+      r.stderr,
+      /^gcpc: refusing to write .*: it (is an input|is inside the input|is inside the store|is an existing store folder)/,
+    );
     noStack(r.stderr);
   }
   const folder = join(dir, "a-folder");
@@ -59,8 +73,20 @@ test("finding 2: generate and import refuse existing stores, inputs and folders 
   const cases: string[][] = [
     ["generate", store, "--seed", "1", "--scale", "0.05"],
     ["generate", join(store, "inner"), "--seed", "1", "--scale", "0.05"],
-    ["import", "skillsbench-registry", join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "--out", store],
-    ["import", "harbor", join(repo, "data/real/raw/harbor-trials"), "--out", join(repo, "data/real/raw/harbor-trials/x")],
+    [
+      "import",
+      "skillsbench-registry",
+      join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"),
+      "--out",
+      store,
+    ],
+    [
+      "import",
+      "harbor",
+      join(repo, "data/real/raw/harbor-trials"),
+      "--out",
+      join(repo, "data/real/raw/harbor-trials/x"),
+    ],
   ];
   for (const argv of cases) {
     const r = await cli(argv);
@@ -81,7 +107,12 @@ test("finding 6: a judgment with the judge omitted and one naming the primary ju
   writeFileSync(join(dir, "s/judgments.jsonl"), lines.join("\n") + "\n");
   const r = await cli(["validate", join(dir, "s")]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, new RegExp(`judgments\\.jsonl, line ${lines.length}, field "item_id": duplicate judgment .*normalized.*judge-1" \\(first at line 1\\)`));
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `judgments\\.jsonl, line ${lines.length}, field "item_id": duplicate judgment .*normalized.*judge-1" \\(first at line 1\\)`,
+    ),
+  );
   rmSync(dir, { recursive: true });
 });
 
@@ -113,15 +144,22 @@ test("finding 8: --format csv is tidy and loads with d3-dsv into numeric columns
   const rows = csvParse(r.stdout, autoType) as unknown as Record<string, unknown>[] & { columns: string[] };
   assert.deepEqual(rows.columns, [...TIDY_COLUMNS]);
   for (const col of ["estimate", "ci_low", "ci_high", "n", "tasks", "resamples"]) {
-    for (const row of rows) assert.ok(row[col] === null || typeof row[col] === "number", `${col} = ${JSON.stringify(row[col])}`);
+    for (const row of rows)
+      assert.ok(row[col] === null || typeof row[col] === "number", `${col} = ${JSON.stringify(row[col])}`);
   }
-  const auc = rows.find((x) => x.section === "rq1_auc" && x.quantity === "auc" && x.group === "gcpc")! as Record<string, number>;
+  const auc = rows.find((x) => x.section === "rq1_auc" && x.quantity === "auc" && x.group === "gcpc")! as Record<
+    string,
+    number
+  >;
   const json = JSON.parse((await cli(["report", example, "--format", "json", "--resamples", "100"])).stdout);
   const gcpc = json.rq1.auc.find((a: { method: string }) => a.method === "gcpc");
   assert.equal(auc.estimate, gcpc.auc);
   assert.deepEqual([auc.ci_low, auc.ci_high], gcpc.ci);
   assert.equal(auc.resamples, 100);
-  assert.ok(rows.some((x) => typeof x.estimate === "number" && x.estimate < 0), "negative numbers stay numbers (no apostrophe)");
+  assert.ok(
+    rows.some((x) => typeof x.estimate === "number" && x.estimate < 0),
+    "negative numbers stay numbers (no apostrophe)",
+  );
 });
 
 test("finding 8: every LaTeX table compiles with pdflatex (booktabs, longtable, math-mode symbols)", async (t) => {
@@ -135,10 +173,28 @@ test("finding 8: every LaTeX table compiles with pdflatex (booktabs, longtable, 
   const dir = tmp();
   // One document per table: each fragment compiles on its own.
   for (const [i, table] of tables.entries()) {
-    const tex = ["\\documentclass{article}", ...LATEX_PREAMBLE, "\\usepackage[margin=2cm]{geometry}", "\\begin{document}", table, "\\end{document}", ""].join("\n");
+    const tex = [
+      "\\documentclass{article}",
+      ...LATEX_PREAMBLE,
+      "\\usepackage[margin=2cm]{geometry}",
+      "\\begin{document}",
+      table,
+      "\\end{document}",
+      "",
+    ].join("\n");
     writeFileSync(join(dir, `t${i}.tex`), tex);
-    const run = spawnSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", `t${i}.tex`], { cwd: dir, encoding: "utf8" });
-    assert.equal(run.status, 0, `table ${i} (${table.split("\n")[0]}):\n${run.stdout.split("\n").filter((l) => l.startsWith("!")).join("\n")}`);
+    const run = spawnSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", `t${i}.tex`], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    assert.equal(
+      run.status,
+      0,
+      `table ${i} (${table.split("\n")[0]}):\n${run.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("!"))
+        .join("\n")}`,
+    );
     assert.doesNotMatch(run.stdout, /^! /m);
   }
   t.diagnostic(`${tables.length} tables compiled`);
@@ -171,18 +227,52 @@ test("finding 9: --version, help per command (exit 2 for an unknown one), missin
     [["report", example, csvExample], /exactly one store folder/],
     [["validate", example, "--seed", "3"], /Unknown option '--seed'/],
     [["generate", join(tmpdir(), "gcpc-never")], /needs --seed/],
-    [["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--scale", "500"], /--scale must be a number in \(0, 100\]/],
+    [
+      ["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--scale", "500"],
+      /--scale must be a number in \(0, 100\]/,
+    ],
     [["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--format", "csv"], /--format must be parquet, jsonl/],
     [["import", "nothing", "x", "--out", "y"], /unknown import kind "nothing"/],
-    [["import", "harbor", "/no/such/dir", "--out", join(tmpdir(), "gcpc-never")], /\/no\/such\/dir: no such file or directory/],
+    [
+      ["import", "harbor", "/no/such/dir", "--out", join(tmpdir(), "gcpc-never")],
+      /\/no\/such\/dir: no such file or directory/,
+    ],
     [["import", "harbor", example], /import needs --out/],
-    [["import", "harbor", join(repo, "data/real/raw/harbor-trials"), "--out", join(tmpdir(), "gcpc-never"), "--verdicts", "/no/verdicts.jsonl"], /\/no\/verdicts\.jsonl: no such file or directory/],
-    [["import", "skillsbench-registry", join(repo, "data/real/raw"), "--out", join(tmpdir(), "gcpc-never")], /is a folder, not a CSV file/],
-    [["import", "skillsbench-registry", join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "--out", join(tmpdir(), "gcpc-never"), "--verdicts", example], /apply to import harbor only/],
+    [
+      [
+        "import",
+        "harbor",
+        join(repo, "data/real/raw/harbor-trials"),
+        "--out",
+        join(tmpdir(), "gcpc-never"),
+        "--verdicts",
+        "/no/verdicts.jsonl",
+      ],
+      /\/no\/verdicts\.jsonl: no such file or directory/,
+    ],
+    [
+      ["import", "skillsbench-registry", join(repo, "data/real/raw"), "--out", join(tmpdir(), "gcpc-never")],
+      /is a folder, not a CSV file/,
+    ],
+    [
+      [
+        "import",
+        "skillsbench-registry",
+        join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"),
+        "--out",
+        join(tmpdir(), "gcpc-never"),
+        "--verdicts",
+        example,
+      ],
+      /apply to import harbor only/,
+    ],
     [["site", example], /site needs --out/],
     [["site", example, "--out", example], /refusing to write/],
     [["site", example, "--out", join(repo, "data")], /not empty \(and is not a previous site build\)/],
-    [["validate", join(repo, "test/fixtures/stores/malformed/unknown-label")], /judgments\.jsonl, line 3, field "label"/],
+    [
+      ["validate", join(repo, "test/fixtures/stores/malformed/unknown-label")],
+      /judgments\.jsonl, line 3, field "label"/,
+    ],
   ];
   for (const [argv, message] of cases) {
     const r = await cli(argv);
@@ -207,7 +297,10 @@ test("finding 9: store text is escaped in markdown (headings included) and contr
   assert.equal(md.code, 0, md.stderr);
   assert.doesNotMatch(md.stdout, /\u001b/);
   assert.doesNotMatch(md.stdout, /<script>/);
-  assert.match(md.stdout, /^# GCPC report: evil \[31mred\[0m &lt;script&gt;alert\(1\)&lt;\/script&gt; \\\| \\# \\_x\\_$/m);
+  assert.match(
+    md.stdout,
+    /^# GCPC report: evil \[31mred\[0m &lt;script&gt;alert\(1\)&lt;\/script&gt; \\\| \\# \\_x\\_$/m,
+  );
   const v = await cli(["validate", join(dir, "s")]);
   assert.doesNotMatch(v.stdout + v.stderr, /\u001b/);
   rmSync(dir, { recursive: true });

@@ -13,7 +13,9 @@ export interface GateResult {
 
 export function checkGates(item: Item, task: Task | undefined): GateResult {
   const quote_verbatim = item.quote != null && item.quote.length > 0 && (task?.instruction ?? "").includes(item.quote);
-  const assertion_resolves = item.route !== "assertion" || (item.assertion_ref != null && (task?.verifier_tests ?? []).includes(item.assertion_ref));
+  const assertion_resolves =
+    item.route !== "assertion" ||
+    (item.assertion_ref != null && (task?.verifier_tests ?? []).includes(item.assertion_ref));
   const has_text = item.text.trim().length > 0;
   return { quote_verbatim, assertion_resolves, has_text, valid: quote_verbatim && assertion_resolves && has_text };
 }

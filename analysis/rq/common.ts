@@ -73,7 +73,8 @@ export function aucIntervalProblem(rows: ReadonlyArray<{ pass: boolean; task: st
   const tasks = new Set(rows.map((r) => r.task)).size;
   const withPos = new Set(rows.filter((r) => r.pass).map((r) => r.task)).size;
   const withNeg = new Set(rows.filter((r) => !r.pass).map((r) => r.task)).size;
-  if (tasks < 2 || withPos < 2 || withNeg < 2) return `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ${withNeg} holding a FAIL; at least 2 of each are needed`;
+  if (tasks < 2 || withPos < 2 || withNeg < 2)
+    return `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ${withNeg} holding a FAIL; at least 2 of each are needed`;
   return undefined;
 }
 
@@ -91,27 +92,58 @@ export function aucWithCI(
   const base = { method, n: rows.length, n_pass: nPass, n_fail: rows.length - nPass, tasks: clusters };
   const few_clusters = clusters < FEW_CLUSTERS;
   if (nPass === 0 || nPass === rows.length) {
-    return { ...base, auc: null, ci: null, bootstrap: null, obuchowski: null, few_clusters, note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class" };
+    return {
+      ...base,
+      auc: null,
+      ci: null,
+      bootstrap: null,
+      obuchowski: null,
+      few_clusters,
+      note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class",
+    };
   }
-  const scores = rows.map((r) => r.score), pass = rows.map((r) => r.pass);
+  const scores = rows.map((r) => r.score),
+    pass = rows.map((r) => r.pass);
   const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();
   const obuchowski = { se: finite(ob.se), ci: finiteCI(ob.ci), ...(ob.reason ? { reason: ob.reason } : {}) };
   const problem = aucIntervalProblem(rows);
-  if (problem) return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI ${problem}` };
+  if (problem)
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI ${problem}` };
   const seed = seedFor(settings, figure);
   let res;
   try {
-    res = clusterBootstrap({ clusters, seed, resamples: settings.resamples, statistics: { auc: (w) => prepared.evaluate(w) }, accept: (w) => prepared.hasBothClasses(w) });
+    res = clusterBootstrap({
+      clusters,
+      seed,
+      resamples: settings.resamples,
+      statistics: { auc: (w) => prepared.evaluate(w) },
+      accept: (w) => prepared.hasBothClasses(w),
+    });
   } catch (e) {
-    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI not available: ${(e as Error).message}` };
+    return {
+      ...base,
+      auc: estimate,
+      ci: null,
+      bootstrap: null,
+      obuchowski,
+      few_clusters,
+      note: `CI not available: ${(e as Error).message}`,
+    };
   }
   return {
     ...base,
     auc: estimate,
     ci: percentileCI(res.draws.auc, settings.level),
-    bootstrap: { estimator: AUC_ESTIMATOR, resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+    bootstrap: {
+      estimator: AUC_ESTIMATOR,
+      resamples: res.resamples,
+      seed: res.seed,
+      level: settings.level,
+      clusters,
+      redrawn: res.redrawn,
+    },
     obuchowski,
     few_clusters,
     ...(few_clusters ? { note: `few_clusters: ${clusters} tasks (< ${FEW_CLUSTERS}), coverage below nominal` } : {}),

@@ -35,11 +35,16 @@ export interface PairingReport {
  */
 export function matchPairs(p: PreparedStore): PairingReport {
   const sides = new Map<string, { none?: Trajectory; curated?: Trajectory }>();
-  let duplicate_trials = 0, unmatched_no_trial = 0;
-  for (const t of p.trajectories) { // already in code-point order
+  let duplicate_trials = 0,
+    unmatched_no_trial = 0;
+  for (const t of p.trajectories) {
+    // already in code-point order
     if (!isBinary(t) || (t.condition !== "none" && t.condition !== "curated")) continue;
     // Rule 12: matching is by trial index, so a trajectory without one has no partner.
-    if (t.trial === null || t.trial === undefined) { unmatched_no_trial++; continue; }
+    if (t.trial === null || t.trial === undefined) {
+      unmatched_no_trial++;
+      continue;
+    }
     const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null, t.trial]);
     let cell = sides.get(key);
     if (!cell) sides.set(key, (cell = {}));
@@ -51,12 +56,21 @@ export function matchPairs(p: PreparedStore): PairingReport {
   const keys = [...sides.keys()].sort(compareCodePoints);
   for (const key of keys) {
     const { none, curated } = sides.get(key)!;
-    if (!none || !curated) { unmatched++; continue; }
+    if (!none || !curated) {
+      unmatched++;
+      continue;
+    }
     pairs.push({
       pair_id: `${none.trajectory_id}|${curated.trajectory_id}`,
-      task_id: none.task_id, harness: none.harness, model: none.model, source: none.source ?? null, trial: none.trial ?? null,
-      without_id: none.trajectory_id, with_id: curated.trajectory_id,
-      without_outcome: none.outcome as "PASS" | "FAIL", with_outcome: curated.outcome as "PASS" | "FAIL",
+      task_id: none.task_id,
+      harness: none.harness,
+      model: none.model,
+      source: none.source ?? null,
+      trial: none.trial ?? null,
+      without_id: none.trajectory_id,
+      with_id: curated.trajectory_id,
+      without_outcome: none.outcome as "PASS" | "FAIL",
+      with_outcome: curated.outcome as "PASS" | "FAIL",
     });
   }
   return { pairs, unmatched, duplicate_trials, unmatched_no_trial };

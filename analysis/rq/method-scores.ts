@@ -11,9 +11,13 @@ const PAPER_ORDER = ["holistic", "generic", "tick", "tick_adapted"];
  */
 export function methodScoreMaps(p: PreparedStore): Map<string, Map<string, number>> {
   const maps = new Map<string, Map<string, number>>();
-  const gcpc = new Map<string, number>(), gcpcOutcome = new Map<string, number>();
+  const gcpc = new Map<string, number>(),
+    gcpcOutcome = new Map<string, number>();
   for (const [id, m] of p.metrics) {
-    if (!m.zero_evidence) { gcpc.set(id, m.gcpc); gcpcOutcome.set(id, m.gcpc_outcome); }
+    if (!m.zero_evidence) {
+      gcpc.set(id, m.gcpc);
+      gcpcOutcome.set(id, m.gcpc_outcome);
+    }
   }
   maps.set("gcpc", gcpc);
   maps.set("gcpc_outcome", gcpcOutcome);
@@ -45,7 +49,8 @@ export function baselineOrder(names: string[]): string[] {
 export function verifierTestShare(p: PreparedStore): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, tests] of p.testResults) {
-    let passed = 0, counted = 0;
+    let passed = 0,
+      counted = 0;
     for (const status of tests.values()) {
       if (status === "skipped") continue;
       counted++;

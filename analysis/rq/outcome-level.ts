@@ -1,7 +1,14 @@
 import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
 import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
-import { notAvailable, seedFor, taskClusters, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import {
+  notAvailable,
+  seedFor,
+  taskClusters,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+  type NotAvailable,
+} from "./common.js";
 import { compareCodePoints } from "./order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -55,31 +62,62 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
   const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
-  const uplift = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task"): UpliftRow => {
+  const uplift = (
+    group: string,
+    rows: Trajectory[],
+    figure: string,
+    unit: "task" | "configuration" = "task",
+  ): UpliftRow => {
     const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
     const tasks = new Set(rows.map((t) => t.task_id)).size;
     const props = new ClusteredProportions(clusters);
     rows.forEach((t, i) => props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1));
     const ones = new Float64Array(clusters).fill(1);
-    const a = props.totals(0), b = props.totals(1);
-    const rn = props.rate(0, ones), rc = props.rate(1, ones);
+    const a = props.totals(0),
+      b = props.totals(1);
+    const rn = props.rate(0, ones),
+      rc = props.rate(1, ones);
     const row: UpliftRow = {
-      group, tasks, cluster_unit: unit, clusters, trials_none: a.trials, passes_none: a.successes, rate_none: Number.isFinite(rn) ? rn : null, rate_none_ci: null,
-      trials_curated: b.trials, passes_curated: b.successes, rate_curated: Number.isFinite(rc) ? rc : null, rate_curated_ci: null,
-      uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null, uplift_ci: null, positive_share: null, bootstrap: null,
+      group,
+      tasks,
+      cluster_unit: unit,
+      clusters,
+      trials_none: a.trials,
+      passes_none: a.successes,
+      rate_none: Number.isFinite(rn) ? rn : null,
+      rate_none_ci: null,
+      trials_curated: b.trials,
+      passes_curated: b.successes,
+      rate_curated: Number.isFinite(rc) ? rc : null,
+      rate_curated_ci: null,
+      uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null,
+      uplift_ci: null,
+      positive_share: null,
+      bootstrap: null,
     };
     if (clusters < 2 || row.uplift === null) return row;
     const r = new Float64Array(2);
     const res = clusterBootstrap({
-      clusters, seed: seedFor(settings, figure), resamples: settings.resamples,
+      clusters,
+      seed: seedFor(settings, figure),
+      resamples: settings.resamples,
       // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
       statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
     });
     return {
       ...row,
-      rate_none_ci: percentileCI(res.draws.none, settings.level), rate_curated_ci: percentileCI(res.draws.curated, settings.level),
-      uplift_ci: percentileCI(res.draws.uplift, settings.level), positive_share: shareAbove(res.draws.uplift),
-      bootstrap: { estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`, resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+      rate_none_ci: percentileCI(res.draws.none, settings.level),
+      rate_curated_ci: percentileCI(res.draws.curated, settings.level),
+      uplift_ci: percentileCI(res.draws.uplift, settings.level),
+      positive_share: shareAbove(res.draws.uplift),
+      bootstrap: {
+        estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
+        resamples: res.resamples,
+        seed: res.seed,
+        level: settings.level,
+        clusters,
+        redrawn: res.redrawn,
+      },
     };
   };
   const groupBy = (key: (t: Trajectory) => string | undefined) => {
@@ -91,10 +129,17 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
       m.get(k)!.push(t);
     }
     // Only groups holding both conditions: an uplift needs both arms.
-    return [...m.keys()].sort(compareCodePoints).filter((k) => m.get(k)!.some((t) => t.condition === "none") && m.get(k)!.some((t) => t.condition === "curated")).map((k) => [k, m.get(k)!] as const);
+    return [...m.keys()]
+      .sort(compareCodePoints)
+      .filter((k) => m.get(k)!.some((t) => t.condition === "none") && m.get(k)!.some((t) => t.condition === "curated"))
+      .map((k) => [k, m.get(k)!] as const);
   };
-  const by_domain = groupBy((t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) => uplift(k, rows, `outcomes:domain:${k}`));
-  const by_model = groupBy((t) => `${t.harness} / ${t.model}`).map(([k, rows]) => uplift(k, rows, `outcomes:model:${k}`));
+  const by_domain = groupBy((t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) =>
+    uplift(k, rows, `outcomes:domain:${k}`),
+  );
+  const by_model = groupBy((t) => `${t.harness} / ${t.model}`).map(([k, rows]) =>
+    uplift(k, rows, `outcomes:model:${k}`),
+  );
   const by_task = groupBy((t) => t.task_id).map(([k, rows]) => uplift(k, rows, `outcomes:task:${k}`, "configuration"));
 
   // Cell transitions.
@@ -106,22 +151,30 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
     side[0] += t.outcome === "PASS" ? 1 : 0;
     side[1] += 1;
   }
-  const state = ([passes, trials]: number[]): CellState | undefined => (trials === 0 ? undefined : passes === 0 ? "FAIL-only" : passes === trials ? "PASS-only" : "mixed");
+  const state = ([passes, trials]: number[]): CellState | undefined =>
+    trials === 0 ? undefined : passes === 0 ? "FAIL-only" : passes === trials ? "PASS-only" : "mixed";
   const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
   const counts = new Map<string, number>();
   let paired = 0;
   for (const c of cells.values()) {
-    const from = state(c.none), to = state(c.curated);
+    const from = state(c.none),
+      to = state(c.curated);
     if (!from || !to) continue;
     paired++;
     counts.set(`${from}>${to}`, (counts.get(`${from}>${to}`) ?? 0) + 1);
   }
-  const cell_transitions = STATES.flatMap((from) => STATES.map((to) => ({ from, to, cells: counts.get(`${from}>${to}`) ?? 0 })));
+  const cell_transitions = STATES.flatMap((from) =>
+    STATES.map((to) => ({ from, to, cells: counts.get(`${from}>${to}`) ?? 0 })),
+  );
   const get = (from: CellState, to: CellState) => counts.get(`${from}>${to}`) ?? 0;
   return {
     estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
-    overall: uplift("all", pop, "outcomes:overall"), by_domain, by_model, by_task,
-    cell_transitions, cells_paired: paired,
+    overall: uplift("all", pop, "outcomes:overall"),
+    by_domain,
+    by_model,
+    by_task,
+    cell_transitions,
+    cells_paired: paired,
     gained: get("FAIL-only", "mixed") + get("FAIL-only", "PASS-only"),
     lost: get("PASS-only", "FAIL-only") + get("mixed", "FAIL-only") + get("PASS-only", "mixed"),
   };

@@ -55,7 +55,10 @@ export function prepareStore(store: Store): PreparedStore {
   let dropped = 0;
   for (const t of sorted) {
     if (t.log_hash != null) {
-      if (seenHash.has(t.log_hash)) { dropped++; continue; }
+      if (seenHash.has(t.log_hash)) {
+        dropped++;
+        continue;
+      }
       seenHash.add(t.log_hash);
     }
     trajectories.push(t);
@@ -87,7 +90,8 @@ export function prepareStore(store: Store): PreparedStore {
   const labelsOf = (id: string, judge = primaryJudge, run = 1) => labels.get(id)?.get(`${judge}\u0000${run}`);
 
   const metrics = new Map<string, TrajectoryMetrics>();
-  let binary = 0, zeroEvidence = 0;
+  let binary = 0,
+    zeroEvidence = 0;
   for (const t of trajectories) {
     const items = checklist.get(t.task_id)!;
     const vec = labelsOf(t.trajectory_id) ?? new Array(items.length).fill(undefined);
@@ -116,11 +120,24 @@ export function prepareStore(store: Store): PreparedStore {
     m.set(r.test_id, r.status);
   }
   return {
-    store, primaryJudge, trajectories, byId, tasks, checklist, metrics, counts, labelsOf, testResults, hasJudgments: store.judgments.length > 0,
+    store,
+    primaryJudge,
+    trajectories,
+    byId,
+    tasks,
+    checklist,
+    metrics,
+    counts,
+    labelsOf,
+    testResults,
+    hasJudgments: store.judgments.length > 0,
     runsOf(id) {
       const perRun = labels.get(id);
       if (!perRun) return [];
-      return [...perRun.keys()].map((k) => { const [judge, run] = k.split("\u0000"); return { judge, run: Number(run) }; });
+      return [...perRun.keys()].map((k) => {
+        const [judge, run] = k.split("\u0000");
+        return { judge, run: Number(run) };
+      });
     },
     score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
       const t = byId.get(id);
@@ -129,7 +146,9 @@ export function prepareStore(store: Store): PreparedStore {
       const vec = labelsOf(id, judge, run);
       if (!vec) return NaN;
       const tests = testResults.get(id);
-      return gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention, tests ? (ref) => tests.get(ref) : undefined));
+      return gcpcOf(
+        countAfterOutcomeStep(items, vec, t.outcome, step, abstention, tests ? (ref) => tests.get(ref) : undefined),
+      );
     },
   };
 }

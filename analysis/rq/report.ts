@@ -37,7 +37,11 @@ export interface AnalysisReport {
 }
 
 /** Every analysis of the contract on one store: a pure function of (store, settings). */
-export function analyzeStore(store: Store, settings: BootstrapSettings = DEFAULT_SETTINGS, options: { perTrajectory?: boolean; onProgress?: (step: string) => void } = {}): AnalysisReport {
+export function analyzeStore(
+  store: Store,
+  settings: BootstrapSettings = DEFAULT_SETTINGS,
+  options: { perTrajectory?: boolean; onProgress?: (step: string) => void } = {},
+): AnalysisReport {
   const progress = options.onProgress ?? (() => {});
   progress("preparing store");
   const p = prepareStore(store);
@@ -55,8 +59,20 @@ export function analyzeStore(store: Store, settings: BootstrapSettings = DEFAULT
   const outcomes = outcomeLevel(p, settings);
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
-    store: { name: store.manifest.name, synthetic: store.manifest.synthetic === true, description: store.manifest.description ?? null, primary_judge: p.primaryJudge },
-    settings, counts: p.counts, rq1, rq2, rq3, rq4, rq5, outcomes,
+    store: {
+      name: store.manifest.name,
+      synthetic: store.manifest.synthetic === true,
+      description: store.manifest.description ?? null,
+      primary_judge: p.primaryJudge,
+    },
+    settings,
+    counts: p.counts,
+    rq1,
+    rq2,
+    rq3,
+    rq4,
+    rq5,
+    outcomes,
   };
   if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
   return report;
@@ -65,6 +81,16 @@ export function analyzeStore(store: Store, settings: BootstrapSettings = DEFAULT
 export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
   return p.trajectories.map((t) => {
     const m = p.metrics.get(t.trajectory_id)!;
-    return { trajectory_id: t.trajectory_id, task_id: t.task_id, condition: t.condition, outcome: t.outcome ?? null, gcpc: finite(m.gcpc), gcpc_outcome: finite(m.gcpc_outcome), perfect: m.perfect, coverage: finite(m.coverage), zero_evidence: m.zero_evidence };
+    return {
+      trajectory_id: t.trajectory_id,
+      task_id: t.task_id,
+      condition: t.condition,
+      outcome: t.outcome ?? null,
+      gcpc: finite(m.gcpc),
+      gcpc_outcome: finite(m.gcpc_outcome),
+      perfect: m.perfect,
+      coverage: finite(m.coverage),
+      zero_evidence: m.zero_evidence,
+    };
   });
 }

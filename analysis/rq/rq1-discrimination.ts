@@ -1,6 +1,18 @@
 import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
-import { aucIntervalProblem, aucWithCI, AUC_ESTIMATOR, FEW_CLUSTERS, notAvailable, seedFor, taskClusters, type AucEstimate, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import {
+  aucIntervalProblem,
+  aucWithCI,
+  AUC_ESTIMATOR,
+  FEW_CLUSTERS,
+  notAvailable,
+  seedFor,
+  taskClusters,
+  type AucEstimate,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+  type NotAvailable,
+} from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -42,50 +54,119 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
   const auc: AucEstimate[] = [];
   for (const [method, scores] of maps) {
     if (method === "gcpc_outcome") continue;
-    const rows = pop.filter((t) => scores.has(t.trajectory_id)).map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+    const rows = pop
+      .filter((t) => scores.has(t.trajectory_id))
+      .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
     const estimate = aucWithCI(method, rows, settings, `rq1:auc:${method}`);
     // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
-    if (method === "verifier_tests") estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
+    if (method === "verifier_tests")
+      estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
     else if (method === "gcpc" && !p.hasJudgments) estimate.note = "not available: the store holds no judgments";
     auc.push(estimate);
   }
   const gcpc = maps.get("gcpc")!;
   const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
-    const rows = pop.filter((t) => t.condition === condition && gcpc.has(t.trajectory_id)).map((t) => ({ score: gcpc.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+    const rows = pop
+      .filter((t) => t.condition === condition && gcpc.has(t.trajectory_id))
+      .map((t) => ({ score: gcpc.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
     return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, settings, `rq1:condition:${condition}`)];
   });
   const other = maps.get(pairedWith);
-  if (!p.hasJudgments) return { population: "deduplicated binary-outcome trajectories", estimator: AUC_ESTIMATOR, auc, paired: notAvailable("the store holds no judgments"), by_condition };
-  const paired = other ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], settings) : notAvailable(`no method_scores for '${pairedWith}'`);
-  return { population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)", estimator: AUC_ESTIMATOR, auc, paired, by_condition };
+  if (!p.hasJudgments)
+    return {
+      population: "deduplicated binary-outcome trajectories",
+      estimator: AUC_ESTIMATOR,
+      auc,
+      paired: notAvailable("the store holds no judgments"),
+      by_condition,
+    };
+  const paired = other
+    ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], settings)
+    : notAvailable(`no method_scores for '${pairedWith}'`);
+  return {
+    population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)",
+    estimator: AUC_ESTIMATOR,
+    auc,
+    paired,
+    by_condition,
+  };
 }
 
-export function pairedDelta(p: PreparedStore, a: Map<string, number>, b: Map<string, number>, methods: [string, string], settings: BootstrapSettings): PairedDelta | NotAvailable {
+export function pairedDelta(
+  p: PreparedStore,
+  a: Map<string, number>,
+  b: Map<string, number>,
+  methods: [string, string],
+  settings: BootstrapSettings,
+): PairedDelta | NotAvailable {
   const shared = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
   const pass = shared.map((t) => t.outcome === "PASS");
-  if (!pass.includes(true) || !pass.includes(false)) return notAvailable(`shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`);
+  if (!pass.includes(true) || !pass.includes(false))
+    return notAvailable(
+      `shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`,
+    );
   const { clusterOf, clusters } = taskClusters(shared.map((t) => t.task_id));
-  const aucA = new ClusteredAuc(shared.map((t) => a.get(t.trajectory_id)!), pass, clusterOf, clusters);
-  const aucB = new ClusteredAuc(shared.map((t) => b.get(t.trajectory_id)!), pass, clusterOf, clusters);
+  const aucA = new ClusteredAuc(
+    shared.map((t) => a.get(t.trajectory_id)!),
+    pass,
+    clusterOf,
+    clusters,
+  );
+  const aucB = new ClusteredAuc(
+    shared.map((t) => b.get(t.trajectory_id)!),
+    pass,
+    clusterOf,
+    clusters,
+  );
   const few_clusters = clusters < FEW_CLUSTERS;
   const problem = aucIntervalProblem(shared.map((t, i) => ({ pass: pass[i], task: t.task_id })));
   if (problem) {
     const [estA, estB] = [aucA.estimate(), aucB.estimate()];
-    return { available: true, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, positive_share: null, bootstrap: null, draws: [] };
+    return {
+      available: true,
+      methods,
+      n: shared.length,
+      tasks: clusters,
+      auc_a: estA,
+      auc_b: estB,
+      delta: estA - estB,
+      ci: null,
+      ci_reason: problem,
+      few_clusters,
+      positive_share: null,
+      bootstrap: null,
+      draws: [],
+    };
   }
   const seed = seedFor(settings, `rq1:paired:${methods.join("-")}`);
   const res = clusterBootstrap({
-    clusters, seed, resamples: settings.resamples,
+    clusters,
+    seed,
+    resamples: settings.resamples,
     accept: (w) => aucA.hasBothClasses(w),
     statistics: { delta: (w) => aucA.evaluate(w) - aucB.evaluate(w) },
   });
-  const estA = aucA.estimate(), estB = aucB.estimate();
+  const estA = aucA.estimate(),
+    estB = aucB.estimate();
   return {
-    available: true, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB, delta: estA - estB,
+    available: true,
+    methods,
+    n: shared.length,
+    tasks: clusters,
+    auc_a: estA,
+    auc_b: estB,
+    delta: estA - estB,
     ci: percentileCI(res.draws.delta, settings.level),
     few_clusters,
     positive_share: shareAbove(res.draws.delta, 0),
-    bootstrap: { estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+    bootstrap: {
+      estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)",
+      resamples: res.resamples,
+      seed: res.seed,
+      level: settings.level,
+      clusters,
+      redrawn: res.redrawn,
+    },
     draws: Array.from(res.draws.delta),
   };
 }

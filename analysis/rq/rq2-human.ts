@@ -2,7 +2,15 @@ import { clusterBootstrap, percentileCI } from "../stats/bootstrap.js";
 import { krippendorffAlpha, alphaFromUnits } from "../stats/krippendorff-alpha.js";
 import { ClusteredSpearman } from "../stats/spearman.js";
 import { mean } from "../stats/shares.js";
-import { finite, notAvailable, seedFor, taskClusters, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import {
+  finite,
+  notAvailable,
+  seedFor,
+  taskClusters,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+  type NotAvailable,
+} from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { compareCodePoints } from "./order.js";
 import type { PreparedStore } from "./prepared.js";
@@ -37,7 +45,9 @@ export interface Rq2Result {
 }
 
 export function rq2Human(p: PreparedStore, settings: BootstrapSettings): Rq2Result {
-  const ratings = p.store.human_ratings, prefs = p.store.human_preferences, q3 = p.store.human_item_labels;
+  const ratings = p.store.human_ratings,
+    prefs = p.store.human_preferences,
+    q3 = p.store.human_item_labels;
   const maps = methodScoreMaps(p);
   // Mean Q1 per trajectory (deduplicated trajectories only).
   const q1 = new Map<string, number[]>();
@@ -54,18 +64,28 @@ export function rq2Human(p: PreparedStore, settings: BootstrapSettings): Rq2Resu
   if (!ratings && !prefs) methods = notAvailable("no human_ratings or human_preferences table");
   else {
     methods = [...maps].map(([method, scores]) => {
-      let agreeing = 0, comparable = 0, comparisons = 0;
+      let agreeing = 0,
+        comparable = 0,
+        comparisons = 0;
       for (const row of prefs ?? []) {
         if (row.preference === "tie") continue;
         comparisons++;
-        const sa = scores.get(row.trajectory_a), sb = scores.get(row.trajectory_b);
+        const sa = scores.get(row.trajectory_a),
+          sb = scores.get(row.trajectory_b);
         if (sa === undefined || sb === undefined || sa === sb) continue;
         comparable++;
-        if ((row.preference === "a") === (sa > sb)) agreeing++;
+        if ((row.preference === "a") === sa > sb) agreeing++;
       }
       const ids = ratedIds.filter((id) => scores.has(id));
       const rho = spearmanWithCI(p, ids, scores, meanQ1, settings, `rq2:rho:${method}`);
-      return { method, agreeing, comparable, comparisons, agreement: comparable ? agreeing / comparable : null, ...rho };
+      return {
+        method,
+        agreeing,
+        comparable,
+        comparisons,
+        agreement: comparable ? agreeing / comparable : null,
+        ...rho,
+      };
     });
   }
 
@@ -78,14 +98,24 @@ export function rq2Human(p: PreparedStore, settings: BootstrapSettings): Rq2Resu
     const matrix = annotators.map(() => new Array<number | null>(units.length).fill(null));
     const aIdx = new Map(annotators.map((a, i) => [a, i]));
     for (const r of ratings) matrix[aIdx.get(r.annotator)!][uIdx.get(r.trajectory_id)!] = r.rating;
-    alpha_q1 = { alpha: finite(krippendorffAlpha(matrix, "interval")), units: units.length, annotators: annotators.length };
-    const pass: number[] = [], fail: number[] = [];
+    alpha_q1 = {
+      alpha: finite(krippendorffAlpha(matrix, "interval")),
+      units: units.length,
+      annotators: annotators.length,
+    };
+    const pass: number[] = [],
+      fail: number[] = [];
     for (const [id, m] of meanQ1) {
       const o = p.byId.get(id)?.outcome;
       if (o === "PASS") pass.push(m);
       else if (o === "FAIL") fail.push(m);
     }
-    q1_by_outcome = { pass_mean: finite(mean(pass)), fail_mean: finite(mean(fail)), n_pass: pass.length, n_fail: fail.length };
+    q1_by_outcome = {
+      pass_mean: finite(mean(pass)),
+      fail_mean: finite(mean(fail)),
+      n_pass: pass.length,
+      n_fail: fail.length,
+    };
   }
 
   let alpha_q3: Rq2Result["alpha_q3"] = notAvailable("no human_item_labels table");
@@ -99,8 +129,13 @@ export function rq2Human(p: PreparedStore, settings: BootstrapSettings): Rq2Resu
       list.push(r.label);
     }
     const unitLists = [...units.keys()].sort(compareCodePoints).map((k) => units.get(k)!);
-    alpha_q3 = { alpha: finite(alphaFromUnits(unitLists, "nominal")), units: unitLists.length, pairable_units: unitLists.filter((u) => u.length >= 2).length };
-    let agreeing = 0, n = 0;
+    alpha_q3 = {
+      alpha: finite(alphaFromUnits(unitLists, "nominal")),
+      units: unitLists.length,
+      pairable_units: unitLists.filter((u) => u.length >= 2).length,
+    };
+    let agreeing = 0,
+      n = 0;
     for (const r of q3) {
       const t = p.byId.get(r.trajectory_id);
       if (!t) continue;
@@ -117,18 +152,56 @@ export function rq2Human(p: PreparedStore, settings: BootstrapSettings): Rq2Resu
 
 /** Spearman ρ between `scores` and `target` on `ids`, with a task-clustered bootstrap CI. */
 export function spearmanWithCI(
-  p: PreparedStore, ids: string[], scores: Map<string, number>, target: Map<string, number>, settings: BootstrapSettings, figure: string,
-): { rho: number | null; rho_ci: [number, number] | null; rho_n: number; bootstrap: BootstrapDescriptor | null; note?: string } {
+  p: PreparedStore,
+  ids: string[],
+  scores: Map<string, number>,
+  target: Map<string, number>,
+  settings: BootstrapSettings,
+  figure: string,
+): {
+  rho: number | null;
+  rho_ci: [number, number] | null;
+  rho_n: number;
+  bootstrap: BootstrapDescriptor | null;
+  note?: string;
+} {
   const { clusterOf, clusters } = taskClusters(ids.map((id) => p.byId.get(id)!.task_id));
-  const prepared = new ClusteredSpearman(ids.map((id) => scores.get(id)!), ids.map((id) => target.get(id)!), clusterOf, clusters);
+  const prepared = new ClusteredSpearman(
+    ids.map((id) => scores.get(id)!),
+    ids.map((id) => target.get(id)!),
+    clusterOf,
+    clusters,
+  );
   const rho = ids.length >= 2 ? prepared.estimate() : NaN;
-  if (!Number.isFinite(rho)) return { rho: null, rho_ci: null, rho_n: ids.length, bootstrap: null, note: ids.length < 2 ? "fewer than 2 trajectories" : "ρ undefined: a variable is constant" };
-  if (clusters < 2) return { rho, rho_ci: null, rho_n: ids.length, bootstrap: null, note: "CI not available: one task" };
-  try {
-    const res = clusterBootstrap({ clusters, seed: seedFor(settings, figure), resamples: settings.resamples, statistics: { rho: (w) => prepared.evaluate(w) } });
+  if (!Number.isFinite(rho))
     return {
-      rho, rho_ci: percentileCI(res.draws.rho, settings.level), rho_n: ids.length,
-      bootstrap: { estimator: "Spearman ρ (average ranks); task-clustered percentile bootstrap (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn },
+      rho: null,
+      rho_ci: null,
+      rho_n: ids.length,
+      bootstrap: null,
+      note: ids.length < 2 ? "fewer than 2 trajectories" : "ρ undefined: a variable is constant",
+    };
+  if (clusters < 2)
+    return { rho, rho_ci: null, rho_n: ids.length, bootstrap: null, note: "CI not available: one task" };
+  try {
+    const res = clusterBootstrap({
+      clusters,
+      seed: seedFor(settings, figure),
+      resamples: settings.resamples,
+      statistics: { rho: (w) => prepared.evaluate(w) },
+    });
+    return {
+      rho,
+      rho_ci: percentileCI(res.draws.rho, settings.level),
+      rho_n: ids.length,
+      bootstrap: {
+        estimator: "Spearman ρ (average ranks); task-clustered percentile bootstrap (type-7)",
+        resamples: res.resamples,
+        seed: res.seed,
+        level: settings.level,
+        clusters,
+        redrawn: res.redrawn,
+      },
     };
   } catch (e) {
     return { rho, rho_ci: null, rho_n: ids.length, bootstrap: null, note: `CI not available: ${(e as Error).message}` };

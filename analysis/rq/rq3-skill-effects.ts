@@ -53,7 +53,12 @@ export interface Rq3Result {
   pairs: PairDelta[];
 }
 
-const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [["FAIL", "FAIL"], ["FAIL", "PASS"], ["PASS", "FAIL"], ["PASS", "PASS"]];
+const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
+  ["FAIL", "FAIL"],
+  ["FAIL", "PASS"],
+  ["PASS", "FAIL"],
+  ["PASS", "PASS"],
+];
 
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
 export function rq3SkillEffects(p: PreparedStore): Rq3Result {
@@ -61,19 +66,43 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
   const scored: PairDelta[] = [];
   let excluded = 0;
   for (const pair of pairs) {
-    const a = p.metrics.get(pair.without_id)!, b = p.metrics.get(pair.with_id)!;
-    if (a.zero_evidence || b.zero_evidence) { excluded++; continue; }
-    scored.push({ ...pair, gcpc_without: a.gcpc, gcpc_with: b.gcpc, delta: roundTo12(b.gcpc - a.gcpc), transition: `${pair.without_outcome}→${pair.with_outcome}` });
+    const a = p.metrics.get(pair.without_id)!,
+      b = p.metrics.get(pair.with_id)!;
+    if (a.zero_evidence || b.zero_evidence) {
+      excluded++;
+      continue;
+    }
+    scored.push({
+      ...pair,
+      gcpc_without: a.gcpc,
+      gcpc_with: b.gcpc,
+      delta: roundTo12(b.gcpc - a.gcpc),
+      transition: `${pair.without_outcome}→${pair.with_outcome}`,
+    });
   }
-  const transitions = TRANSITIONS.map(([from, to]) => summarize(from, to, scored.filter((d) => d.without_outcome === from && d.with_outcome === to)));
+  const transitions = TRANSITIONS.map(([from, to]) =>
+    summarize(
+      from,
+      to,
+      scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
+    ),
+  );
   const noJudgments = !p.hasJudgments;
   return {
     available: !noJudgments,
     ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
-    estimator: "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; exact two-sided sign test on Δ ≠ 0",
-    pairs_total: pairs.length, excluded_zero_evidence: excluded, unmatched, duplicate_trials, unmatched_no_trial,
-    threshold: MATERIAL_CHANGE, noise_floor: NOISE_FLOOR,
-    transitions, all: summarize("any", "any", scored), pairs: scored,
+    estimator:
+      "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; exact two-sided sign test on Δ ≠ 0",
+    pairs_total: pairs.length,
+    excluded_zero_evidence: excluded,
+    unmatched,
+    duplicate_trials,
+    unmatched_no_trial,
+    threshold: MATERIAL_CHANGE,
+    noise_floor: NOISE_FLOOR,
+    transitions,
+    all: summarize("any", "any", scored),
+    pairs: scored,
   };
 }
 
@@ -83,11 +112,18 @@ function summarize(from: string, to: string, group: PairDelta[]): TransitionSumm
   const sign = signTest(deltas);
   const within = deltas.filter((d) => Math.abs(d) <= NOISE_FLOOR).length;
   return {
-    from, to, group: `${from}→${to}`, n: group.length,
+    from,
+    to,
+    group: `${from}→${to}`,
+    n: group.length,
     median_delta: finite(median(deltas)),
     mean_delta: group.length ? deltas.reduce((s, d) => s + d, 0) / group.length : null,
-    improved_share: finite(shares.above), regressed_share: finite(shares.below),
+    improved_share: finite(shares.above),
+    regressed_share: finite(shares.below),
     within_noise_share: group.length ? within / group.length : null,
-    sign_test_p: finite(sign.pValue), positive: sign.positive, negative: sign.negative, zeros: sign.zeros,
+    sign_test_p: finite(sign.pValue),
+    positive: sign.positive,
+    negative: sign.negative,
+    zeros: sign.zeros,
   };
 }

@@ -1,7 +1,16 @@
 import { clusterBootstrap, percentileCI } from "../stats/bootstrap.js";
 import { ClusteredSeparation } from "../stats/separation.js";
 import type { AbstentionRule, OutcomeStep } from "../scoring/official-outcome.js";
-import { finite, notAvailable, seedFor, taskClusters, type AucEstimate, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import {
+  finite,
+  notAvailable,
+  seedFor,
+  taskClusters,
+  type AucEstimate,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+  type NotAvailable,
+} from "./common.js";
 import { compareCodePoints } from "./order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -25,7 +34,9 @@ export interface Rq4Result {
   outcome_step: SeparationRow[] | NotAvailable;
   /** Panel C: primary (Abstain excluded) vs forced verdict (Abstain → No), with and without official outcome. */
   abstention: SeparationRow[] | NotAvailable;
-  evidence_replacement: { n: number; strict_share: number | null; incl_abstain_share: number | null; rows_total: number } | NotAvailable;
+  evidence_replacement:
+    | { n: number; strict_share: number | null; incl_abstain_share: number | null; rows_total: number }
+    | NotAvailable;
   idle_floor: { n: number; zero: number; undefined_gcpc: number; values: (number | null)[] } | NotAvailable;
   schema_audit: { scheme: string; n: number; covered: number; covered_share: number | null }[] | NotAvailable;
   /** Paper §3.4: how often Perfect agrees with the official outcome, endpoint excluded (the definition) and included. */
@@ -33,82 +44,155 @@ export interface Rq4Result {
 }
 
 export const OUTCOME_STEP_VARIANTS: { variant: string; design: string; step: OutcomeStep }[] = [
-  { variant: "none", design: "GCPC (no official outcome): endpoint off, propagation off", step: { endpoint: false, propagation: false } },
+  {
+    variant: "none",
+    design: "GCPC (no official outcome): endpoint off, propagation off",
+    step: { endpoint: false, propagation: false },
+  },
   { variant: "endpoint", design: "Endpoint only", step: { endpoint: true, propagation: false } },
   { variant: "propagation", design: "Propagation only", step: { endpoint: false, propagation: true } },
-  { variant: "both", design: "Both operations (GCPC with official outcome)", step: { endpoint: true, propagation: true } },
+  {
+    variant: "both",
+    design: "Both operations (GCPC with official outcome)",
+    step: { endpoint: true, propagation: true },
+  },
 ];
 
 /** Extension rows (issue 5), shown when the store has verifier_results: per-test propagation on FAIL. */
 export const PER_TEST_VARIANTS: { variant: string; design: string; step: OutcomeStep }[] = [
-  { variant: "per_test", design: "Per-test propagation: PASS propagation, and on FAIL assertion items set from their test's CTRF status", step: { endpoint: false, propagation: true, perTest: true } },
-  { variant: "per_test_both", design: "Per-test propagation + endpoint", step: { endpoint: true, propagation: true, perTest: true } },
+  {
+    variant: "per_test",
+    design: "Per-test propagation: PASS propagation, and on FAIL assertion items set from their test's CTRF status",
+    step: { endpoint: false, propagation: true, perTest: true },
+  },
+  {
+    variant: "per_test_both",
+    design: "Per-test propagation + endpoint",
+    step: { endpoint: true, propagation: true, perTest: true },
+  },
 ];
 
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
   const pop = p.trajectories.filter((t) => isBinary(t) && !p.metrics.get(t.trajectory_id)!.zero_evidence);
-  const separations = (variants: { variant: string; design: string; step: OutcomeStep; abstention?: AbstentionRule }[], figure: string): SeparationRow[] | NotAvailable => {
+  const separations = (
+    variants: { variant: string; design: string; step: OutcomeStep; abstention?: AbstentionRule }[],
+    figure: string,
+  ): SeparationRow[] | NotAvailable => {
     const pass = pop.map((t) => t.outcome === "PASS");
-    if (!pass.includes(true) || !pass.includes(false)) return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
+    if (!pass.includes(true) || !pass.includes(false))
+      return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
     const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
     const rows: SeparationRow[] = [];
     for (const v of variants) {
       const scores = pop.map((t) => p.score(t.trajectory_id, v.step, v.abstention ?? "exclude"));
       const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);
       const estimate = sep.estimate();
-      let ci: [number, number] | null = null, bootstrap: BootstrapDescriptor | null = null;
+      let ci: [number, number] | null = null,
+        bootstrap: BootstrapDescriptor | null = null;
       if (clusters >= 2) {
-        const res = clusterBootstrap({ clusters, seed: seedFor(settings, `${figure}:${v.variant}`), resamples: settings.resamples, statistics: { s: (w) => sep.evaluate(w) } });
+        const res = clusterBootstrap({
+          clusters,
+          seed: seedFor(settings, `${figure}:${v.variant}`),
+          resamples: settings.resamples,
+          statistics: { s: (w) => sep.evaluate(w) },
+        });
         ci = percentileCI(res.draws.s, settings.level);
-        bootstrap = { estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters, redrawn: res.redrawn };
+        bootstrap = {
+          estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
+          resamples: res.resamples,
+          seed: res.seed,
+          level: settings.level,
+          clusters,
+          redrawn: res.redrawn,
+        };
       }
-      rows.push({ variant: v.variant, design: v.design, n: pop.length, n_pass: pass.filter(Boolean).length, n_fail: pass.filter((x) => !x).length, separation: estimate, increment: rows.length ? estimate - rows[0].separation! : 0, ci, bootstrap });
+      rows.push({
+        variant: v.variant,
+        design: v.design,
+        n: pop.length,
+        n_pass: pass.filter(Boolean).length,
+        n_fail: pass.filter((x) => !x).length,
+        separation: estimate,
+        increment: rows.length ? estimate - rows[0].separation! : 0,
+        ci,
+        bootstrap,
+      });
     }
     return rows;
   };
   if (!p.hasJudgments) {
     const na = notAvailable("the store holds no judgments (outcome-only store)");
-    return { checklist, outcome_step: na, abstention: na, evidence_replacement: na, idle_floor: na, schema_audit: notAvailable("no schema_audit table"), perfect_agreement: na };
+    return {
+      checklist,
+      outcome_step: na,
+      abstention: na,
+      evidence_replacement: na,
+      idle_floor: na,
+      schema_audit: notAvailable("no schema_audit table"),
+      perfect_agreement: na,
+    };
   }
   const variants = p.testResults.size > 0 ? [...OUTCOME_STEP_VARIANTS, ...PER_TEST_VARIANTS] : OUTCOME_STEP_VARIANTS;
   const outcome_step = separations(variants, "rq4:outcome_step");
-  const withOutcome = { endpoint: true, propagation: true }, plain = { endpoint: false, propagation: false };
-  const abstention = separations([
-    { variant: "primary", design: "Primary rule: Abstain excluded (with official outcome)", step: withOutcome },
-    { variant: "forced", design: "Forced verdict: every Abstain → No (with official outcome)", step: withOutcome, abstention: "forced_no" },
-    { variant: "primary_plain", design: "Primary rule, plain GCPC", step: plain },
-    { variant: "forced_plain", design: "Forced verdict, plain GCPC", step: plain, abstention: "forced_no" },
-  ], "rq4:abstention");
+  const withOutcome = { endpoint: true, propagation: true },
+    plain = { endpoint: false, propagation: false };
+  const abstention = separations(
+    [
+      { variant: "primary", design: "Primary rule: Abstain excluded (with official outcome)", step: withOutcome },
+      {
+        variant: "forced",
+        design: "Forced verdict: every Abstain → No (with official outcome)",
+        step: withOutcome,
+        abstention: "forced_no",
+      },
+      { variant: "primary_plain", design: "Primary rule, plain GCPC", step: plain },
+      { variant: "forced_plain", design: "Forced verdict, plain GCPC", step: plain, abstention: "forced_no" },
+    ],
+    "rq4:abstention",
+  );
 
   const er = p.store.evidence_replacements;
-  const evidence_replacement = er ? (() => {
-    const yes = er.filter((r) => r.before === "Yes");
-    const strict = yes.filter((r) => r.after === "No").length;
-    const incl = yes.filter((r) => r.after === "No" || r.after === "Abstain").length;
-    return { n: yes.length, strict_share: yes.length ? strict / yes.length : null, incl_abstain_share: yes.length ? incl / yes.length : null, rows_total: er.length };
-  })() : notAvailable("no evidence_replacements table");
+  const evidence_replacement = er
+    ? (() => {
+        const yes = er.filter((r) => r.before === "Yes");
+        const strict = yes.filter((r) => r.after === "No").length;
+        const incl = yes.filter((r) => r.after === "No" || r.after === "Abstain").length;
+        return {
+          n: yes.length,
+          strict_share: yes.length ? strict / yes.length : null,
+          incl_abstain_share: yes.length ? incl / yes.length : null,
+          rows_total: er.length,
+        };
+      })()
+    : notAvailable("no evidence_replacements table");
 
   const idle = p.trajectories.filter((t) => t.tags?.includes("idle"));
-  const idle_floor = idle.length ? {
-    n: idle.length,
-    zero: idle.filter((t) => p.metrics.get(t.trajectory_id)!.gcpc === 0).length,
-    undefined_gcpc: idle.filter((t) => p.metrics.get(t.trajectory_id)!.zero_evidence).length,
-    values: idle.map((t) => finite(p.metrics.get(t.trajectory_id)!.gcpc)),
-  } : notAvailable("no trajectories tagged 'idle'");
+  const idle_floor = idle.length
+    ? {
+        n: idle.length,
+        zero: idle.filter((t) => p.metrics.get(t.trajectory_id)!.gcpc === 0).length,
+        undefined_gcpc: idle.filter((t) => p.metrics.get(t.trajectory_id)!.zero_evidence).length,
+        values: idle.map((t) => finite(p.metrics.get(t.trajectory_id)!.gcpc)),
+      }
+    : notAvailable("no trajectories tagged 'idle'");
 
   const sa = p.store.schema_audit;
-  const schema_audit = sa ? [...new Set(sa.map((r) => r.scheme))].sort(compareCodePoints).map((scheme) => {
-    const rows = sa.filter((r) => r.scheme === scheme);
-    const covered = rows.filter((r) => r.covered).length;
-    return { scheme, n: rows.length, covered, covered_share: rows.length ? covered / rows.length : null };
-  }) : notAvailable("no schema_audit table");
+  const schema_audit = sa
+    ? [...new Set(sa.map((r) => r.scheme))].sort(compareCodePoints).map((scheme) => {
+        const rows = sa.filter((r) => r.scheme === scheme);
+        const covered = rows.filter((r) => r.covered).length;
+        return { scheme, n: rows.length, covered, covered_share: rows.length ? covered / rows.length : null };
+      })
+    : notAvailable("no schema_audit table");
 
   // Perfect vs the official outcome on deduplicated binary trajectories (zero-evidence included: Perfect is defined for them).
   const binary = p.trajectories.filter(isBinary);
-  let agreeWithout = 0, agreeWith = 0;
+  let agreeWithout = 0,
+    agreeWith = 0;
   for (const t of binary) {
-    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1, pass = t.outcome === "PASS";
+    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1,
+      pass = t.outcome === "PASS";
     if (perfect === pass) agreeWithout++;
     if ((perfect && pass) === pass) agreeWith++; // the endpoint is No on FAIL, so only a PASS can stay perfect
   }

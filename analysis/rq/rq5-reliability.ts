@@ -5,30 +5,94 @@ import { roundTo12 } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
-import { finite, notAvailable, seedFor, type BootstrapDescriptor, type BootstrapSettings, type NotAvailable } from "./common.js";
+import {
+  finite,
+  notAvailable,
+  seedFor,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+  type NotAvailable,
+} from "./common.js";
 import { compareCodePoints } from "./order.js";
 import { spearmanWithCI } from "./rq2-human.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface Rq5Result {
-  reliability: { alpha: number | null; ci: [number, number] | null; units: number; runs: number; unit_rule: string; bootstrap: BootstrapDescriptor | null; note?: string } | NotAvailable;
-  judge_substitution: { judge: string; n_plain: number; rho_plain: number | null; rho_plain_ci: [number, number] | null; n_outcome: number; rho_outcome: number | null; rho_outcome_ci: [number, number] | null }[] | NotAvailable;
-  transfer: { benchmark: string; tasks: number; items: number; items_min: number | null; items_median: number | null; items_max: number | null; route_assertion: number | null; route_generated: number | null; route_judge: number | null; valid_items: number; validity: number | null; failed_quote: number; failed_assertion: number; failed_text: number; trajectories: number }[];
-  pair_check: { benchmark: string; tasks_with_both: number; decidable: number; undecidable: number; higher: number; lower: number; equal: number; median_delta: number | null; sign_test_p: number | null }[];
+  reliability:
+    | {
+        alpha: number | null;
+        ci: [number, number] | null;
+        units: number;
+        runs: number;
+        unit_rule: string;
+        bootstrap: BootstrapDescriptor | null;
+        note?: string;
+      }
+    | NotAvailable;
+  judge_substitution:
+    | {
+        judge: string;
+        n_plain: number;
+        rho_plain: number | null;
+        rho_plain_ci: [number, number] | null;
+        n_outcome: number;
+        rho_outcome: number | null;
+        rho_outcome_ci: [number, number] | null;
+      }[]
+    | NotAvailable;
+  transfer: {
+    benchmark: string;
+    tasks: number;
+    items: number;
+    items_min: number | null;
+    items_median: number | null;
+    items_max: number | null;
+    route_assertion: number | null;
+    route_generated: number | null;
+    route_judge: number | null;
+    valid_items: number;
+    validity: number | null;
+    failed_quote: number;
+    failed_assertion: number;
+    failed_text: number;
+    trajectories: number;
+  }[];
+  pair_check: {
+    benchmark: string;
+    tasks_with_both: number;
+    decidable: number;
+    undecidable: number;
+    higher: number;
+    lower: number;
+    equal: number;
+    median_delta: number | null;
+    sign_test_p: number | null;
+  }[];
 }
 
 /** RQ5 (paper §4.6, Table 4). */
 export function rq5Reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result {
-  return { reliability: reliability(p, settings), judge_substitution: judgeSubstitution(p, settings), transfer: transfer(p), pair_check: pairCheck(p) };
+  return {
+    reliability: reliability(p, settings),
+    judge_substitution: judgeSubstitution(p, settings),
+    transfer: transfer(p),
+    pair_check: pairCheck(p),
+  };
 }
 
 /** Krippendorff α (interval) of plain GCPC across runs of the primary judge (rule 8), bootstrap over units. */
 function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["reliability"] {
-  const runsOfPrimary = (id: string) => p.runsOf(id).filter((r) => r.judge === p.primaryJudge).map((r) => r.run).sort((a, b) => a - b);
+  const runsOfPrimary = (id: string) =>
+    p
+      .runsOf(id)
+      .filter((r) => r.judge === p.primaryJudge)
+      .map((r) => r.run)
+      .sort((a, b) => a - b);
   const directed = p.trajectories.filter((t) => t.tags?.includes("directed"));
   const unitRule = directed.length ? "trajectories tagged 'directed'" : "all trajectories with more than one run";
   const units = directed.length ? directed : p.trajectories.filter((t) => runsOfPrimary(t.trajectory_id).length > 1);
-  if (units.length === 0) return notAvailable("no trajectory tagged 'directed' and none with more than one scoring run");
+  if (units.length === 0)
+    return notAvailable("no trajectory tagged 'directed' and none with more than one scoring run");
   const allRuns = new Set<number>();
   const values = units.map((t) => {
     const vals: number[] = [];
@@ -42,12 +106,34 @@ function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["
   const alpha = new UnitWeightedIntervalAlpha(values);
   const estimate = alpha.estimate();
   const base = { units: units.length, runs: allRuns.size, unit_rule: unitRule };
-  if (!Number.isFinite(estimate)) return { ...base, alpha: null, ci: null, bootstrap: null, note: "α undefined: fewer than two pairable values or no variation" };
-  if (alpha.units < 2) return { ...base, alpha: estimate, ci: null, bootstrap: null, note: "CI not available: one pairable unit" };
-  const res = clusterBootstrap({ clusters: alpha.units, seed: seedFor(settings, "rq5:reliability"), resamples: settings.resamples, statistics: { a: (w) => alpha.evaluate(w) } });
+  if (!Number.isFinite(estimate))
+    return {
+      ...base,
+      alpha: null,
+      ci: null,
+      bootstrap: null,
+      note: "α undefined: fewer than two pairable values or no variation",
+    };
+  if (alpha.units < 2)
+    return { ...base, alpha: estimate, ci: null, bootstrap: null, note: "CI not available: one pairable unit" };
+  const res = clusterBootstrap({
+    clusters: alpha.units,
+    seed: seedFor(settings, "rq5:reliability"),
+    resamples: settings.resamples,
+    statistics: { a: (w) => alpha.evaluate(w) },
+  });
   return {
-    ...base, alpha: estimate, ci: percentileCI(res.draws.a, settings.level),
-    bootstrap: { estimator: "Krippendorff α (interval), units resampled with replacement; percentile (type-7)", resamples: res.resamples, seed: res.seed, level: settings.level, clusters: alpha.units, redrawn: res.redrawn },
+    ...base,
+    alpha: estimate,
+    ci: percentileCI(res.draws.a, settings.level),
+    bootstrap: {
+      estimator: "Krippendorff α (interval), units resampled with replacement; percentile (type-7)",
+      resamples: res.resamples,
+      seed: res.seed,
+      level: settings.level,
+      clusters: alpha.units,
+      redrawn: res.redrawn,
+    },
   };
 }
 
@@ -56,18 +142,37 @@ function judgeSubstitution(p: PreparedStore, settings: BootstrapSettings): Rq5Re
   const others = p.counts.judges.filter((j) => j !== p.primaryJudge);
   if (others.length === 0) return notAvailable("judgments hold only the primary judge");
   return others.map((judge) => {
-    const plainA = new Map<string, number>(), plainB = new Map<string, number>(), outA = new Map<string, number>(), outB = new Map<string, number>();
+    const plainA = new Map<string, number>(),
+      plainB = new Map<string, number>(),
+      outA = new Map<string, number>(),
+      outB = new Map<string, number>();
     for (const t of p.trajectories) {
       const id = t.trajectory_id;
       if (!p.labelsOf(id, judge) || !p.labelsOf(id)) continue;
-      const a = p.score(id, PLAIN), b = p.score(id, PLAIN, "exclude", judge);
-      if (Number.isFinite(a) && Number.isFinite(b)) { plainA.set(id, a); plainB.set(id, b); }
-      const c = p.score(id, WITH_OFFICIAL_OUTCOME), d = p.score(id, WITH_OFFICIAL_OUTCOME, "exclude", judge);
-      if (Number.isFinite(c) && Number.isFinite(d)) { outA.set(id, c); outB.set(id, d); }
+      const a = p.score(id, PLAIN),
+        b = p.score(id, PLAIN, "exclude", judge);
+      if (Number.isFinite(a) && Number.isFinite(b)) {
+        plainA.set(id, a);
+        plainB.set(id, b);
+      }
+      const c = p.score(id, WITH_OFFICIAL_OUTCOME),
+        d = p.score(id, WITH_OFFICIAL_OUTCOME, "exclude", judge);
+      if (Number.isFinite(c) && Number.isFinite(d)) {
+        outA.set(id, c);
+        outB.set(id, d);
+      }
     }
     const plain = spearmanWithCI(p, [...plainA.keys()], plainA, plainB, settings, `rq5:judge:${judge}:plain`);
     const outcome = spearmanWithCI(p, [...outA.keys()], outA, outB, settings, `rq5:judge:${judge}:outcome`);
-    return { judge, n_plain: plain.rho_n, rho_plain: plain.rho, rho_plain_ci: plain.rho_ci, n_outcome: outcome.rho_n, rho_outcome: outcome.rho, rho_outcome_ci: outcome.rho_ci };
+    return {
+      judge,
+      n_plain: plain.rho_n,
+      rho_plain: plain.rho,
+      rho_plain_ci: plain.rho_ci,
+      n_outcome: outcome.rho_n,
+      rho_outcome: outcome.rho,
+      rho_outcome_ci: outcome.rho_ci,
+    };
   });
 }
 
@@ -84,13 +189,23 @@ function transfer(p: PreparedStore): Rq5Result["transfer"] {
     const gates = items.map((it) => checkGates(it, p.tasks.get(it.task_id)));
     const valid = gates.filter((g) => g.valid).length;
     const perTask = tasks.map((t) => (p.checklist.get(t.task_id) ?? []).length);
-    const share = (route: string) => (items.length ? items.filter((it) => it.route === route).length / items.length : null);
+    const share = (route: string) =>
+      items.length ? items.filter((it) => it.route === route).length / items.length : null;
     return {
-      benchmark, tasks: tasks.length, items: items.length,
-      items_min: perTask.length ? Math.min(...perTask) : null, items_median: finite(median(perTask)), items_max: perTask.length ? Math.max(...perTask) : null,
-      route_assertion: share("assertion"), route_generated: share("generated"), route_judge: share("judge"),
-      valid_items: valid, validity: items.length ? valid / items.length : null,
-      failed_quote: gates.filter((g) => !g.quote_verbatim).length, failed_assertion: gates.filter((g) => !g.assertion_resolves).length, failed_text: gates.filter((g) => !g.has_text).length,
+      benchmark,
+      tasks: tasks.length,
+      items: items.length,
+      items_min: perTask.length ? Math.min(...perTask) : null,
+      items_median: finite(median(perTask)),
+      items_max: perTask.length ? Math.max(...perTask) : null,
+      route_assertion: share("assertion"),
+      route_generated: share("generated"),
+      route_judge: share("judge"),
+      valid_items: valid,
+      validity: items.length ? valid / items.length : null,
+      failed_quote: gates.filter((g) => !g.quote_verbatim).length,
+      failed_assertion: gates.filter((g) => !g.assertion_resolves).length,
+      failed_text: gates.filter((g) => !g.has_text).length,
       trajectories: p.trajectories.filter((t) => taskIds.has(t.task_id)).length,
     };
   });
@@ -106,22 +221,34 @@ function pairCheck(p: PreparedStore): Rq5Result["pair_check"] {
     list.push(t); // stays in trajectory_id order
   }
   return benchmarks(p).map((benchmark) => {
-    let tasksWithBoth = 0, undecidable = 0;
+    let tasksWithBoth = 0,
+      undecidable = 0;
     const deltas: number[] = [];
     for (const task of p.store.tasks.filter((t) => t.benchmark === benchmark)) {
       const ts = byTask.get(task.task_id) ?? [];
-      const pass = ts.find((t) => t.outcome === "PASS"), fail = ts.find((t) => t.outcome === "FAIL");
+      const pass = ts.find((t) => t.outcome === "PASS"),
+        fail = ts.find((t) => t.outcome === "FAIL");
       if (!pass || !fail) continue;
       tasksWithBoth++;
-      const a = p.metrics.get(pass.trajectory_id)!, b = p.metrics.get(fail.trajectory_id)!;
-      if (a.zero_evidence || b.zero_evidence) { undecidable++; continue; }
+      const a = p.metrics.get(pass.trajectory_id)!,
+        b = p.metrics.get(fail.trajectory_id)!;
+      if (a.zero_evidence || b.zero_evidence) {
+        undecidable++;
+        continue;
+      }
       deltas.push(roundTo12(a.gcpc - b.gcpc));
     }
     const sign = signTest(deltas);
     return {
-      benchmark, tasks_with_both: tasksWithBoth, decidable: deltas.length, undecidable,
-      higher: sign.positive, lower: sign.negative, equal: sign.zeros,
-      median_delta: finite(median(deltas)), sign_test_p: finite(sign.pValue),
+      benchmark,
+      tasks_with_both: tasksWithBoth,
+      decidable: deltas.length,
+      undecidable,
+      higher: sign.positive,
+      lower: sign.negative,
+      equal: sign.zeros,
+      median_delta: finite(median(deltas)),
+      sign_test_p: finite(sign.pValue),
     };
   });
 }

@@ -9,7 +9,10 @@ import { z } from "zod";
 export const SCHEMA_VERSION = 1;
 
 const id = z.string().min(1, "must be a non-empty string");
-const unitScore = z.number().refine(Number.isFinite, "must be a finite number").refine((x) => x >= 0 && x <= 1, "must be in [0, 1]");
+const unitScore = z
+  .number()
+  .refine(Number.isFinite, "must be a finite number")
+  .refine((x) => x >= 0 && x <= 1, "must be in [0, 1]");
 
 export const Label = z.enum(["Yes", "No", "Abstain"]);
 export type Label = z.infer<typeof Label>;
@@ -71,7 +74,10 @@ export const MethodScoreRow = z.strictObject({ trajectory_id: id, method: id, sc
 export const HumanRatingRow = z.strictObject({
   annotator: id,
   trajectory_id: id,
-  rating: z.number().refine(Number.isFinite, "must be a finite number").refine((x) => x >= 0 && x <= 10, "must be in [0, 10]"),
+  rating: z
+    .number()
+    .refine(Number.isFinite, "must be a finite number")
+    .refine((x) => x >= 0 && x <= 10, "must be in [0, 10]"),
 });
 export const HumanPreferenceRow = z.strictObject({
   annotator: id,

@@ -56,19 +56,33 @@ export function countAfterOutcomeStep(
   abstention: AbstentionRule = "exclude",
   testStatus?: TestStatusLookup,
 ): LabelCounts {
-  let yes = 0, decided = 0, checklistNo = 0;
+  let yes = 0,
+    decided = 0,
+    checklistNo = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
     let label: Label = labels[i] ?? "Abstain";
     if (abstention === "forced_no" && label === "Abstain") label = "No";
     if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
-    if (binary && step.perTest && outcome === "FAIL" && testStatus && items[i].route === "assertion" && items[i].assertion_ref) {
+    if (
+      binary &&
+      step.perTest &&
+      outcome === "FAIL" &&
+      testStatus &&
+      items[i].route === "assertion" &&
+      items[i].assertion_ref
+    ) {
       const status = testStatus(items[i].assertion_ref!);
       if (status === "passed") label = "Yes";
       else if (status === "failed") label = "No";
     }
-    if (label === "Yes") { yes++; decided++; }
-    else if (label === "No") { decided++; checklistNo++; }
+    if (label === "Yes") {
+      yes++;
+      decided++;
+    } else if (label === "No") {
+      decided++;
+      checklistNo++;
+    }
   }
   if (binary && step.endpoint) {
     decided++;

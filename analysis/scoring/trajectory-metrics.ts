@@ -1,5 +1,11 @@
 import type { Label } from "../schema/tables.js";
-import { countAfterOutcomeStep, gcpcOf, PLAIN, WITH_OFFICIAL_OUTCOME, type ChecklistItemRoute } from "./official-outcome.js";
+import {
+  countAfterOutcomeStep,
+  gcpcOf,
+  PLAIN,
+  WITH_OFFICIAL_OUTCOME,
+  type ChecklistItemRoute,
+} from "./official-outcome.js";
 
 /** Per-trajectory metrics of paper §3.4. NaN marks "undefined" (zero-evidence). */
 export interface TrajectoryMetrics {

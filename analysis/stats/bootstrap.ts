@@ -53,8 +53,10 @@ export interface ClusterBootstrapDraws<K extends string> {
 export function clusterBootstrap<K extends string>(options: ClusterBootstrapOptions<K>): ClusterBootstrapDraws<K> {
   const { clusters, statistics, accept } = options;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  if (!Number.isInteger(clusters) || clusters < 1) throw argError("clusterBootstrap", "clusters", clusters, "must be a positive integer");
-  if (!Number.isInteger(resamples) || resamples < 1) throw argError("clusterBootstrap", "resamples", resamples, "must be a positive integer");
+  if (!Number.isInteger(clusters) || clusters < 1)
+    throw argError("clusterBootstrap", "clusters", clusters, "must be a positive integer");
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw argError("clusterBootstrap", "resamples", resamples, "must be a positive integer");
   const maxRejects = options.maxConsecutiveRejects ?? 10_000;
   const seed = String(options.seed);
   // xor4096 (Brent's xorgens, 4096-bit state) from seedrandom: about 4× faster than its
@@ -82,7 +84,12 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
       }
       redrawn++;
       if (++rejects >= maxRejects) {
-        throw argError("clusterBootstrap", "sample", `${clusters} clusters`, `no acceptable draw in ${maxRejects} tries (e.g. only one task holds both outcome classes)`);
+        throw argError(
+          "clusterBootstrap",
+          "sample",
+          `${clusters} clusters`,
+          `no acceptable draw in ${maxRejects} tries (e.g. only one task holds both outcome classes)`,
+        );
       }
     }
     for (let s = 0; s < names.length; s++) draws[names[s]][r] = values[s];

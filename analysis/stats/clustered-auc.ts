@@ -27,7 +27,12 @@ export class ClusteredAuc {
   constructor(scores: ArrayLike<number>, outcomes: ArrayLike<boolean>, clusterOf: ArrayLike<number>, clusters: number) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n) {
-      throw argError("ClusteredAuc", "lengths", [n, outcomes.length, clusterOf.length], "scores, outcomes and clusterOf must have equal length");
+      throw argError(
+        "ClusteredAuc",
+        "lengths",
+        [n, outcomes.length, clusterOf.length],
+        "scores, outcomes and clusterOf must have equal length",
+      );
     }
     this.n = n;
     this.clusters = clusters;
@@ -36,14 +41,18 @@ export class ClusteredAuc {
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(scores[i])) throw argError("ClusteredAuc", `scores[${i}]`, scores[i], "must be finite");
       const c = clusterOf[i];
-      if (!(Number.isInteger(c) && c >= 0 && c < clusters)) throw argError("ClusteredAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
+      if (!(Number.isInteger(c) && c >= 0 && c < clusters))
+        throw argError("ClusteredAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
       if (outcomes[i]) this.clusterPos[c]++;
       else this.clusterNeg[c]++;
     }
     // One sort by (score, cluster); ties in score keep clusters adjacent.
     const order = sortedOrder(scores);
     const byScoreThenCluster = Array.from(order).sort((a, b) => scores[a] - scores[b] || clusterOf[a] - clusterOf[b]);
-    const gc: number[] = [], gp: number[] = [], gn: number[] = [], ends: number[] = [];
+    const gc: number[] = [],
+      gp: number[] = [],
+      gn: number[] = [],
+      ends: number[] = [];
     for (let i = 0; i < n; i++) {
       const idx = byScoreThenCluster[i];
       const prev = i > 0 ? byScoreThenCluster[i - 1] : -1;
@@ -71,7 +80,8 @@ export class ClusteredAuc {
 
   /** True when the weighted sample holds both a positive and a negative. */
   hasBothClasses(w: Float64Array): boolean {
-    let p = 0, q = 0;
+    let p = 0,
+      q = 0;
     for (let c = 0; c < this.clusters; c++) {
       p += w[c] * this.clusterPos[c];
       q += w[c] * this.clusterNeg[c];
@@ -82,10 +92,14 @@ export class ClusteredAuc {
 
   /** AUC with cluster k counted w[k] times; NaN if one class is absent. */
   evaluate(w: Float64Array): number {
-    let negBelow = 0, totalPos = 0, num = 0, g = 0;
+    let negBelow = 0,
+      totalPos = 0,
+      num = 0,
+      g = 0;
     const { groupCluster, groupPos, groupNeg, levelEnd } = this;
     for (let l = 0; l < levelEnd.length; l++) {
-      let lp = 0, ln = 0;
+      let lp = 0,
+        ln = 0;
       for (const end = levelEnd[l]; g < end; g++) {
         const wc = w[groupCluster[g]];
         lp += wc * groupPos[g];

@@ -9,7 +9,10 @@ export class ClusteredProportions {
   private readonly s: Float64Array[];
   private readonly n: Float64Array[];
 
-  constructor(readonly clusters: number, arms = 2) {
+  constructor(
+    readonly clusters: number,
+    arms = 2,
+  ) {
     this.s = Array.from({ length: arms }, () => new Float64Array(clusters));
     this.n = Array.from({ length: arms }, () => new Float64Array(clusters));
   }
@@ -20,19 +23,30 @@ export class ClusteredProportions {
   }
 
   rate(arm: number, w: Float64Array): number {
-    let s = 0, n = 0;
-    for (let c = 0; c < this.clusters; c++) { s += w[c] * this.s[arm][c]; n += w[c] * this.n[arm][c]; }
+    let s = 0,
+      n = 0;
+    for (let c = 0; c < this.clusters; c++) {
+      s += w[c] * this.s[arm][c];
+      n += w[c] * this.n[arm][c];
+    }
     return n === 0 ? NaN : s / n;
   }
 
   /** Rates of arms 0 and 1 in one pass over the clusters (what a paired uplift draw needs), written into `out`. */
   rates2(w: Float64Array, out: Float64Array): Float64Array {
-    let s0 = 0, n0 = 0, s1 = 0, n1 = 0;
-    const [a, b] = this.s, [na, nb] = this.n;
+    let s0 = 0,
+      n0 = 0,
+      s1 = 0,
+      n1 = 0;
+    const [a, b] = this.s,
+      [na, nb] = this.n;
     for (let c = 0; c < this.clusters; c++) {
       const wc = w[c];
       if (wc === 0) continue;
-      s0 += wc * a[c]; n0 += wc * na[c]; s1 += wc * b[c]; n1 += wc * nb[c];
+      s0 += wc * a[c];
+      n0 += wc * na[c];
+      s1 += wc * b[c];
+      n1 += wc * nb[c];
     }
     out[0] = n0 === 0 ? NaN : s0 / n0;
     out[1] = n1 === 0 ? NaN : s1 / n1;
@@ -40,8 +54,12 @@ export class ClusteredProportions {
   }
 
   totals(arm: number): { successes: number; trials: number } {
-    let s = 0, n = 0;
-    for (let c = 0; c < this.clusters; c++) { s += this.s[arm][c]; n += this.n[arm][c]; }
+    let s = 0,
+      n = 0;
+    for (let c = 0; c < this.clusters; c++) {
+      s += this.s[arm][c];
+      n += this.n[arm][c];
+    }
     return { successes: s, trials: n };
   }
 }

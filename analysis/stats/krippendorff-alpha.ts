@@ -21,11 +21,20 @@ export type RatingValue = number | string;
  * NaN when fewer than one unit is pairable or the expected disagreement is 0
  * (every pairable value identical: α is undefined, not 1).
  */
-export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<RatingValue | null | undefined>>, level: AlphaLevel): number {
+export function krippendorffAlpha(
+  data: ReadonlyArray<ReadonlyArray<RatingValue | null | undefined>>,
+  level: AlphaLevel,
+): number {
   if (data.length === 0) return NaN;
   const units = data[0].length;
   for (let c = 1; c < data.length; c++) {
-    if (data[c].length !== units) throw argError("krippendorffAlpha", `data[${c}].length`, data[c].length, `every coder row must have ${units} units`);
+    if (data[c].length !== units)
+      throw argError(
+        "krippendorffAlpha",
+        `data[${c}].length`,
+        data[c].length,
+        `every coder row must have ${units} units`,
+      );
   }
   const columns: RatingValue[][] = [];
   for (let u = 0; u < units; u++) {
@@ -47,9 +56,14 @@ export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<RatingValue 
 export function alphaFromUnits(units: ReadonlyArray<ReadonlyArray<RatingValue>>, level: AlphaLevel): number {
   const values: RatingValue[] = [];
   const index = new Map<RatingValue, number>();
-  for (const unit of units) for (const v of unit) if (!index.has(v)) { index.set(v, 0); values.push(v); }
+  for (const unit of units)
+    for (const v of unit)
+      if (!index.has(v)) {
+        index.set(v, 0);
+        values.push(v);
+      }
   if (level !== "nominal") (values as number[]).sort((a, b) => a - b);
-  else values.sort((a, b) => String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+  else values.sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
   values.forEach((v, i) => index.set(v, i));
   const V = values.length;
   const o = new Float64Array(V * V);
@@ -65,7 +79,10 @@ export function alphaFromUnits(units: ReadonlyArray<ReadonlyArray<RatingValue>>,
   }
   const nc = new Float64Array(V);
   let n = 0;
-  for (let c = 0; c < V; c++) { for (let k = 0; k < V; k++) nc[c] += o[c * V + k]; n += nc[c]; }
+  for (let c = 0; c < V; c++) {
+    for (let k = 0; k < V; k++) nc[c] += o[c * V + k];
+    n += nc[c];
+  }
   if (n <= 1) return NaN;
   const delta2 = (c: number, k: number): number => {
     if (c === k) return 0;
@@ -76,7 +93,8 @@ export function alphaFromUnits(units: ReadonlyArray<ReadonlyArray<RatingValue>>,
     for (let g = lo; g <= hi; g++) s += nc[g];
     return (s - (nc[c] + nc[k]) / 2) ** 2;
   };
-  let observed = 0, expected = 0;
+  let observed = 0,
+    expected = 0;
   for (let c = 0; c < V; c++) {
     for (let k = 0; k < V; k++) {
       if (c === k) continue;
@@ -109,12 +127,16 @@ export class UnitWeightedIntervalAlpha {
     this.s2 = new Float64Array(pairable.length);
     this.within = new Float64Array(pairable.length);
     pairable.forEach((u, i) => {
-      let s1 = 0, s2 = 0;
+      let s1 = 0,
+        s2 = 0;
       for (const v of u) {
         if (!Number.isFinite(v)) throw argError("UnitWeightedIntervalAlpha", `units[${i}]`, v, "must be finite");
-        s1 += v; s2 += v * v;
+        s1 += v;
+        s2 += v * v;
       }
-      this.m[i] = u.length; this.s1[i] = s1; this.s2[i] = s2;
+      this.m[i] = u.length;
+      this.s1[i] = s1;
+      this.s2[i] = s2;
       this.within[i] = (2 * (u.length * s2 - s1 * s1)) / (u.length - 1);
     });
   }
@@ -125,11 +147,17 @@ export class UnitWeightedIntervalAlpha {
   }
 
   evaluate(w: Float64Array): number {
-    let n = 0, s1 = 0, s2 = 0, obs = 0;
+    let n = 0,
+      s1 = 0,
+      s2 = 0,
+      obs = 0;
     for (let i = 0; i < this.m.length; i++) {
       const wi = w[i];
       if (wi === 0) continue;
-      n += wi * this.m[i]; s1 += wi * this.s1[i]; s2 += wi * this.s2[i]; obs += wi * this.within[i];
+      n += wi * this.m[i];
+      s1 += wi * this.s1[i];
+      s2 += wi * this.s2[i];
+      obs += wi * this.within[i];
     }
     const expected = 2 * (n * s2 - s1 * s1);
     // Relative guard: a constant sample has expected = 0 up to rounding.

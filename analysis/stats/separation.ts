@@ -12,22 +12,41 @@ export class ClusteredSeparation {
   private readonly sumFail: Float64Array;
   private readonly nFail: Float64Array;
 
-  constructor(scores: ArrayLike<number>, pass: ArrayLike<boolean>, clusterOf: ArrayLike<number>, readonly clusters: number) {
-    this.sumPass = new Float64Array(clusters); this.nPass = new Float64Array(clusters);
-    this.sumFail = new Float64Array(clusters); this.nFail = new Float64Array(clusters);
+  constructor(
+    scores: ArrayLike<number>,
+    pass: ArrayLike<boolean>,
+    clusterOf: ArrayLike<number>,
+    readonly clusters: number,
+  ) {
+    this.sumPass = new Float64Array(clusters);
+    this.nPass = new Float64Array(clusters);
+    this.sumFail = new Float64Array(clusters);
+    this.nFail = new Float64Array(clusters);
     for (let i = 0; i < scores.length; i++) {
-      if (!Number.isFinite(scores[i])) throw argError("ClusteredSeparation", `scores[${i}]`, scores[i], "must be finite");
+      if (!Number.isFinite(scores[i]))
+        throw argError("ClusteredSeparation", `scores[${i}]`, scores[i], "must be finite");
       const c = clusterOf[i];
-      if (pass[i]) { this.sumPass[c] += scores[i]; this.nPass[c]++; }
-      else { this.sumFail[c] += scores[i]; this.nFail[c]++; }
+      if (pass[i]) {
+        this.sumPass[c] += scores[i];
+        this.nPass[c]++;
+      } else {
+        this.sumFail[c] += scores[i];
+        this.nFail[c]++;
+      }
     }
   }
 
   evaluate(w: Float64Array): number {
-    let sp = 0, np = 0, sf = 0, nf = 0;
+    let sp = 0,
+      np = 0,
+      sf = 0,
+      nf = 0;
     for (let c = 0; c < this.clusters; c++) {
       const wc = w[c];
-      sp += wc * this.sumPass[c]; np += wc * this.nPass[c]; sf += wc * this.sumFail[c]; nf += wc * this.nFail[c];
+      sp += wc * this.sumPass[c];
+      np += wc * this.nPass[c];
+      sf += wc * this.sumFail[c];
+      nf += wc * this.nFail[c];
     }
     return np === 0 || nf === 0 ? NaN : sp / np - sf / nf;
   }

@@ -5,10 +5,14 @@
  * error in a difference of fractions cannot push a pair across the threshold.
  * NaN shares for an empty input.
  */
-export function thresholdShares(values: ArrayLike<number>, threshold: number): { above: number; below: number; n: number } {
+export function thresholdShares(
+  values: ArrayLike<number>,
+  threshold: number,
+): { above: number; below: number; n: number } {
   const n = values.length;
   if (n === 0) return { above: NaN, below: NaN, n };
-  let above = 0, below = 0;
+  let above = 0,
+    below = 0;
   for (let i = 0; i < n; i++) {
     const v = roundTo12(values[i]);
     if (v > threshold) above++;

@@ -22,7 +22,9 @@ export interface SignTestResult {
  * pValue is NaN when every difference is zero (no evidence either way).
  */
 export function signTest(differences: ArrayLike<number>): SignTestResult {
-  let positive = 0, negative = 0, zeros = 0;
+  let positive = 0,
+    negative = 0,
+    zeros = 0;
   for (let i = 0; i < differences.length; i++) {
     const d = differences[i];
     if (Number.isNaN(d)) throw argError("signTest", `differences[${i}]`, d, "must not be NaN");
@@ -33,7 +35,10 @@ export function signTest(differences: ArrayLike<number>): SignTestResult {
   const n = positive + negative;
   return {
     method: "exact two-sided sign test (binomial, p = 1/2)",
-    positive, negative, zeros, n,
+    positive,
+    negative,
+    zeros,
+    n,
     pValue: n === 0 ? NaN : signTestPValue(Math.min(positive, negative), n),
   };
 }
@@ -41,7 +46,8 @@ export function signTest(differences: ArrayLike<number>): SignTestResult {
 /** 2·P(X ≤ k) for X ~ Bin(n, ½), capped at 1. */
 export function signTestPValue(k: number, n: number): number {
   if (!(Number.isInteger(n) && n >= 1)) throw argError("signTestPValue", "n", n, "must be a positive integer");
-  if (!(Number.isInteger(k) && k >= 0 && k <= n)) throw argError("signTestPValue", "k", k, `must be an integer in [0, ${n}]`);
+  if (!(Number.isInteger(k) && k >= 0 && k <= n))
+    throw argError("signTestPValue", "k", k, `must be an integer in [0, ${n}]`);
   // log C(n, i) built incrementally; log-sum-exp over i = 0..k.
   const logHalfN = -n * Math.LN2;
   let logC = 0;

@@ -22,20 +22,31 @@ export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {
 export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
   const n = x.length;
   if (n < 2) return NaN;
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
-  mx /= n; my /= n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let mx = 0,
+    my = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx, dy = y[i] - my;
-    sxy += dx * dy; sxx += dx * dx; syy += dy * dy;
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i] - mx,
+      dy = y[i] - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
   }
   if (sxx === 0 || syy === 0) return NaN;
   return sxy / Math.sqrt(sxx * syy);
 }
 
 function checkFinite(fn: string, v: ArrayLike<number>, name: string): void {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) throw argError(fn, `${name}[${i}]`, v[i], "must be finite");
+  for (let i = 0; i < v.length; i++)
+    if (!Number.isFinite(v[i])) throw argError(fn, `${name}[${i}]`, v[i], "must be finite");
 }
 
 /**
@@ -51,8 +62,14 @@ export class ClusteredSpearman {
   private readonly xLevelMembers: Int32Array[];
   private readonly yLevelMembers: Int32Array[];
 
-  constructor(x: ArrayLike<number>, y: ArrayLike<number>, clusterOf: ArrayLike<number>, readonly clusters: number) {
-    if (x.length !== y.length || x.length !== clusterOf.length) throw argError("ClusteredSpearman", "lengths", [x.length, y.length, clusterOf.length], "must be equal");
+  constructor(
+    x: ArrayLike<number>,
+    y: ArrayLike<number>,
+    clusterOf: ArrayLike<number>,
+    readonly clusters: number,
+  ) {
+    if (x.length !== y.length || x.length !== clusterOf.length)
+      throw argError("ClusteredSpearman", "lengths", [x.length, y.length, clusterOf.length], "must be equal");
     checkFinite("ClusteredSpearman", x, "x");
     checkFinite("ClusteredSpearman", y, "y");
     this.cluster = Int32Array.from(clusterOf);
@@ -63,20 +80,30 @@ export class ClusteredSpearman {
   evaluate(w: Float64Array): number {
     const rx = this.levelRanks(this.xLevelMembers, w);
     const ry = this.levelRanks(this.yLevelMembers, w);
-    let sw = 0, mx = 0, my = 0;
+    let sw = 0,
+      mx = 0,
+      my = 0;
     const n = this.cluster.length;
     for (let i = 0; i < n; i++) {
       const wi = w[this.cluster[i]];
-      sw += wi; mx += wi * rx[this.xLevel[i]]; my += wi * ry[this.yLevel[i]];
+      sw += wi;
+      mx += wi * rx[this.xLevel[i]];
+      my += wi * ry[this.yLevel[i]];
     }
     if (sw < 2) return NaN;
-    mx /= sw; my /= sw;
-    let sxy = 0, sxx = 0, syy = 0;
+    mx /= sw;
+    my /= sw;
+    let sxy = 0,
+      sxx = 0,
+      syy = 0;
     for (let i = 0; i < n; i++) {
       const wi = w[this.cluster[i]];
       if (wi === 0) continue;
-      const dx = rx[this.xLevel[i]] - mx, dy = ry[this.yLevel[i]] - my;
-      sxy += wi * dx * dy; sxx += wi * dx * dx; syy += wi * dy * dy;
+      const dx = rx[this.xLevel[i]] - mx,
+        dy = ry[this.yLevel[i]] - my;
+      sxy += wi * dx * dy;
+      sxx += wi * dx * dx;
+      syy += wi * dy * dy;
     }
     if (sxx === 0 || syy === 0) return NaN;
     return sxy / Math.sqrt(sxx * syy);

@@ -1,4 +1,4 @@
-import {html} from "htl";
+import { html } from "htl";
 
 /** A report section (title, caption, columns, rows) as an HTML table; htl escapes every cell (store text is untrusted). */
 export function sectionTable(section) {
@@ -28,9 +28,10 @@ export const fmtCI = (c) => (c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : "n/a");
  * An x domain that fits every value given (estimates, interval ends, paper ticks), padded, and
  * clipped to [0, 1] for AUCs: a fixed range left the chart empty on a store whose AUC is 1.0.
  */
-export function fitDomain(values, {pad = 0.03, min = 0, max = 1} = {}) {
+export function fitDomain(values, { pad = 0.03, min = 0, max = 1 } = {}) {
   const xs = values.filter((x) => typeof x === "number" && Number.isFinite(x));
   if (xs.length === 0) return [min, max];
-  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const lo = Math.min(...xs),
+    hi = Math.max(...xs);
   return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
 }

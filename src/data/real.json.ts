@@ -18,13 +18,28 @@ const trials = harbor.trajectories.map((t) => {
   const tests = harbor.testResults.get(t.trajectory_id);
   const counted = tests ? [...tests.values()].filter((s) => s !== "skipped") : [];
   return {
-    trajectory_id: t.trajectory_id, task_id: t.task_id, harness: t.harness, model: t.model, condition: t.condition,
-    reward: t.reward ?? null, outcome: t.outcome ?? "non-binary", tests_passed: counted.filter((s) => s === "passed").length, tests_counted: counted.length,
-    verifier_tests: share.get(t.trajectory_id) ?? null, exception: (t.tags ?? []).find((g) => g.startsWith("exception:"))?.slice(10) ?? "",
+    trajectory_id: t.trajectory_id,
+    task_id: t.task_id,
+    harness: t.harness,
+    model: t.model,
+    condition: t.condition,
+    reward: t.reward ?? null,
+    outcome: t.outcome ?? "non-binary",
+    tests_passed: counted.filter((s) => s === "passed").length,
+    tests_counted: counted.length,
+    verifier_tests: share.get(t.trajectory_id) ?? null,
+    exception: (t.tags ?? []).find((g) => g.startsWith("exception:"))?.slice(10) ?? "",
   };
 });
-process.stdout.write(JSON.stringify({
-  settings,
-  registry: { name: registry.store.manifest.name, tasks: registry.counts.tasks, trials: registry.counts.trajectories, outcomes: outcomeLevel(registry, settings) },
-  harbor: { name: harbor.store.manifest.name, trials },
-}));
+process.stdout.write(
+  JSON.stringify({
+    settings,
+    registry: {
+      name: registry.store.manifest.name,
+      tasks: registry.counts.tasks,
+      trials: registry.counts.trajectories,
+      outcomes: outcomeLevel(registry, settings),
+    },
+    harbor: { name: harbor.store.manifest.name, trials },
+  }),
+);

@@ -6,4 +6,12 @@ import { isPaperDemo, loadPaperFigures } from "../../report/paper.js";
 const { report } = await loadReport();
 const paper = isPaperDemo(report.store) ? loadPaperFigures() : undefined;
 const { pairs, ...rq3 } = report.rq3;
-process.stdout.write(JSON.stringify({ ...report, rq3: { ...rq3, deltas: pairs.map((p) => ({ transition: p.transition, delta: p.delta })) }, per_trajectory: undefined, sections: reportSections(report, paper), paper: paper?.figures ?? null }));
+process.stdout.write(
+  JSON.stringify({
+    ...report,
+    rq3: { ...rq3, deltas: pairs.map((p) => ({ transition: p.transition, delta: p.delta })) },
+    per_trajectory: undefined,
+    sections: reportSections(report, paper),
+    paper: paper?.figures ?? null,
+  }),
+);

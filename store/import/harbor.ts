@@ -37,7 +37,11 @@ export function conditionFromPath(rel: string): "none" | "curated" | undefined {
   return undefined;
 }
 
-const CTRF_STATUS: Record<string, VerifierResult["status"]> = { passed: "passed", failed: "failed", skipped: "skipped" };
+const CTRF_STATUS: Record<string, VerifierResult["status"]> = {
+  passed: "passed",
+  failed: "failed",
+  skipped: "skipped",
+};
 
 /** A file-system error as a listed reason (dangling link, link loop, no permission...). */
 function fsReason(e: unknown): string {
@@ -80,7 +84,10 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
     }
     const first = visited.get(real);
     if (first !== undefined) {
-      skipped.push({ folder: dir, reason: `same folder as ${first} (reached twice through a symbolic link); imported once` });
+      skipped.push({
+        folder: dir,
+        reason: `same folder as ${first} (reached twice through a symbolic link); imported once`,
+      });
       return;
     }
     visited.set(real, dir);
@@ -94,15 +101,27 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
     if (entries.includes("result.json")) {
       const r = readJson(join(dir, "result.json"));
       if (r.error) skipped.push({ folder: dir, reason: `result.json is not valid JSON (${r.error})` });
-      else if (r.value === null || typeof r.value !== "object") skipped.push({ folder: dir, reason: "result.json is not a JSON object" });
+      else if (r.value === null || typeof r.value !== "object")
+        skipped.push({ folder: dir, reason: "result.json is not a JSON object" });
       else if (!("task_name" in r.value)) jobLevel.push(dir);
       else {
         const cfg = entries.includes("config.json") ? readJson(join(dir, "config.json")) : undefined;
         const ctrfPath = join(dir, "verifier", "ctrf.json");
         const ctrf = existsSync(ctrfPath) ? readJson(ctrfPath) : undefined;
-        if (cfg?.error) skipped.push({ folder: dir, reason: `config.json is not valid JSON (${cfg.error}); imported without it` });
-        if (ctrf?.error) skipped.push({ folder: dir, reason: `verifier/ctrf.json is not valid JSON (${ctrf.error}); imported without per-test results` });
-        trials.push({ folder: dir, rel: `${relative(root, dir)}`, result: r.value, config: cfg?.value, ctrf: ctrf?.value });
+        if (cfg?.error)
+          skipped.push({ folder: dir, reason: `config.json is not valid JSON (${cfg.error}); imported without it` });
+        if (ctrf?.error)
+          skipped.push({
+            folder: dir,
+            reason: `verifier/ctrf.json is not valid JSON (${ctrf.error}); imported without per-test results`,
+          });
+        trials.push({
+          folder: dir,
+          rel: `${relative(root, dir)}`,
+          result: r.value,
+          config: cfg?.value,
+          ctrf: ctrf?.value,
+        });
         return; // a trial folder holds no further trials
       }
     } else if (entries.includes("config.json") || entries.includes("verifier")) {
@@ -133,12 +152,30 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
   for (const t of trials) {
     const r = t.result;
     const task = typeof r.task_name === "string" && r.task_name ? r.task_name : undefined;
-    if (!task) { skipped.push({ folder: t.folder, reason: "result.json has no task_name" }); continue; }
+    if (!task) {
+      skipped.push({ folder: t.folder, reason: "result.json has no task_name" });
+      continue;
+    }
     const condition = conditionFromPath(t.rel) ?? (String(r.source ?? "").includes("no-skills") ? "none" : undefined);
-    if (!condition) { skipped.push({ folder: t.folder, reason: "cannot tell the skill condition from the path (expected skills / noskills / no_skills)" }); continue; }
+    if (!condition) {
+      skipped.push({
+        folder: t.folder,
+        reason: "cannot tell the skill condition from the path (expected skills / noskills / no_skills)",
+      });
+      continue;
+    }
     const harness = r.agent_info?.name ?? t.config?.agent?.name ?? r.config?.agent?.name;
-    const model = r.config?.agent?.model_name ?? t.config?.agent?.model_name ?? (r.agent_info?.model_info ? `${r.agent_info.model_info.provider}/${r.agent_info.model_info.name}` : undefined);
-    if (!harness || !model) { skipped.push({ folder: t.folder, reason: "cannot find the harness (agent_info.name) or model (config.agent.model_name)" }); continue; }
+    const model =
+      r.config?.agent?.model_name ??
+      t.config?.agent?.model_name ??
+      (r.agent_info?.model_info ? `${r.agent_info.model_info.provider}/${r.agent_info.model_info.name}` : undefined);
+    if (!harness || !model) {
+      skipped.push({
+        folder: t.folder,
+        reason: "cannot find the harness (agent_info.name) or model (config.agent.model_name)",
+      });
+      continue;
+    }
     const reward = r.verifier_result?.rewards?.reward;
     const tags = ["harbor"];
     if (r.exception_info) tags.push(`exception:${r.exception_info.exception_type ?? "unknown"}`);
@@ -149,7 +186,11 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
     ids.add(id);
     if (!tasks.has(task)) tasks.set(task, new Set());
     const tests = t.ctrf?.results?.tests;
-    if (t.ctrf && !Array.isArray(tests)) skipped.push({ folder: t.folder, reason: "verifier/ctrf.json has no results.tests[]; imported without per-test results" });
+    if (t.ctrf && !Array.isArray(tests))
+      skipped.push({
+        folder: t.folder,
+        reason: "verifier/ctrf.json has no results.tests[]; imported without per-test results",
+      });
     else if (Array.isArray(tests)) {
       const seen = new Set<string>();
       for (const test of tests) {
@@ -160,9 +201,16 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
       }
     }
     rows.push({
-      trajectory_id: id, task_id: task, harness: String(harness), model: String(model), source: t.rel.split(/[\\/]/)[0] || undefined, condition,
-      outcome: reward === 1 ? "PASS" : reward === 0 ? "FAIL" : undefined, reward: typeof reward === "number" ? reward : undefined,
-      tags, started: String(r.started_at ?? ""),
+      trajectory_id: id,
+      task_id: task,
+      harness: String(harness),
+      model: String(model),
+      source: t.rel.split(/[\\/]/)[0] || undefined,
+      condition,
+      outcome: reward === 1 ? "PASS" : reward === 0 ? "FAIL" : undefined,
+      reward: typeof reward === "number" ? reward : undefined,
+      tags,
+      started: String(r.started_at ?? ""),
     });
   }
   // Trial index within (task, harness, model, source, condition), by start time then id.
@@ -176,13 +224,30 @@ export function importHarbor(roots: string[], options: { benchmark?: string; nam
     list.sort((a, b) => compareCodePoints(a.started, b.started) || compareCodePoints(a.trajectory_id, b.trajectory_id));
     list.forEach((row, i) => (row.trial = i + 1));
   }
-  const trajectories: Trajectory[] = rows.map(({ started: _started, ...t }) => t).sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
-  const taskRows: Task[] = [...tasks.keys()].sort(compareCodePoints).map((task_id) => ({ task_id, benchmark: options.benchmark ?? "skillsbench", verifier_tests: [...tasks.get(task_id)!].sort(compareCodePoints) }));
+  const trajectories: Trajectory[] = rows
+    .map(({ started: _started, ...t }) => t)
+    .sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
+  const taskRows: Task[] = [...tasks.keys()]
+    .sort(compareCodePoints)
+    .map((task_id) => ({
+      task_id,
+      benchmark: options.benchmark ?? "skillsbench",
+      verifier_tests: [...tasks.get(task_id)!].sort(compareCodePoints),
+    }));
   return {
     store: {
-      manifest: { name: options.name ?? "harbor import", description: `Imported from Harbor trial folders: ${roots.join(", ")}`, judgments_optional: true },
-      tasks: taskRows, items: [] as Item[], trajectories, judgments: [] as Judgment[], verifier_results,
+      manifest: {
+        name: options.name ?? "harbor import",
+        description: `Imported from Harbor trial folders: ${roots.join(", ")}`,
+        judgments_optional: true,
+      },
+      tasks: taskRows,
+      items: [] as Item[],
+      trajectories,
+      judgments: [] as Judgment[],
+      verifier_results,
     },
-    skipped, jobLevel,
+    skipped,
+    jobLevel,
   };
 }

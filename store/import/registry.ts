@@ -3,7 +3,18 @@ import type { Store, Task, Trajectory } from "../../analysis/schema/tables.js";
 import { compareCodePoints } from "../../analysis/rq/order.js";
 import type { Problem } from "../problems.js";
 
-const REQUIRED = ["task", "model", "modelShort", "harness", "family", "condition", "score", "trials", "passCount", "perfectCount"];
+const REQUIRED = [
+  "task",
+  "model",
+  "modelShort",
+  "harness",
+  "family",
+  "condition",
+  "score",
+  "trials",
+  "passCount",
+  "perfectCount",
+];
 const CONDITIONS: Record<string, "none" | "curated"> = { "No Skills": "none", "With Skills": "curated" };
 
 /**
@@ -14,40 +25,91 @@ const CONDITIONS: Record<string, "none" | "curated"> = { "No Skills": "none", "W
  * and only cell-level analyses are meaningful. `score` is not used (for 8
  * tasks it is a mean partial score; see the registry README).
  */
-export function importRegistry(csvText: string, file: string, options: { benchmark?: string } = {}): { store: Store; problems: Problem[] } {
+export function importRegistry(
+  csvText: string,
+  file: string,
+  options: { benchmark?: string } = {},
+): { store: Store; problems: Problem[] } {
   const problems: Problem[] = [];
   const rows = csvParse(csvText);
   const missing = REQUIRED.filter((c) => !rows.columns.includes(c));
-  if (missing.length) return { store: undefined as unknown as Store, problems: missing.map((c) => ({ file, line: 1, field: c, message: `required column "${c}" is missing` })) };
+  if (missing.length)
+    return {
+      store: undefined as unknown as Store,
+      problems: missing.map((c) => ({ file, line: 1, field: c, message: `required column "${c}" is missing` })),
+    };
   const tasks = new Set<string>();
   const trajectories: Trajectory[] = [];
   const seen = new Set<string>();
   rows.forEach((r, i) => {
     const line = i + 2;
     const condition = CONDITIONS[r.condition!];
-    const trials = Number(r.trials), passes = Number(r.passCount), perfect = Number(r.perfectCount);
-    if (!condition) problems.push({ file, line, field: "condition", message: `expected "No Skills" or "With Skills", got ${JSON.stringify(r.condition)}` });
-    if (!Number.isInteger(trials) || trials < 1) problems.push({ file, line, field: "trials", message: `must be a positive integer, got ${JSON.stringify(r.trials)}` });
-    if (!Number.isInteger(passes) || passes < 0 || passes > trials) problems.push({ file, line, field: "passCount", message: `must be an integer in [0, trials], got ${JSON.stringify(r.passCount)}` });
-    if (!Number.isInteger(perfect) || perfect < 0 || perfect > passes) problems.push({ file, line, field: "perfectCount", message: `must be an integer in [0, passCount], got ${JSON.stringify(r.perfectCount)}` });
+    const trials = Number(r.trials),
+      passes = Number(r.passCount),
+      perfect = Number(r.perfectCount);
+    if (!condition)
+      problems.push({
+        file,
+        line,
+        field: "condition",
+        message: `expected "No Skills" or "With Skills", got ${JSON.stringify(r.condition)}`,
+      });
+    if (!Number.isInteger(trials) || trials < 1)
+      problems.push({
+        file,
+        line,
+        field: "trials",
+        message: `must be a positive integer, got ${JSON.stringify(r.trials)}`,
+      });
+    if (!Number.isInteger(passes) || passes < 0 || passes > trials)
+      problems.push({
+        file,
+        line,
+        field: "passCount",
+        message: `must be an integer in [0, trials], got ${JSON.stringify(r.passCount)}`,
+      });
+    if (!Number.isInteger(perfect) || perfect < 0 || perfect > passes)
+      problems.push({
+        file,
+        line,
+        field: "perfectCount",
+        message: `must be an integer in [0, passCount], got ${JSON.stringify(r.perfectCount)}`,
+      });
     if (!r.task) problems.push({ file, line, field: "task", message: "must not be empty" });
     const key = JSON.stringify([r.task, r.model, r.condition]);
-    if (seen.has(key)) problems.push({ file, line, field: "condition", message: `duplicate cell (task, model, condition) ${key}` });
+    if (seen.has(key))
+      problems.push({ file, line, field: "condition", message: `duplicate cell (task, model, condition) ${key}` });
     seen.add(key);
     if (problems.length) return;
     tasks.add(r.task!);
     for (let k = 1; k <= trials; k++) {
       trajectories.push({
-        trajectory_id: `${r.task}|${r.model}|${condition}|${k}`, task_id: r.task!, harness: r.harness!, model: r.modelShort!, source: r.family!, condition, trial: k,
-        outcome: k <= passes ? "PASS" : "FAIL", tags: ["registry-cell", "trial-order-unknown"],
+        trajectory_id: `${r.task}|${r.model}|${condition}|${k}`,
+        task_id: r.task!,
+        harness: r.harness!,
+        model: r.modelShort!,
+        source: r.family!,
+        condition,
+        trial: k,
+        outcome: k <= passes ? "PASS" : "FAIL",
+        tags: ["registry-cell", "trial-order-unknown"],
       });
     }
   });
-  const taskRows: Task[] = [...tasks].sort(compareCodePoints).map((task_id) => ({ task_id, benchmark: options.benchmark ?? "skillsbench-1.1" }));
+  const taskRows: Task[] = [...tasks]
+    .sort(compareCodePoints)
+    .map((task_id) => ({ task_id, benchmark: options.benchmark ?? "skillsbench-1.1" }));
   return {
     store: {
-      manifest: { name: "SkillsBench v1.1 results registry", description: `Cell-level pass counts imported from ${file}. Trials within a cell are expanded in an arbitrary order (passes first).`, judgments_optional: true },
-      tasks: taskRows, items: [], trajectories, judgments: [],
+      manifest: {
+        name: "SkillsBench v1.1 results registry",
+        description: `Cell-level pass counts imported from ${file}. Trials within a cell are expanded in an arbitrary order (passes first).`,
+        judgments_optional: true,
+      },
+      tasks: taskRows,
+      items: [],
+      trajectories,
+      judgments: [],
     },
     problems,
   };

@@ -12,13 +12,34 @@ export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", 
  * Builds the site with `gcpc site` into `out`, with its own build cache (`cache`), so the tests
  * never touch the repo's cache. `env` adds variables (e.g. proxies pointing nowhere).
  */
-export function buildSite(store: string, out: string, cache: string, env: Record<string, string> = {}): { stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache], { cwd: repo, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 1 << 28 });
+export function buildSite(
+  store: string,
+  out: string,
+  cache: string,
+  env: Record<string, string> = {},
+): { stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   if (r.status !== 0) throw new Error(`site build failed:\n${r.stdout}\n${r.stderr}`);
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".csv": "text/csv", ".arrow": "application/vnd.apache.arrow.stream", ".parquet": "application/octet-stream", ".png": "image/png", ".svg": "image/svg+xml" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".csv": "text/csv",
+  ".arrow": "application/vnd.apache.arrow.stream",
+  ".parquet": "application/octet-stream",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
 
 /** Minimal static server for dist/ (clean URLs: /rq1 → rq1.html). Loopback only. */
 export function serve(dir: string): Promise<{ server: Server; origin: string; served: { bytes: number } }> {
@@ -28,29 +49,46 @@ export function serve(dir: string): Promise<{ server: Server; origin: string; se
     let file = join(dir, path);
     if (path.endsWith("/")) file = join(file, "index.html");
     else if (!existsSync(file) && existsSync(file + ".html")) file += ".html";
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end("not found"); return; }
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end("not found");
+      return;
+    }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
     const body = readFileSync(file);
     served.bytes += body.length;
     res.end(body);
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => {
-    const addr = server.address() as { port: number };
-    resolve({ server, origin: `http://127.0.0.1:${addr.port}`, served });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const addr = server.address() as { port: number };
+      resolve({ server, origin: `http://127.0.0.1:${addr.port}`, served });
+    }),
+  );
 }
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
 }
 
-export interface PageProblems { failed: string[]; consoleErrors: string[]; dialogs: string[] }
+export interface PageProblems {
+  failed: string[];
+  consoleErrors: string[];
+  dialogs: string[];
+}
 
 /**
  * Opens a page in a fresh browser context (empty cache) with every non-loopback request aborted;
  * records failed requests, console errors and dialogs. Closing the page closes its context.
  */
-export async function openOffline(browser: Browser, url: string, waitUntil: "networkidle" | "commit" = "networkidle"): Promise<{ page: Page; problems: PageProblems }> {
+export async function openOffline(
+  browser: Browser,
+  url: string,
+  waitUntil: "networkidle" | "commit" = "networkidle",
+): Promise<{ page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.on("close", () => void context.close().catch(() => {}));
@@ -64,9 +102,14 @@ export async function openOffline(browser: Browser, url: string, waitUntil: "net
   page.on("response", (r) => {
     if (r.status() >= 400) problems.failed.push(`${r.url()} HTTP ${r.status()}`);
   });
-  page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.consoleErrors.push(m.text());
+  });
   page.on("pageerror", (e) => problems.consoleErrors.push(String(e)));
-  page.on("dialog", async (d) => { problems.dialogs.push(d.message()); await d.dismiss(); });
+  page.on("dialog", async (d) => {
+    problems.dialogs.push(d.message());
+    await d.dismiss();
+  });
   await page.goto(url, { waitUntil });
   return { page, problems };
 }

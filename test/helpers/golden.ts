@@ -24,7 +24,10 @@ export async function goldenDigests(): Promise<Record<string, { sha256: string; 
     const r = await cli(["report", ...args]);
     if (r.code !== 0) throw new Error(`gcpc report ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
     const bytes = Buffer.from(r.stdout, "utf8");
-    out[`gcpc report ${args.join(" ")}`] = { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+    out[`gcpc report ${args.join(" ")}`] = {
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      bytes: bytes.length,
+    };
   }
   return out;
 }

@@ -5,8 +5,13 @@ import { join } from "node:path";
 import { runCli } from "../../cli/main.js";
 
 export async function cli(argv: string[], progress = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "", stderr = "";
-  const code = await runCli(argv, { out: (t) => void (stdout += t), err: (t) => void (stderr += t), progressTty: progress });
+  let stdout = "",
+    stderr = "";
+  const code = await runCli(argv, {
+    out: (t) => void (stdout += t),
+    err: (t) => void (stderr += t),
+    progressTty: progress,
+  });
   return { code, stdout, stderr };
 }
 
@@ -18,7 +23,10 @@ export function treeHash(dir: string): string {
       const p = join(d, name);
       const st = lstatSync(p); // links are hashed as links, never followed (no loops)
       if (st.isSymbolicLink()) h.update(`link ${p} -> ${readlinkSync(p)}\n`);
-      else if (st.isDirectory()) { h.update(`dir ${p}\n`); walk(p); } else h.update(`file ${p}\n`).update(readFileSync(p));
+      else if (st.isDirectory()) {
+        h.update(`dir ${p}\n`);
+        walk(p);
+      } else h.update(`file ${p}\n`).update(readFileSync(p));
     }
   };
   walk(dir);

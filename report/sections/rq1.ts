@@ -1,0 +1,55 @@
+import type { AnalysisReport } from "../../analysis/rq/report.js";
+import { ci, f3, notAvailable, pct } from "../format.js";
+import { row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+
+export function rq1Sections(ctx: SectionContext): Section[] {
+  const { report: r, boot, synthetic } = ctx;
+  return [
+    {
+      id: "rq1_auc",
+      title: "RQ1 · Figure 4B / Table 3A: AUC per method on its own available sample",
+      caption:
+        `Estimator: ${r.rq1.estimator}; ${boot}. Obuchowski (1997) analytic clustered CI beside it. ` +
+        `Population: ${r.rq1.population}.${synthetic}`,
+      columns: withPaper(ctx, ["method", "n", "PASS", "FAIL", "tasks", "AUC", "bootstrap CI", "Obuchowski CI", "note"]),
+      rows: r.rq1.auc.map((a) => {
+        const cells = [a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci), ci(a.obuchowski?.ci)];
+        return row(ctx, [...cells, a.note ?? ""], `rq1.auc.${a.method}`);
+      }),
+    },
+    {
+      id: "rq1_paired",
+      title: "RQ1 · Figure 4A: paired ΔAUC on identical trajectories",
+      caption: `ΔAUC = AUC(gcpc) − AUC(holistic) on the shared subset; both AUCs recomputed on each draw; ${boot}.${synthetic}`,
+      columns: withPaper(ctx, ["quantity", "value"]),
+      rows: pairedRows(ctx, r.rq1.paired),
+    },
+    {
+      id: "rq1_condition",
+      title: "RQ1: AUC of GCPC by skill condition",
+      caption: `${boot}.${synthetic}`,
+      columns: withPaper(ctx, ["condition", "n", "AUC", "bootstrap CI"]),
+      rows: r.rq1.by_condition.map((a) =>
+        row(ctx, [a.method, a.n, f3(a.auc), ci(a.ci)], `rq1.condition.${a.method.replace(/^gcpc \((.*)\)$/, "$1")}`),
+      ),
+    },
+  ];
+}
+
+function pairedRows(ctx: SectionContext, pd: AnalysisReport["rq1"]["paired"]): Cell[][] {
+  if (!("delta" in pd)) return [row(ctx, ["paired ΔAUC", notAvailable(pd)])];
+  const intervalNote = pd.ci_reason
+    ? `CI ${pd.ci_reason}`
+    : pd.few_clusters
+      ? "few_clusters: fewer than 10 tasks, coverage below nominal"
+      : "";
+  return [
+    row(ctx, ["n (shared subset)", pd.n]),
+    row(ctx, ["tasks", pd.tasks]),
+    row(ctx, [`AUC ${pd.methods[0]}`, f3(pd.auc_a)], "rq1.auc.gcpc"),
+    row(ctx, [`AUC ${pd.methods[1]}`, f3(pd.auc_b)], "rq1.auc.holistic"),
+    row(ctx, ["ΔAUC [95% CI]", `${f3(pd.delta)} ${ci(pd.ci)}`], "rq1.paired.delta"),
+    row(ctx, ["share of draws with Δ > 0", pct(pd.positive_share)], "rq1.paired.positive_share"),
+    row(ctx, ["interval note", intervalNote]),
+  ];
+}

@@ -1,0 +1,85 @@
+import type { AnalysisReport } from "../../analysis/rq/report.js";
+import { ci, f3, notAvailable, pct } from "../format.js";
+import { row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+
+type Separations = AnalysisReport["rq4"]["outcome_step"];
+
+export function rq4Sections(ctx: SectionContext): Section[] {
+  const { report: r, boot, synthetic } = ctx;
+  return [
+    {
+      id: "rq4_outcome_step",
+      title: "RQ4 · Table 3B: the official-outcome step (PASS–FAIL separation)",
+      caption:
+        "Separation = mean(PASS) − mean(FAIL) on the same trajectories (binary, plain GCPC defined); " +
+        `${boot}.${synthetic}`,
+      columns: withPaper(ctx, ["variant", "n", "separation", "increment", "95% CI"]),
+      rows: separationRows(ctx, r.rq4.outcome_step, "rq4.outcome_step"),
+    },
+    {
+      id: "rq4_abstention",
+      title: "RQ4 · Table 3C: abstention rule",
+      caption: `Primary rule (Abstain excluded) vs forced verdict (Abstain → No); ${boot}.${synthetic}`,
+      columns: withPaper(ctx, ["variant", "n", "separation", "vs first row", "95% CI"]),
+      rows: separationRows(ctx, r.rq4.abstention, "rq4.abstention"),
+    },
+    {
+      id: "rq4_checks",
+      title: "RQ4 · Table 3C: stress and falsification checks",
+      caption: `Shares of rows; no resampling.${synthetic}`,
+      columns: withPaper(ctx, ["check", "result"]),
+      rows: checkRows(ctx, r.rq4),
+    },
+  ];
+}
+
+function separationRows(ctx: SectionContext, x: Separations, prefix: string): Cell[][] {
+  if (!Array.isArray(x)) return [row(ctx, [notAvailable(x), "", "", "", ""])];
+  return x.map((v) => {
+    const increment = v.increment === null ? "n/a" : (v.increment >= 0 ? "+" : "") + f3(v.increment);
+    return row(ctx, [v.design, v.n, f3(v.separation), increment, ci(v.ci)], `${prefix}.${v.variant}`);
+  });
+}
+
+function checkRows(ctx: SectionContext, rq4: AnalysisReport["rq4"]): Cell[][] {
+  const { evidence_replacement: er, idle_floor: idle, schema_audit: sa, perfect_agreement: pa } = rq4;
+  const share = (x: number | null | undefined, n: number) => `${pct(x)} of ${n}`;
+  return [
+    row(
+      ctx,
+      ["evidence replacement: Yes → No", "n" in er ? share(er.strict_share, er.n) : notAvailable(er)],
+      "rq4.evidence_replacement.strict_share",
+    ),
+    row(
+      ctx,
+      ["evidence replacement: Yes → No or Abstain", "n" in er ? share(er.incl_abstain_share, er.n) : notAvailable(er)],
+      "rq4.evidence_replacement.incl_abstain_share",
+    ),
+    row(
+      ctx,
+      ["idle-agent floor: GCPC = 0", "n" in idle ? `${idle.zero}/${idle.n}` : notAvailable(idle)],
+      "rq4.idle_floor.zero",
+    ),
+    row(
+      ctx,
+      [
+        "Perfect agrees with the outcome, endpoint excluded (§3.4)",
+        "n" in pa ? share(pa.without_endpoint, pa.n) : notAvailable(pa),
+      ],
+      "perfect.agreement_without_endpoint",
+    ),
+    row(
+      ctx,
+      [
+        "Perfect agrees with the outcome, endpoint included",
+        "n" in pa ? share(pa.with_endpoint, pa.n) : notAvailable(pa),
+      ],
+      "perfect.agreement_with_endpoint",
+    ),
+    ...(Array.isArray(sa)
+      ? sa.map((x) =>
+          row(ctx, [`schema audit: ${x.scheme}`, share(x.covered_share, x.n)], `rq4.schema_audit.${x.scheme}`),
+        )
+      : [row(ctx, ["schema audit", notAvailable(sa)])]),
+  ];
+}

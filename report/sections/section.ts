@@ -1,0 +1,60 @@
+import type { AnalysisReport } from "../../analysis/rq/report.js";
+import { ci, f3, pct } from "../format.js";
+import { paperId, type PaperFigureId, type PaperFigures } from "../paper.js";
+
+/** A rendered table: every output format (md, csv, latex, the site) is made from these. */
+export interface Section {
+  id: string;
+  title: string;
+  caption: string;
+  columns: string[];
+  rows: Cell[][];
+}
+
+export type Cell = string | number | null;
+
+/** What every section builder needs besides its own part of the report. */
+export interface SectionContext {
+  report: AnalysisReport;
+  paper?: PaperFigures;
+  /** "N task-clustered bootstrap resamples, percentile 95% CI (type-7), seed S". */
+  boot: string;
+  /** " SYNTHETIC DATA (...)." or "" */
+  synthetic: string;
+}
+
+export function sectionContext(report: AnalysisReport, paper?: PaperFigures): SectionContext {
+  const s = report.settings;
+  const level = Math.round(s.level * 100);
+  const boot = `${s.resamples} task-clustered bootstrap resamples, percentile ${level}% CI (type-7), seed ${s.seed}`;
+  const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
+  return { report, paper, boot, synthetic };
+}
+
+/** The paper's value of a figure, formatted by its unit: "" when the paper has none, null without a paper column. */
+export function paperCell(ctx: SectionContext, id: PaperFigureId | string | undefined): string | null {
+  if (!ctx.paper) return null;
+  const key = id === undefined ? undefined : paperId(id);
+  const fig = key ? ctx.paper.figures[key] : undefined;
+  if (!fig) return "";
+  if (fig.unit === "share") return pct(fig.value);
+  if (fig.ci) return `${f3(fig.value)} ${ci(fig.ci)}`;
+  return fig.unit === "count" ? String(fig.value) : f3(fig.value);
+}
+
+/** Columns plus the "paper" column when the report compares with the paper. */
+export function withPaper(ctx: SectionContext, columns: string[], paperColumns: string[] = ["paper"]): string[] {
+  return ctx.paper ? [...columns, ...paperColumns] : columns;
+}
+
+/** Cells plus the paper's values of the given figures (one per paper column). */
+export function row(ctx: SectionContext, cells: Cell[], ...ids: (PaperFigureId | string | undefined)[]): Cell[] {
+  if (!ctx.paper) return cells;
+  return [...cells, ...(ids.length ? ids : [undefined]).map((id) => paperCell(ctx, id))];
+}
+
+/** A one-row table saying why a result is not available, padded to the columns. */
+export function unavailableRow(ctx: SectionContext, message: Cell, width: number, paperWidth = 1): Cell[] {
+  const cells: Cell[] = [message, ...Array(width - 1).fill("")];
+  return ctx.paper ? [...cells, ...Array(paperWidth).fill("")] : cells;
+}
