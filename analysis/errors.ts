@@ -11,6 +11,6 @@ export function argError(fn: string, arg: string, value: unknown, why: string): 
   } catch {
     shown = String(value);
   }
-  if (shown !== undefined && shown.length > 80) shown = shown.slice(0, 77) + "...";
+  if (shown !== undefined && shown.length > 80) shown = `${shown.slice(0, 77)}...`;
   return new RangeError(`${fn}(): invalid ${arg} ${shown}: ${why}`);
 }

@@ -77,7 +77,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   const paper: PaperFigures | undefined =
     values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   let text: string;
-  if (format === "json") text = JSON.stringify(report, null, 2) + "\n";
+  if (format === "json") text = `${JSON.stringify(report, null, 2)}\n`;
   else if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
   else if (format === "latex") text = renderLatex(reportSections(report, paper));
   else {

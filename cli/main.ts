@@ -29,26 +29,26 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (command === "--help" || command === "-h") {
-      io.out(HELP.main + "\n");
+      io.out(`${HELP.main}\n`);
       return 0;
     }
     if (!command) {
-      io.err(HELP.main + "\n");
+      io.err(`${HELP.main}\n`);
       return 2;
     }
     if (command === "help") {
       if (rest.length === 0) {
-        io.out(HELP.main + "\n");
+        io.out(`${HELP.main}\n`);
         return 0;
       }
       if (rest.length > 1 || !(rest[0] in COMMANDS))
         throw new UsageError(`no help for "${rest.join(" ")}": commands are ${Object.keys(COMMANDS).join(", ")}`);
-      io.out(HELP[rest[0]] + "\n");
+      io.out(`${HELP[rest[0]]}\n`);
       return 0;
     }
     if (!(command in COMMANDS)) throw new UsageError(`unknown command "${command}" (try gcpc --help)`);
     if (rest.includes("--help") || rest.includes("-h")) {
-      io.out(HELP[command] + "\n");
+      io.out(`${HELP[command]}\n`);
       return 0;
     }
     const parsed = parseCommand(command, rest);

@@ -125,7 +125,7 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
     }
     writeFileSync(
       join(staging, SITE_MARKER),
-      JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2) + "\n",
+      `${JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2)}\n`,
     );
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
     if (old) renameSync(outAbs, old);

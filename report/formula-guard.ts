@@ -4,5 +4,5 @@
  * Plain numbers (including negatives) are left alone. One rule for every CSV export.
  */
 export function guardFormula(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(s) ? "'" + s : s;
+  return /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(s) ? `'${s}` : s;
 }

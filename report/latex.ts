@@ -80,7 +80,7 @@ export function latexTable(s: Section): string {
     const longest = Math.max(...s.rows.map((r) => String(r[k] ?? "").length), s.columns[k].length);
     return longest > 28 ? ">{\\raggedright\\arraybackslash}p{4.2cm}" : "l";
   });
-  const head = s.columns.map(escapeLatex).join(" & ") + " \\\\";
+  const head = `${s.columns.map(escapeLatex).join(" & ")} \\\\`;
   return [
     `% table ${s.id}: needs ${LATEX_PREAMBLE.join(" ")}`,
     "{\\small",
@@ -96,7 +96,7 @@ export function latexTable(s: Section): string {
     "\\endhead",
     "\\bottomrule",
     "\\endfoot",
-    ...s.rows.map((r) => r.map(escapeLatex).join(" & ") + " \\\\"),
+    ...s.rows.map((r) => `${r.map(escapeLatex).join(" & ")} \\\\`),
     "\\end{longtable}",
     "}",
     "",

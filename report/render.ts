@@ -44,11 +44,11 @@ export function renderCsv(sections: Section[]): string {
         if (k > 0) lines.push([s.id, r[0], s.columns[k], v].map(csvCell).join(","));
       }),
     );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** Tidy CSV (RFC 4180): one row per figure (see tidy.ts); numbers bare, text cells formula-guarded. */
 export function renderTidyCsv(rows: TidyRow[]): string {
   const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
-  return [TIDY_COLUMNS.join(","), ...rows.map((r) => TIDY_COLUMNS.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
+  return `${[TIDY_COLUMNS.join(","), ...rows.map((r) => TIDY_COLUMNS.map((c) => cell(r[c])).join(","))].join("\n")}\n`;
 }

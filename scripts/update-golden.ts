@@ -4,5 +4,5 @@ import { writeFileSync } from "node:fs";
 import { GOLDEN_FILE, goldenDigests } from "../test/helpers/golden.js";
 
 process.chdir(new URL("..", import.meta.url).pathname);
-writeFileSync(GOLDEN_FILE, JSON.stringify(await goldenDigests(), null, 2) + "\n");
+writeFileSync(GOLDEN_FILE, `${JSON.stringify(await goldenDigests(), null, 2)}\n`);
 console.log(`wrote ${GOLDEN_FILE.pathname}`);

@@ -43,7 +43,7 @@ export class StoreValidationError extends Error {
   ) {
     super(
       `invalid store ${store}: ${problems.length + dropped} problem(s)\n` +
-        problems.map((p) => "  " + formatProblem(p)).join("\n") +
+        problems.map((p) => `  ${formatProblem(p)}`).join("\n") +
         (dropped ? `\n  ... and ${dropped} more (raise --max-problems to see them)` : ""),
     );
     this.name = "StoreValidationError";

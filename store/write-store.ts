@@ -24,12 +24,12 @@ export async function writeStore(
   mkdirSync(dirname(out), { recursive: true });
   const tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.tmp-`));
   try {
-    writeFileSync(join(tmp, "store.json"), JSON.stringify(store.manifest, null, 2) + "\n");
+    writeFileSync(join(tmp, "store.json"), `${JSON.stringify(store.manifest, null, 2)}\n`);
     for (const table of TABLE_NAMES) {
       const rows = store[table as TableName] as Record<string, unknown>[] | undefined;
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
       if (format === "jsonl")
-        writeFileSync(join(tmp, `${table}.jsonl`), rows.map((r) => JSON.stringify(dropNulls(r))).join("\n") + "\n");
+        writeFileSync(join(tmp, `${table}.jsonl`), `${rows.map((r) => JSON.stringify(dropNulls(r))).join("\n")}\n`);
       else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]));
     }
     if (existsSync(out)) rmSync(out, { recursive: true });
@@ -52,7 +52,7 @@ export async function writeParquet(
 ): Promise<void> {
   const src = `${path}.src.jsonl`;
   const shaped = columns ? rows.map((r) => Object.fromEntries(columns.map(([c]) => [c, r[c] ?? null]))) : rows;
-  writeFileSync(src, shaped.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(src, `${shaped.map((r) => JSON.stringify(r)).join("\n")}\n`);
   const duck = await DuckDBInstance.create(":memory:", { threads: "1" });
   const conn = await duck.connect();
   try {

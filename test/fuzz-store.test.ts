@@ -125,9 +125,9 @@ function applyMutation(files: Files, m: Mutation): void {
       files.set(
         name,
         Buffer.concat([
-          Buffer.from(lines.slice(0, lineIx).join("\n") + "\n"),
+          Buffer.from(`${lines.slice(0, lineIx).join("\n")}\n`),
           Buffer.from(m.bytes),
-          Buffer.from("\n" + lines.slice(lineIx + 1).join("\n")),
+          Buffer.from(`\n${lines.slice(lineIx + 1).join("\n")}`),
         ]),
       );
       break;

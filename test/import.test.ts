@@ -202,21 +202,21 @@ test("gcpc import harbor merges user checklists and verdicts, and names the user
     bad = join(dir, "bad.jsonl");
   writeFileSync(
     items,
-    JSON.stringify({
+    `${JSON.stringify({
       task_id: "citation-check",
       item_id: "c1",
       text: "Finds the fake citations",
       route: "assertion",
       assertion_ref: "test_outputs.py::TestAnswerFileExists::test_answer_file_exists",
-    }) + "\n",
+    })}\n`,
   );
   writeFileSync(
     verdicts,
-    ["citation-check__fQQ2Jum", "citation-check__GKCxMCg"]
+    `${["citation-check__fQQ2Jum", "citation-check__GKCxMCg"]
       .map((id, k) =>
         JSON.stringify({ trajectory_id: id, item_id: "c1", label: k ? "Yes" : "No", evidence: "<b>log</b>" }),
       )
-      .join("\n") + "\n",
+      .join("\n")}\n`,
   );
   writeFileSync(
     bad,

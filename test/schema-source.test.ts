@@ -8,7 +8,7 @@ import { TABLE_SCHEMAS, TrajectoryRow, type Store } from "../analysis/schema/tab
 import { tableColumns } from "../analysis/schema/columns.js";
 import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
-import { StoreValidationError } from "../store/problems.js";
+import type { StoreValidationError } from "../store/problems.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 // The one edit a new column needs: the zod row schema. Nothing else is touched below.
@@ -55,12 +55,12 @@ test("CSV cells of the new column are converted by its derived kind and validate
   const path = join(dir, "trajectories.csv");
   const lines = readFileSync(path, "utf8").trimEnd().split("\n");
   const withCost = lines.map((l, i) => `${l},${i === 0 ? "cost_usd" : i === 3 ? "cheap" : "0.5"}`);
-  writeFileSync(path, withCost.join("\n") + "\n");
+  writeFileSync(path, `${withCost.join("\n")}\n`);
   await assert.rejects(readStore(dir, { schemas }), (e: StoreValidationError) => {
     assert.match(e.message, /trajectories\.csv, line 4, field "cost_usd": .*expected number/);
     return true;
   });
-  writeFileSync(path, withCost.map((l, i) => (i === 3 ? l.replace(/cheap$/, "0.25") : l)).join("\n") + "\n");
+  writeFileSync(path, `${withCost.map((l, i) => (i === 3 ? l.replace(/cheap$/, "0.25") : l)).join("\n")}\n`);
   const { store } = await readStore(dir, { schemas });
   assert.equal((store.trajectories[2] as Record<string, unknown>).cost_usd, 0.25);
 });

@@ -79,19 +79,19 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 50; i++) {
       try {
-        await fetch(base + "/");
+        await fetch(`${base}/`);
         break;
       } catch {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    const { page, problems } = await openOffline(browser, base + "/");
+    const { page, problems } = await openOffline(browser, `${base}/`);
     const links = await page
       .locator("#observablehq-sidebar a[href]")
       .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
     assert.ok(links.length >= PAGES.length, `sidebar links: ${links}`);
     for (const href of links) {
-      await page.goto(base + "/");
+      await page.goto(`${base}/`);
       await page.locator(`#observablehq-sidebar a[href="${href}"]`).first().click();
       await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
     }
@@ -103,7 +103,7 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
     );
     assert.equal(
       new URL(page.url()).pathname,
-      "/" + links[links.length - 1].replace(/^\.\//, ""),
+      `/${links[links.length - 1].replace(/^\.\//, "")}`,
       "the last link landed on its page",
     );
     await page.close();
@@ -126,11 +126,11 @@ test("every page renders offline: no failed request, no console error, no dialog
 });
 
 test("headline numbers on the pages equal the CLI's JSON for the same store", async () => {
-  const { page } = await openOffline(browser, origin + "/");
+  const { page } = await openOffline(browser, `${origin}/`);
   assert.equal(await page.textContent("#binary-count"), String(cli.counts.binary));
   assert.equal(await page.textContent("#dedup-count"), String(cli.counts.duplicates_dropped));
   await page.close();
-  const rq1 = await openOffline(browser, origin + "/rq1");
+  const rq1 = await openOffline(browser, `${origin}/rq1`);
   await rq1.page.waitForSelector("#paired-delta");
   assert.equal(await rq1.page.textContent("#paired-delta"), cli.rq1.paired.delta.toFixed(3));
   assert.equal(await rq1.page.textContent("#paired-positive"), `${(100 * cli.rq1.paired.positive_share).toFixed(1)}%`);
@@ -138,7 +138,7 @@ test("headline numbers on the pages equal the CLI's JSON for the same store", as
 });
 
 test("the explorer filters pairs, shows a chosen pair's changed criteria, and renders hostile evidence as text", async () => {
-  const { page, problems } = await openOffline(browser, origin + "/explorer");
+  const { page, problems } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#pair-count", { timeout: 60_000 });
   const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
   // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
@@ -179,7 +179,7 @@ test("the Real data page shows the registry uplift recomputed from the CSV, with
     .map((l) => l.split(","));
   const sum = (cond: string, col: number) => csv.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
   const uplift = sum("With Skills", 8) / sum("With Skills", 7) - sum("No Skills", 8) / sum("No Skills", 7);
-  const { page, problems } = await openOffline(browser, origin + "/real");
+  const { page, problems } = await openOffline(browser, `${origin}/real`);
   await page.waitForSelector("#uplift");
   assert.equal(await page.textContent("#uplift"), `${(100 * uplift).toFixed(1)} pp`);
   assert.match((await page.textContent("#uplift-ci"))!, /^\[\d+\.\d, \d+\.\d\] pp$/);

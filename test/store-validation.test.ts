@@ -63,14 +63,14 @@ const EXPECTED: Record<string, string[]> = {
 };
 
 test("the valid base store reads without problems", async () => {
-  const { store, rows } = await readStore(root + "valid");
+  const { store, rows } = await readStore(`${root}valid`);
   assert.equal(store.trajectories.length, 3);
   assert.equal(rows.judgments, 5);
 });
 
 for (const [name, lines] of Object.entries(EXPECTED)) {
   test(`malformed store "${name}" is rejected naming file, line/row and field`, async () => {
-    await assert.rejects(readStore(root + "malformed/" + name), (e: unknown) => {
+    await assert.rejects(readStore(`${root}malformed/${name}`), (e: unknown) => {
       assert.ok(e instanceof StoreValidationError);
       assert.deepEqual(e.problems.map(formatProblem), lines);
       return true;
@@ -79,7 +79,7 @@ for (const [name, lines] of Object.entries(EXPECTED)) {
 }
 
 test("the problem list is capped and says how many more there are", async () => {
-  await assert.rejects(readStore(root + "malformed/several-problems", { maxProblems: 1 }), (e: unknown) => {
+  await assert.rejects(readStore(`${root}malformed/several-problems`, { maxProblems: 1 }), (e: unknown) => {
     assert.ok(e instanceof StoreValidationError);
     assert.equal(e.problems.length, 1);
     assert.equal(e.dropped, 2);

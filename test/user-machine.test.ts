@@ -104,7 +104,7 @@ test("finding 6: a judgment with the judge omitted and one naming the primary ju
   const lines = readFileSync(join(dir, "s/judgments.jsonl"), "utf8").trimEnd().split("\n");
   const first = JSON.parse(lines[0]);
   lines.push(JSON.stringify({ ...first, label: first.label === "Yes" ? "No" : "Yes", judge: "judge-1", run: 1 }));
-  writeFileSync(join(dir, "s/judgments.jsonl"), lines.join("\n") + "\n");
+  writeFileSync(join(dir, "s/judgments.jsonl"), `${lines.join("\n")}\n`);
   const r = await cli(["validate", join(dir, "s")]);
   assert.equal(r.code, 2);
   assert.match(

@@ -259,7 +259,7 @@ export function generateDemoStore(options: GenerateOptions): Store {
   const combos = Array.from({ length: M.combos }, (_, c) => ({
     harness: HARNESSES[c % HARNESSES.length],
     model: MODELS[c % MODELS.length],
-    source: SOURCES[Math.floor(c / (HARNESSES.length * MODELS.length)) % SOURCES.length] + `-${1 + Math.floor(c / 26)}`,
+    source: `${SOURCES[Math.floor(c / (HARNESSES.length * MODELS.length)) % SOURCES.length]}-${1 + Math.floor(c / 26)}`,
     ability: normal() * M.modelAbilitySd,
   }));
   const tasksPerCombo = Math.min(nSb, Math.round(M.tasksPerCombo * scale));

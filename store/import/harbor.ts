@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { Judgment, Item, Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
+import type { Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
+import { group } from "d3";
 import { compareCodePoints } from "../../analysis/rq/order.js";
 import { fsErrorText } from "../fs-error-text.js";
 
@@ -17,12 +18,34 @@ export interface HarborImport {
   jobLevel: string[];
 }
 
+/** The fields of a Harbor trial's result.json this importer reads (all optional: archives vary). */
+interface HarborResult {
+  task_name?: unknown;
+  trial_name?: unknown;
+  id?: unknown;
+  source?: unknown;
+  started_at?: unknown;
+  agent_info?: { name?: unknown; model_info?: { provider?: unknown; name?: unknown } };
+  config?: HarborConfig;
+  verifier_result?: { rewards?: { reward?: unknown } };
+  exception_info?: { exception_type?: unknown };
+}
+
+interface HarborConfig {
+  agent?: { name?: unknown; model_name?: unknown };
+}
+
+/** A CTRF test report (verifier/ctrf.json): results.tests[] with name and status. */
+interface Ctrf {
+  results?: { tests?: unknown };
+}
+
 interface TrialFiles {
   folder: string;
   rel: string;
-  result: any;
-  config: any | undefined;
-  ctrf: any | undefined;
+  result: HarborResult;
+  config: HarborConfig | undefined;
+  ctrf: Ctrf | undefined;
 }
 
 /**
@@ -52,12 +75,21 @@ function fsReason(e: unknown): string {
   return `cannot read (${text})`;
 }
 
-function readJson(path: string): { value?: any; error?: string } {
+function readJson(path: string): { value?: unknown; error?: string } {
   try {
     return { value: JSON.parse(readFileSync(path, "utf8")) };
   } catch (e) {
     return { error: (e as Error).message.split("\n")[0] };
   }
+}
+
+/** What the folder walk collects: trial folders, and everything it had to leave out. */
+interface Walk {
+  trials: TrialFiles[];
+  skipped: Skipped[];
+  jobLevel: string[];
+  /** Folders by real path: a folder reached twice (through a symbolic link) is imported once. */
+  visited: Map<string, string>;
 }
 
 /**
@@ -68,186 +100,195 @@ function readJson(path: string): { value?: any; error?: string } {
  * import continues with the rest.
  */
 export function importHarbor(roots: string[], options: { benchmark?: string; name?: string } = {}): HarborImport {
-  const skipped: Skipped[] = [];
-  const jobLevel: string[] = [];
-  const trials: TrialFiles[] = [];
-  // Folders by real path: a folder reached twice (through a symbolic link) is imported once,
-  // and a link back up the tree cannot loop.
-  const visited = new Map<string, string>();
-  const walk = (root: string, dir: string) => {
-    let real: string;
-    try {
-      real = realpathSync(dir);
-    } catch (e) {
-      skipped.push({ folder: dir, reason: fsReason(e) });
-      return;
-    }
-    const first = visited.get(real);
-    if (first !== undefined) {
-      skipped.push({
-        folder: dir,
-        reason: `same folder as ${first} (reached twice through a symbolic link); imported once`,
-      });
-      return;
-    }
-    visited.set(real, dir);
-    let entries: string[];
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (e) {
-      skipped.push({ folder: dir, reason: fsReason(e) });
-      return;
-    }
-    if (entries.includes("result.json")) {
-      const r = readJson(join(dir, "result.json"));
-      if (r.error) skipped.push({ folder: dir, reason: `result.json is not valid JSON (${r.error})` });
-      else if (r.value === null || typeof r.value !== "object")
-        skipped.push({ folder: dir, reason: "result.json is not a JSON object" });
-      else if (!("task_name" in r.value)) jobLevel.push(dir);
-      else {
-        const cfg = entries.includes("config.json") ? readJson(join(dir, "config.json")) : undefined;
-        const ctrfPath = join(dir, "verifier", "ctrf.json");
-        const ctrf = existsSync(ctrfPath) ? readJson(ctrfPath) : undefined;
-        if (cfg?.error)
-          skipped.push({ folder: dir, reason: `config.json is not valid JSON (${cfg.error}); imported without it` });
-        if (ctrf?.error)
-          skipped.push({
-            folder: dir,
-            reason: `verifier/ctrf.json is not valid JSON (${ctrf.error}); imported without per-test results`,
-          });
-        trials.push({
-          folder: dir,
-          rel: `${relative(root, dir)}`,
-          result: r.value,
-          config: cfg?.value,
-          ctrf: ctrf?.value,
-        });
-        return; // a trial folder holds no further trials
-      }
-    } else if (entries.includes("config.json") || entries.includes("verifier")) {
-      skipped.push({ folder: dir, reason: "no result.json: not a complete trial folder" });
-    }
-    for (const e of entries) {
-      if (e === "verifier") continue;
-      const p = join(dir, e);
-      let isDir: boolean;
-      try {
-        isDir = statSync(p).isDirectory();
-      } catch (err) {
-        skipped.push({ folder: p, reason: fsReason(err) });
-        continue;
-      }
-      if (isDir) walk(root, p);
-    }
-  };
+  const w: Walk = { trials: [], skipped: [], jobLevel: [], visited: new Map() };
   for (const root of roots) {
-    if (!existsSync(root) || !statSync(root).isDirectory()) skipped.push({ folder: root, reason: "not a directory" });
-    else walk(root, root);
+    if (!existsSync(root) || !statSync(root).isDirectory()) w.skipped.push({ folder: root, reason: "not a directory" });
+    else walkFolder(w, root, root);
   }
-
-  const tasks = new Map<string, Set<string>>();
+  const tests = new Map<string, Set<string>>();
   const rows: (Trajectory & { started: string })[] = [];
   const verifier_results: VerifierResult[] = [];
   const ids = new Set<string>();
-  for (const t of trials) {
-    const r = t.result;
-    const task = typeof r.task_name === "string" && r.task_name ? r.task_name : undefined;
-    if (!task) {
-      skipped.push({ folder: t.folder, reason: "result.json has no task_name" });
-      continue;
+  for (const t of w.trials) {
+    const row = trialRow(t, w.skipped, ids);
+    if (!row) continue;
+    if (!tests.has(row.task_id)) tests.set(row.task_id, new Set());
+    for (const r of verifierResults(t, row.trajectory_id, w.skipped)) {
+      tests.get(row.task_id)?.add(r.test_id);
+      verifier_results.push(r);
     }
-    const condition = conditionFromPath(t.rel) ?? (String(r.source ?? "").includes("no-skills") ? "none" : undefined);
-    if (!condition) {
-      skipped.push({
-        folder: t.folder,
-        reason: "cannot tell the skill condition from the path (expected skills / noskills / no_skills)",
-      });
-      continue;
-    }
-    const harness = r.agent_info?.name ?? t.config?.agent?.name ?? r.config?.agent?.name;
-    const model =
-      r.config?.agent?.model_name ??
-      t.config?.agent?.model_name ??
-      (r.agent_info?.model_info ? `${r.agent_info.model_info.provider}/${r.agent_info.model_info.name}` : undefined);
-    if (!harness || !model) {
-      skipped.push({
-        folder: t.folder,
-        reason: "cannot find the harness (agent_info.name) or model (config.agent.model_name)",
-      });
-      continue;
-    }
-    const reward = r.verifier_result?.rewards?.reward;
-    const tags = ["harbor"];
-    if (r.exception_info) tags.push(`exception:${r.exception_info.exception_type ?? "unknown"}`);
-    if (reward === undefined || reward === null) tags.push("no-verifier-result");
-    if (!t.ctrf) tags.push("no-ctrf");
-    let id = String(r.trial_name ?? t.rel.split(sep).pop());
-    if (ids.has(id)) id = `${id}-${String(r.id ?? "").slice(0, 8)}`;
-    ids.add(id);
-    if (!tasks.has(task)) tasks.set(task, new Set());
-    const tests = t.ctrf?.results?.tests;
-    if (t.ctrf && !Array.isArray(tests))
-      skipped.push({
-        folder: t.folder,
-        reason: "verifier/ctrf.json has no results.tests[]; imported without per-test results",
-      });
-    else if (Array.isArray(tests)) {
-      const seen = new Set<string>();
-      for (const test of tests) {
-        if (typeof test?.name !== "string" || seen.has(test.name)) continue;
-        seen.add(test.name);
-        tasks.get(task)!.add(test.name);
-        verifier_results.push({ trajectory_id: id, test_id: test.name, status: CTRF_STATUS[test.status] ?? "other" });
-      }
-    }
-    rows.push({
-      trajectory_id: id,
-      task_id: task,
-      harness: String(harness),
-      model: String(model),
-      source: t.rel.split(/[\\/]/)[0] || undefined,
-      condition,
-      outcome: reward === 1 ? "PASS" : reward === 0 ? "FAIL" : undefined,
-      reward: typeof reward === "number" ? reward : undefined,
-      tags,
-      started: String(r.started_at ?? ""),
-    });
+    rows.push(row);
   }
-  // Trial index within (task, harness, model, source, condition), by start time then id.
-  const cells = new Map<string, typeof rows>();
-  for (const row of rows) {
-    const key = JSON.stringify([row.task_id, row.harness, row.model, row.source ?? null, row.condition]);
-    if (!cells.has(key)) cells.set(key, []);
-    cells.get(key)!.push(row);
-  }
-  for (const list of cells.values()) {
-    list.sort((a, b) => compareCodePoints(a.started, b.started) || compareCodePoints(a.trajectory_id, b.trajectory_id));
-    list.forEach((row, i) => (row.trial = i + 1));
-  }
+  assignTrialIndex(rows);
   const trajectories: Trajectory[] = rows
     .map(({ started: _started, ...t }) => t)
     .sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
-  const taskRows: Task[] = [...tasks.keys()]
-    .sort(compareCodePoints)
-    .map((task_id) => ({
-      task_id,
-      benchmark: options.benchmark ?? "skillsbench",
-      verifier_tests: [...tasks.get(task_id)!].sort(compareCodePoints),
-    }));
-  return {
-    store: {
-      manifest: {
-        name: options.name ?? "harbor import",
-        description: `Imported from Harbor trial folders: ${roots.join(", ")}`,
-        judgments_optional: true,
-      },
-      tasks: taskRows,
-      items: [] as Item[],
-      trajectories,
-      judgments: [] as Judgment[],
-      verifier_results,
-    },
-    skipped,
-    jobLevel,
+  const taskRows: Task[] = [...tests.keys()].sort(compareCodePoints).map((task_id) => ({
+    task_id,
+    benchmark: options.benchmark ?? "skillsbench",
+    verifier_tests: [...(tests.get(task_id) ?? [])].sort(compareCodePoints),
+  }));
+  const manifest = {
+    name: options.name ?? "harbor import",
+    description: `Imported from Harbor trial folders: ${roots.join(", ")}`,
+    judgments_optional: true,
   };
+  const store: Store = { manifest, tasks: taskRows, items: [], trajectories, judgments: [], verifier_results };
+  return { store, skipped: w.skipped, jobLevel: w.jobLevel };
+}
+
+/** Visits one folder: a trial folder is collected, anything else is searched for trials below. */
+function walkFolder(w: Walk, root: string, dir: string): void {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch (e) {
+    w.skipped.push({ folder: dir, reason: fsReason(e) });
+    return;
+  }
+  const first = w.visited.get(real);
+  if (first !== undefined) {
+    const reason = `same folder as ${first} (reached twice through a symbolic link); imported once`;
+    w.skipped.push({ folder: dir, reason });
+    return;
+  }
+  w.visited.set(real, dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch (e) {
+    w.skipped.push({ folder: dir, reason: fsReason(e) });
+    return;
+  }
+  if (entries.includes("result.json")) {
+    if (collectTrial(w, root, dir, entries)) return; // a trial folder holds no further trials
+  } else if (entries.includes("config.json") || entries.includes("verifier")) {
+    w.skipped.push({ folder: dir, reason: "no result.json: not a complete trial folder" });
+  }
+  for (const e of entries) {
+    if (e === "verifier") continue;
+    const p = join(dir, e);
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch (err) {
+      w.skipped.push({ folder: p, reason: fsReason(err) });
+      continue;
+    }
+    if (isDir) walkFolder(w, root, p);
+  }
+}
+
+/** Reads a folder holding result.json; true when it is a trial (collected), false to keep walking below it. */
+function collectTrial(w: Walk, root: string, dir: string, entries: string[]): boolean {
+  const r = readJson(join(dir, "result.json"));
+  if (r.error) w.skipped.push({ folder: dir, reason: `result.json is not valid JSON (${r.error})` });
+  else if (r.value === null || typeof r.value !== "object")
+    w.skipped.push({ folder: dir, reason: "result.json is not a JSON object" });
+  else if (!("task_name" in r.value)) w.jobLevel.push(dir);
+  else {
+    const cfg = entries.includes("config.json") ? readJson(join(dir, "config.json")) : undefined;
+    const ctrfPath = join(dir, "verifier", "ctrf.json");
+    const ctrf = existsSync(ctrfPath) ? readJson(ctrfPath) : undefined;
+    if (cfg?.error)
+      w.skipped.push({ folder: dir, reason: `config.json is not valid JSON (${cfg.error}); imported without it` });
+    if (ctrf?.error) {
+      const reason = `verifier/ctrf.json is not valid JSON (${ctrf.error}); imported without per-test results`;
+      w.skipped.push({ folder: dir, reason });
+    }
+    const result = r.value as HarborResult;
+    const config = cfg?.value as HarborConfig | undefined;
+    w.trials.push({
+      folder: dir,
+      rel: `${relative(root, dir)}`,
+      result,
+      config,
+      ctrf: ctrf?.value as Ctrf | undefined,
+    });
+    return true;
+  }
+  return false;
+}
+
+/** One trial as a trajectory row (trial index assigned later), or undefined with the reason in `skipped`. */
+function trialRow(t: TrialFiles, skipped: Skipped[], ids: Set<string>): (Trajectory & { started: string }) | undefined {
+  const r = t.result;
+  const task = typeof r.task_name === "string" && r.task_name ? r.task_name : undefined;
+  if (!task) {
+    skipped.push({ folder: t.folder, reason: "result.json has no task_name" });
+    return undefined;
+  }
+  const condition = conditionFromPath(t.rel) ?? (String(r.source ?? "").includes("no-skills") ? "none" : undefined);
+  if (!condition) {
+    const reason = "cannot tell the skill condition from the path (expected skills / noskills / no_skills)";
+    skipped.push({ folder: t.folder, reason });
+    return undefined;
+  }
+  const harness = r.agent_info?.name ?? t.config?.agent?.name ?? r.config?.agent?.name;
+  const info = r.agent_info?.model_info;
+  const model =
+    r.config?.agent?.model_name ?? t.config?.agent?.model_name ?? (info ? `${info.provider}/${info.name}` : undefined);
+  if (!harness || !model) {
+    const reason = "cannot find the harness (agent_info.name) or model (config.agent.model_name)";
+    skipped.push({ folder: t.folder, reason });
+    return undefined;
+  }
+  const reward = r.verifier_result?.rewards?.reward;
+  const tags = ["harbor"];
+  if (r.exception_info) tags.push(`exception:${r.exception_info.exception_type ?? "unknown"}`);
+  if (reward === undefined || reward === null) tags.push("no-verifier-result");
+  if (!t.ctrf) tags.push("no-ctrf");
+  let id = String(r.trial_name ?? t.rel.split(sep).pop());
+  if (ids.has(id)) id = `${id}-${String(r.id ?? "").slice(0, 8)}`;
+  ids.add(id);
+  return {
+    trajectory_id: id,
+    task_id: task,
+    harness: String(harness),
+    model: String(model),
+    source: t.rel.split(/[\\/]/)[0] || undefined,
+    condition,
+    outcome: reward === 1 ? "PASS" : reward === 0 ? "FAIL" : undefined,
+    reward: typeof reward === "number" ? reward : undefined,
+    tags,
+    started: String(r.started_at ?? ""),
+  };
+}
+
+/** Per-test results from the trial's CTRF report (first entry per test name). */
+function verifierResults(t: TrialFiles, trajectory_id: string, skipped: Skipped[]): VerifierResult[] {
+  const tests = t.ctrf?.results?.tests;
+  if (t.ctrf && !Array.isArray(tests)) {
+    const reason = "verifier/ctrf.json has no results.tests[]; imported without per-test results";
+    skipped.push({ folder: t.folder, reason });
+    return [];
+  }
+  const out: VerifierResult[] = [];
+  const seen = new Set<string>();
+  for (const test of Array.isArray(tests) ? (tests as { name?: unknown; status?: unknown }[]) : []) {
+    if (typeof test?.name !== "string" || seen.has(test.name)) continue;
+    seen.add(test.name);
+    out.push({ trajectory_id, test_id: test.name, status: CTRF_STATUS[String(test.status)] ?? "other" });
+  }
+  return out;
+}
+
+/** Trial index within (task, harness, model, source, condition), by start time then id. */
+function assignTrialIndex(rows: (Trajectory & { started: string })[]): void {
+  const cells = group(
+    rows,
+    (r) => r.task_id,
+    (r) => r.harness,
+    (r) => r.model,
+    (r) => r.source ?? null,
+    (r) => r.condition,
+  );
+  for (const list of leaves<Trajectory & { started: string }>(cells)) {
+    list.sort((a, b) => compareCodePoints(a.started, b.started) || compareCodePoints(a.trajectory_id, b.trajectory_id));
+    for (const [i, row] of list.entries()) row.trial = i + 1;
+  }
+}
+
+function leaves<T>(m: Map<unknown, unknown>): T[][] {
+  return [...m.values()].flatMap((v) => (v instanceof Map ? leaves<T>(v) : [v as T[]]));
 }
