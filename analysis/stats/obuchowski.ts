@@ -43,92 +43,143 @@ export function obuchowskiAuc(
   clusterOf: ArrayLike<number>,
   level = 0.95,
 ): ObuchowskiResult {
-  const n = scores.length;
-  if (outcomes.length !== n || clusterOf.length !== n)
-    throw argError("obuchowskiAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
-  const pos: number[] = [],
-    neg: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(scores[i])) throw argError("obuchowskiAuc", `scores[${i}]`, scores[i], "must be finite");
-    (outcomes[i] ? pos : neg).push(i);
-  }
-  const M = pos.length,
-    N = neg.length;
-  const clusterIds = Array.from(new Set(Array.from(clusterOf))).sort((a, b) => a - b);
-  const I = clusterIds.length;
-  const withPos = new Set(pos.map((i) => clusterOf[i])).size,
-    withNeg = new Set(neg.map((j) => clusterOf[j])).size;
+  const c = clusterComponents(scores, outcomes, clusterOf, "obuchowskiAuc");
   const base = {
     method: "Obuchowski (1997) clustered AUC variance" as const,
     level,
-    clusters: I,
-    clustersWithPositive: withPos,
-    clustersWithNegative: withNeg,
-    nPositive: M,
-    nNegative: N,
+    clusters: c.clusters,
+    clustersWithPositive: c.withPositive,
+    clustersWithNegative: c.withNegative,
+    nPositive: c.M,
+    nNegative: c.N,
   };
-  if (M === 0 || N === 0)
-    return { ...base, auc: NaN, variance: NaN, se: NaN, ci: [NaN, NaN], reason: "only one outcome class" };
-  // v10[x] = share of negatives below x (+½ ties); v01[y] = share of positives above y (+½ ties).
-  const negSorted = Float64Array.from(neg, (i) => scores[i]).sort();
-  const posSorted = Float64Array.from(pos, (i) => scores[i]).sort();
-  const v10 = new Map<number, number>(),
-    v01 = new Map<number, number>();
-  for (const i of pos) {
-    const s = scores[i];
-    v10.set(i, (lowerBound(negSorted, s) + 0.5 * (upperBound(negSorted, s) - lowerBound(negSorted, s))) / N);
-  }
-  for (const j of neg) {
-    const s = scores[j];
-    v01.set(j, (M - upperBound(posSorted, s) + 0.5 * (upperBound(posSorted, s) - lowerBound(posSorted, s))) / M);
-  }
-  let A = 0;
-  for (const x of v10.values()) A += x;
-  A /= M;
-  const slot = new Map(clusterIds.map((c, k) => [c, k]));
-  const V10 = new Float64Array(I),
-    V01 = new Float64Array(I),
-    m = new Float64Array(I),
-    nn = new Float64Array(I);
-  for (const i of pos) {
-    const k = slot.get(clusterOf[i])!;
-    V10[k] += v10.get(i)!;
-    m[k]++;
-  }
-  for (const j of neg) {
-    const k = slot.get(clusterOf[j])!;
-    V01[k] += v01.get(j)!;
-    nn[k]++;
-  }
-  const undefinedVariance = (reason: string) => ({
+  const undefinedVariance = (auc: number, reason: string) => ({
     ...base,
-    auc: A,
+    auc,
     variance: NaN,
     se: NaN,
     ci: [NaN, NaN] as [number, number],
     reason,
   });
-  if (withPos < 2 || withNeg < 2)
-    return undefinedVariance(`fewer than 2 clusters hold a positive (${withPos}) or a negative (${withNeg})`);
-  let s10 = 0,
-    s01 = 0,
-    s11 = 0;
-  for (let k = 0; k < I; k++) {
-    const a = V10[k] - m[k] * A,
-      b = V01[k] - nn[k] * A;
-    s10 += a * a;
-    s01 += b * b;
-    s11 += a * b;
+  if (c.M === 0 || c.N === 0) return undefinedVariance(NaN, "only one outcome class");
+  const A = c.auc;
+  if (c.withPositive < 2 || c.withNegative < 2) {
+    return undefinedVariance(
+      A,
+      `fewer than 2 clusters hold a positive (${c.withPositive}) or a negative (${c.withNegative})`,
+    );
   }
-  const S10 = (withPos / (withPos - 1) / M) * s10,
-    S01 = (withNeg / (withNeg - 1) / N) * s01,
-    S11 = (I / (I - 1)) * s11;
-  const variance = S10 / M + S01 / N + (2 * S11) / (M * N);
+  const variance = componentCovariance(c, c);
   if (!(variance >= 0))
-    return { ...undefinedVariance(`negative variance estimate (${variance.toExponential(3)})`), variance };
+    return { ...undefinedVariance(A, `negative variance estimate (${variance.toExponential(3)})`), variance };
   const se = Math.sqrt(variance);
   const z = normalQuantile(1 - (1 - level) / 2);
   return { ...base, auc: A, variance, se, ci: [Math.max(0, A - z * se), Math.min(1, A + z * se)] };
+}
+
+/** Per-cluster structural components of one method's AUC (DeLong placements summed by cluster). */
+export interface ClusterComponents {
+  auc: number;
+  M: number;
+  N: number;
+  clusters: number;
+  withPositive: number;
+  withNegative: number;
+  /** Per cluster slot: Σ V10 over its positives, Σ V01 over its negatives, and the counts m_i, n_i. */
+  V10: Float64Array;
+  V01: Float64Array;
+  m: Float64Array;
+  n: Float64Array;
+}
+
+/**
+ * The components of Obuchowski's estimator; clusters are slotted in ascending id order,
+ * so two methods scored on the same trajectories share slots (the paired test needs that).
+ */
+export function clusterComponents(
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<boolean>,
+  clusterOf: ArrayLike<number>,
+  caller = "clusterComponents",
+): ClusterComponents {
+  const total = scores.length;
+  if (outcomes.length !== total || clusterOf.length !== total)
+    throw argError(caller, "lengths", [total, outcomes.length, clusterOf.length], "must be equal");
+  const pos: number[] = [];
+  const neg: number[] = [];
+  for (let i = 0; i < total; i++) {
+    if (!Number.isFinite(scores[i])) throw argError(caller, `scores[${i}]`, scores[i], "must be finite");
+    (outcomes[i] ? pos : neg).push(i);
+  }
+  const M = pos.length;
+  const N = neg.length;
+  const clusterIds = Array.from(new Set(Array.from(clusterOf))).sort((a, b) => a - b);
+  const I = clusterIds.length;
+  const slot = new Map(clusterIds.map((c, k) => [c, k]));
+  const out: ClusterComponents = {
+    auc: NaN,
+    M,
+    N,
+    clusters: I,
+    withPositive: new Set(pos.map((i) => clusterOf[i])).size,
+    withNegative: new Set(neg.map((j) => clusterOf[j])).size,
+    V10: new Float64Array(I),
+    V01: new Float64Array(I),
+    m: new Float64Array(I),
+    n: new Float64Array(I),
+  };
+  if (M === 0 || N === 0) return out;
+  // v10[x] = share of negatives below x (+½ ties); v01[y] = share of positives above y (+½ ties).
+  const negSorted = Float64Array.from(neg, (i) => scores[i]).sort();
+  const posSorted = Float64Array.from(pos, (i) => scores[i]).sort();
+  let sum = 0;
+  for (const i of pos) {
+    const s = scores[i];
+    const lo = lowerBound(negSorted, s);
+    const v10 = (lo + 0.5 * (upperBound(negSorted, s) - lo)) / N;
+    const k = slot.get(clusterOf[i])!;
+    out.V10[k] += v10;
+    out.m[k]++;
+    sum += v10;
+  }
+  for (const j of neg) {
+    const s = scores[j];
+    const lo = lowerBound(posSorted, s);
+    const hi = upperBound(posSorted, s);
+    const k = slot.get(clusterOf[j])!;
+    out.V01[k] += (M - hi + 0.5 * (hi - lo)) / M;
+    out.n[k]++;
+  }
+  out.auc = sum / M;
+  return out;
+}
+
+/**
+ * Obuchowski's covariance of two AUCs on the same trajectories and clusters (eq. 5 of the 1997
+ * paper; with a = b it is the variance of eq. 3–4): S10/M + S01/N + (S11 + S11')/(MN), with the
+ * I10/(I10−1) and I01/(I01−1) factors of contract rule 15.
+ */
+export function componentCovariance(a: ClusterComponents, b: ClusterComponents): number {
+  const { M, N, clusters: I, withPositive: i10, withNegative: i01 } = a;
+  let s10 = 0;
+  let s01 = 0;
+  let s11 = 0;
+  let s11t = 0;
+  for (let k = 0; k < I; k++) {
+    const a10 = a.V10[k] - a.m[k] * a.auc;
+    const a01 = a.V01[k] - a.n[k] * a.auc;
+    const b10 = b.V10[k] - b.m[k] * b.auc;
+    const b01 = b.V01[k] - b.n[k] * b.auc;
+    s10 += a10 * b10;
+    s01 += a01 * b01;
+    s11 += a10 * b01;
+    s11t += a01 * b10;
+  }
+  const S10 = (i10 / (i10 - 1) / M) * s10;
+  const S01 = (i01 / (i01 - 1) / N) * s01;
+  const S11 = (I / (I - 1)) * s11;
+  const S11t = (I / (I - 1)) * s11t;
+  return S10 / M + S01 / N + (S11 + S11t) / (M * N);
 }
 
 function lowerBound(sorted: Float64Array, x: number): number {
