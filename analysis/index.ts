@@ -12,6 +12,8 @@ export { median, quantileSorted, percentileInterval } from "./stats/quantile.js"
 export { ClusteredSeparation } from "./stats/separation.js";
 export { midranks } from "./stats/ranks.js";
 export * from "./rq/common.js";
+export * from "./estimates/bootstrap-interval.js";
+export * from "./estimates/not-defined.js";
 export * from "./rq/prepared.js";
 export * from "./rq/matched-pairs.js";
 export * from "./rq/checklist-gates.js";
@@ -21,7 +23,7 @@ export * from "./rq/rq3-skill-effects.js";
 export * from "./rq/rq4-ablations.js";
 export * from "./rq/rq5-reliability.js";
 export * from "./rq/report.js";
-export { compareCodePoints } from "./rq/order.js";
+export { compareCodePoints } from "./order.js";
 export * from "./rq/outcome-level.js";
 export { ClusteredProportions } from "./stats/clustered-proportion.js";
 export { verifierTestShare } from "./rq/method-scores.js";

@@ -1,7 +1,7 @@
 // Child process of the benchmark: read + analyse one store, print wall time and peak RSS as JSON.
 import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
-import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 
 const t0 = performance.now();
 const { store } = await readStore(process.argv[2]);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzeStore } from "../analysis/rq/report.js";
-import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
 import { decodeUtf8, parseJsonl } from "../store/parse-text.js";

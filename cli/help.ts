@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from "../analysis/rq/common.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 
 /** Help text per command; `gcpc help CMD` prints one, an unknown CMD is a usage error. */
 export const HELP: Record<string, string> = {

@@ -1,40 +1,12 @@
-import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
+import {
+  bootstrapIntervals,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+} from "../estimates/bootstrap-interval.js";
+import { finite, finiteCI } from "../estimates/not-defined.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import { obuchowskiAuc } from "../stats/obuchowski.js";
-import { compareCodePoints } from "./order.js";
-
-/** Settings every bootstrap in an analysis run shares; recorded with each figure. */
-export interface BootstrapSettings {
-  seed: number;
-  resamples: number;
-  level: number;
-}
-export const DEFAULT_SETTINGS: BootstrapSettings = { seed: 20260101, resamples: DEFAULT_RESAMPLES, level: 0.95 };
-
-/** What produced a CI, attached to every interval (DEVELOPERS: state estimator, seed, resamples). */
-export interface BootstrapDescriptor {
-  estimator: string;
-  resamples: number;
-  seed: string;
-  level: number;
-  clusters: number;
-  redrawn: number;
-}
-
-/** Either a figure or the reason it is not available (never a silent 0 or NaN). */
-export interface NotAvailable {
-  available: false;
-  reason: string;
-}
-export const notAvailable = (reason: string): NotAvailable => ({ available: false, reason });
-
-/** NaN → null so JSON output never carries an invalid number. */
-export function finite(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
-}
-export function finiteCI(ci: [number, number]): [number, number] | null {
-  return Number.isFinite(ci[0]) && Number.isFinite(ci[1]) ? ci : null;
-}
+import { compareCodePoints } from "../order.js";
 
 /** Dense cluster indices for a list of task ids (sorted by code point for determinism). */
 export function taskClusters(taskIds: readonly string[]): { clusterOf: Int32Array; clusters: number; ids: string[] } {
@@ -42,9 +14,6 @@ export function taskClusters(taskIds: readonly string[]): { clusterOf: Int32Arra
   const slot = new Map(ids.map((id, i) => [id, i]));
   return { clusterOf: Int32Array.from(taskIds, (id) => slot.get(id)!), clusters: ids.length, ids };
 }
-
-/** Seed string of one bootstrap: the run's seed plus the figure's name, so each figure is reproducible alone. */
-export const seedFor = (s: BootstrapSettings, figure: string) => `${s.seed}:${figure}`;
 
 export interface AucEstimate {
   method: string;
@@ -111,39 +80,25 @@ export function aucWithCI(
   const problem = aucIntervalProblem(rows);
   if (problem)
     return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI ${problem}` };
-  const seed = seedFor(settings, figure);
-  let res;
+  let interval: ReturnType<typeof bootstrapIntervals<"auc">>;
   try {
-    res = clusterBootstrap({
+    interval = bootstrapIntervals({
+      settings,
+      figure,
       clusters,
-      seed,
-      resamples: settings.resamples,
+      estimator: AUC_ESTIMATOR,
       statistics: { auc: (w) => prepared.evaluate(w) },
       accept: (w) => prepared.hasBothClasses(w),
     });
   } catch (e) {
-    return {
-      ...base,
-      auc: estimate,
-      ci: null,
-      bootstrap: null,
-      obuchowski,
-      few_clusters,
-      note: `CI not available: ${(e as Error).message}`,
-    };
+    const note = `CI not available: ${(e as Error).message}`;
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note };
   }
   return {
     ...base,
     auc: estimate,
-    ci: percentileCI(res.draws.auc, settings.level),
-    bootstrap: {
-      estimator: AUC_ESTIMATOR,
-      resamples: res.resamples,
-      seed: res.seed,
-      level: settings.level,
-      clusters,
-      redrawn: res.redrawn,
-    },
+    ci: interval.ci.auc,
+    bootstrap: interval.bootstrap,
     obuchowski,
     few_clusters,
     ...(few_clusters ? { note: `few_clusters: ${clusters} tasks (< ${FEW_CLUSTERS}), coverage below nominal` } : {}),

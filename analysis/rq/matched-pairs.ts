@@ -1,5 +1,5 @@
 import type { Trajectory } from "../schema/tables.js";
-import { compareCodePoints } from "./order.js";
+import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface MatchedPair {

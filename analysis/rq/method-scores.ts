@@ -1,5 +1,5 @@
 import type { PreparedStore } from "./prepared.js";
-import { compareCodePoints } from "./order.js";
+import { compareCodePoints } from "../order.js";
 
 /** Paper baselines first (Table 3A order), then any other stored method by name. */
 const PAPER_ORDER = ["holistic", "generic", "tick", "tick_adapted"];

@@ -1,15 +1,14 @@
-import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
+import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
 import {
-  notAvailable,
-  seedFor,
-  taskClusters,
+  bootstrapIntervals,
   type BootstrapDescriptor,
   type BootstrapSettings,
-  type NotAvailable,
-} from "./common.js";
-import { compareCodePoints } from "./order.js";
+} from "../estimates/bootstrap-interval.js";
+import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { taskClusters } from "./common.js";
+import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface UpliftRow {
@@ -97,27 +96,21 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
     };
     if (clusters < 2 || row.uplift === null) return row;
     const r = new Float64Array(2);
-    const res = clusterBootstrap({
+    const res = bootstrapIntervals({
+      settings,
+      figure,
       clusters,
-      seed: seedFor(settings, figure),
-      resamples: settings.resamples,
+      estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
       // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
       statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
     });
     return {
       ...row,
-      rate_none_ci: percentileCI(res.draws.none, settings.level),
-      rate_curated_ci: percentileCI(res.draws.curated, settings.level),
-      uplift_ci: percentileCI(res.draws.uplift, settings.level),
+      rate_none_ci: res.ci.none,
+      rate_curated_ci: res.ci.curated,
+      uplift_ci: res.ci.uplift,
       positive_share: shareAbove(res.draws.uplift),
-      bootstrap: {
-        estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
-        resamples: res.resamples,
-        seed: res.seed,
-        level: settings.level,
-        clusters,
-        redrawn: res.redrawn,
-      },
+      bootstrap: res.bootstrap,
     };
   };
   const groupBy = (key: (t: Trajectory) => string | undefined) => {

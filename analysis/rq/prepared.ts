@@ -1,7 +1,7 @@
 import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
 import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
 import { trajectoryMetrics, type TrajectoryMetrics } from "../scoring/trajectory-metrics.js";
-import { compareCodePoints } from "./order.js";
+import { compareCodePoints } from "../order.js";
 
 export const DEFAULT_JUDGE = "primary";
 

@@ -1,5 +1,6 @@
 import { SCHEMA_VERSION, type Store } from "../schema/tables.js";
-import { DEFAULT_SETTINGS, finite, type BootstrapSettings } from "./common.js";
+import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
+import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
 import { rq1Discrimination, type Rq1Result } from "./rq1-discrimination.js";
 import { rq2Human, type Rq2Result } from "./rq2-human.js";
@@ -7,7 +8,7 @@ import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomeLevel, type OutcomeLevelResult } from "./outcome-level.js";
-import type { NotAvailable } from "./common.js";
+import type { NotAvailable } from "../estimates/not-defined.js";
 
 export interface PerTrajectoryRow {
   trajectory_id: string;

@@ -1,17 +1,18 @@
-import { clusterBootstrap, percentileCI, shareAbove } from "../stats/bootstrap.js";
+import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
+import {
+  bootstrapIntervals,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+} from "../estimates/bootstrap-interval.js";
+import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import {
   aucIntervalProblem,
   aucWithCI,
   AUC_ESTIMATOR,
   FEW_CLUSTERS,
-  notAvailable,
-  seedFor,
   taskClusters,
   type AucEstimate,
-  type BootstrapDescriptor,
-  type BootstrapSettings,
-  type NotAvailable,
 } from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
@@ -51,24 +52,13 @@ export interface Rq1Result {
 export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
   const pop = p.trajectories.filter(isBinary);
   const maps = methodScoreMaps(p);
-  const auc: AucEstimate[] = [];
-  for (const [method, scores] of maps) {
-    if (method === "gcpc_outcome") continue;
-    const rows = pop
-      .filter((t) => scores.has(t.trajectory_id))
-      .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
-    const estimate = aucWithCI(method, rows, settings, `rq1:auc:${method}`);
-    // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
-    if (method === "verifier_tests")
-      estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
-    else if (method === "gcpc" && !p.hasJudgments) estimate.note = "not available: the store holds no judgments";
-    auc.push(estimate);
-  }
+  const auc = aucPerMethod(p, pop, maps, settings);
   const gcpc = maps.get("gcpc")!;
   const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
-    const rows = pop
-      .filter((t) => t.condition === condition && gcpc.has(t.trajectory_id))
-      .map((t) => ({ score: gcpc.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+    const rows = scoredRows(
+      pop.filter((t) => t.condition === condition),
+      gcpc,
+    );
     return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, settings, `rq1:condition:${condition}`)];
   });
   const other = maps.get(pairedWith);
@@ -92,6 +82,35 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
   };
 }
 
+type Binary = PreparedStore["trajectories"][number];
+
+function scoredRows(pop: Binary[], scores: Map<string, number>) {
+  return pop
+    .filter((t) => scores.has(t.trajectory_id))
+    .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
+}
+
+/** AUC of each log-only method on its own available sample (outcome-inclusive scores contain the label). */
+function aucPerMethod(
+  p: PreparedStore,
+  pop: Binary[],
+  maps: Map<string, Map<string, number>>,
+  settings: BootstrapSettings,
+): AucEstimate[] {
+  const auc: AucEstimate[] = [];
+  for (const [method, scores] of maps) {
+    if (method === "gcpc_outcome") continue;
+    const estimate = aucWithCI(method, scoredRows(pop, scores), settings, `rq1:auc:${method}`);
+    // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
+    if (method === "verifier_tests")
+      estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
+    else if (method === "gcpc" && !p.hasJudgments) estimate.note = "not available: the store holds no judgments";
+    auc.push(estimate);
+  }
+  return auc;
+}
+
+/** ΔAUC = AUC(a) − AUC(b) on the trajectories both methods scored, both AUCs on each task-clustered draw. */
 export function pairedDelta(
   p: PreparedStore,
   a: Map<string, number>,
@@ -106,67 +125,38 @@ export function pairedDelta(
       `shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`,
     );
   const { clusterOf, clusters } = taskClusters(shared.map((t) => t.task_id));
-  const aucA = new ClusteredAuc(
-    shared.map((t) => a.get(t.trajectory_id)!),
-    pass,
-    clusterOf,
-    clusters,
-  );
-  const aucB = new ClusteredAuc(
-    shared.map((t) => b.get(t.trajectory_id)!),
-    pass,
-    clusterOf,
-    clusters,
-  );
+  const aucOf = (m: Map<string, number>) =>
+    new ClusteredAuc(
+      shared.map((t) => m.get(t.trajectory_id)!),
+      pass,
+      clusterOf,
+      clusters,
+    );
+  const aucA = aucOf(a);
+  const aucB = aucOf(b);
+  const [estA, estB] = [aucA.estimate(), aucB.estimate()];
+  const base = { available: true as const, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB };
   const few_clusters = clusters < FEW_CLUSTERS;
   const problem = aucIntervalProblem(shared.map((t, i) => ({ pass: pass[i], task: t.task_id })));
   if (problem) {
-    const [estA, estB] = [aucA.estimate(), aucB.estimate()];
-    return {
-      available: true,
-      methods,
-      n: shared.length,
-      tasks: clusters,
-      auc_a: estA,
-      auc_b: estB,
-      delta: estA - estB,
-      ci: null,
-      ci_reason: problem,
-      few_clusters,
-      positive_share: null,
-      bootstrap: null,
-      draws: [],
-    };
+    const none = { positive_share: null, bootstrap: null, draws: [] };
+    return { ...base, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, ...none };
   }
-  const seed = seedFor(settings, `rq1:paired:${methods.join("-")}`);
-  const res = clusterBootstrap({
+  const res = bootstrapIntervals({
+    settings,
+    figure: `rq1:paired:${methods.join("-")}`,
     clusters,
-    seed,
-    resamples: settings.resamples,
+    estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)",
     accept: (w) => aucA.hasBothClasses(w),
     statistics: { delta: (w) => aucA.evaluate(w) - aucB.evaluate(w) },
   });
-  const estA = aucA.estimate(),
-    estB = aucB.estimate();
   return {
-    available: true,
-    methods,
-    n: shared.length,
-    tasks: clusters,
-    auc_a: estA,
-    auc_b: estB,
+    ...base,
     delta: estA - estB,
-    ci: percentileCI(res.draws.delta, settings.level),
+    ci: res.ci.delta,
     few_clusters,
     positive_share: shareAbove(res.draws.delta, 0),
-    bootstrap: {
-      estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)",
-      resamples: res.resamples,
-      seed: res.seed,
-      level: settings.level,
-      clusters,
-      redrawn: res.redrawn,
-    },
+    bootstrap: res.bootstrap,
     draws: Array.from(res.draws.delta),
   };
 }

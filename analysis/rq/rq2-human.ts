@@ -1,18 +1,15 @@
-import { clusterBootstrap, percentileCI } from "../stats/bootstrap.js";
 import { krippendorffAlpha, alphaFromUnits } from "../stats/krippendorff-alpha.js";
 import { ClusteredSpearman } from "../stats/spearman.js";
 import { mean } from "../stats/shares.js";
 import {
-  finite,
-  notAvailable,
-  seedFor,
-  taskClusters,
+  bootstrapIntervals,
   type BootstrapDescriptor,
   type BootstrapSettings,
-  type NotAvailable,
-} from "./common.js";
+} from "../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { taskClusters } from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
-import { compareCodePoints } from "./order.js";
+import { compareCodePoints } from "../order.js";
 import type { PreparedStore } from "./prepared.js";
 
 export interface Rq2Method {
@@ -184,25 +181,14 @@ export function spearmanWithCI(
   if (clusters < 2)
     return { rho, rho_ci: null, rho_n: ids.length, bootstrap: null, note: "CI not available: one task" };
   try {
-    const res = clusterBootstrap({
+    const res = bootstrapIntervals({
+      settings,
+      figure,
       clusters,
-      seed: seedFor(settings, figure),
-      resamples: settings.resamples,
+      estimator: "Spearman ρ (average ranks); task-clustered percentile bootstrap (type-7)",
       statistics: { rho: (w) => prepared.evaluate(w) },
     });
-    return {
-      rho,
-      rho_ci: percentileCI(res.draws.rho, settings.level),
-      rho_n: ids.length,
-      bootstrap: {
-        estimator: "Spearman ρ (average ranks); task-clustered percentile bootstrap (type-7)",
-        resamples: res.resamples,
-        seed: res.seed,
-        level: settings.level,
-        clusters,
-        redrawn: res.redrawn,
-      },
-    };
+    return { rho, rho_ci: res.ci.rho, rho_n: ids.length, bootstrap: res.bootstrap };
   } catch (e) {
     return { rho, rho_ci: null, rho_n: ids.length, bootstrap: null, note: `CI not available: ${(e as Error).message}` };
   }

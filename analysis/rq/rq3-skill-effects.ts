@@ -1,7 +1,7 @@
 import { median } from "../stats/quantile.js";
 import { roundTo12, thresholdShares } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
-import { finite } from "./common.js";
+import { finite } from "../estimates/not-defined.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
 

@@ -1,17 +1,13 @@
-import { clusterBootstrap, percentileCI } from "../stats/bootstrap.js";
 import { ClusteredSeparation } from "../stats/separation.js";
 import type { AbstentionRule, OutcomeStep } from "../scoring/official-outcome.js";
 import {
-  finite,
-  notAvailable,
-  seedFor,
-  taskClusters,
-  type AucEstimate,
+  bootstrapIntervals,
   type BootstrapDescriptor,
   type BootstrapSettings,
-  type NotAvailable,
-} from "./common.js";
-import { compareCodePoints } from "./order.js";
+} from "../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { taskClusters, type AucEstimate } from "./common.js";
+import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface SeparationRow {
@@ -72,55 +68,54 @@ export const PER_TEST_VARIANTS: { variant: string; design: string; step: Outcome
   },
 ];
 
+type SeparationVariant = { variant: string; design: string; step: OutcomeStep; abstention?: AbstentionRule };
+
+/** PASS–FAIL separation of each score variant on the same trajectories, with its task-clustered CI. */
+function separationRows(
+  p: PreparedStore,
+  pop: PreparedStore["trajectories"],
+  variants: SeparationVariant[],
+  o: { settings: BootstrapSettings; figure: string },
+): SeparationRow[] | NotAvailable {
+  const pass = pop.map((t) => t.outcome === "PASS");
+  if (!pass.includes(true) || !pass.includes(false))
+    return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
+  const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
+  const rows: SeparationRow[] = [];
+  for (const v of variants) {
+    const scores = pop.map((t) => p.score(t.trajectory_id, v.step, v.abstention ?? "exclude"));
+    const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);
+    const estimate = sep.estimate();
+    const interval =
+      clusters >= 2
+        ? bootstrapIntervals({
+            settings: o.settings,
+            figure: `${o.figure}:${v.variant}`,
+            clusters,
+            estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
+            statistics: { s: (w) => sep.evaluate(w) },
+          })
+        : undefined;
+    rows.push({
+      variant: v.variant,
+      design: v.design,
+      n: pop.length,
+      n_pass: pass.filter(Boolean).length,
+      n_fail: pass.filter((x) => !x).length,
+      separation: estimate,
+      increment: rows.length ? estimate - rows[0].separation! : 0,
+      ci: interval?.ci.s ?? null,
+      bootstrap: interval?.bootstrap ?? null,
+    });
+  }
+  return rows;
+}
+
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
   const pop = p.trajectories.filter((t) => isBinary(t) && !p.metrics.get(t.trajectory_id)!.zero_evidence);
-  const separations = (
-    variants: { variant: string; design: string; step: OutcomeStep; abstention?: AbstentionRule }[],
-    figure: string,
-  ): SeparationRow[] | NotAvailable => {
-    const pass = pop.map((t) => t.outcome === "PASS");
-    if (!pass.includes(true) || !pass.includes(false))
-      return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
-    const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
-    const rows: SeparationRow[] = [];
-    for (const v of variants) {
-      const scores = pop.map((t) => p.score(t.trajectory_id, v.step, v.abstention ?? "exclude"));
-      const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);
-      const estimate = sep.estimate();
-      let ci: [number, number] | null = null,
-        bootstrap: BootstrapDescriptor | null = null;
-      if (clusters >= 2) {
-        const res = clusterBootstrap({
-          clusters,
-          seed: seedFor(settings, `${figure}:${v.variant}`),
-          resamples: settings.resamples,
-          statistics: { s: (w) => sep.evaluate(w) },
-        });
-        ci = percentileCI(res.draws.s, settings.level);
-        bootstrap = {
-          estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
-          resamples: res.resamples,
-          seed: res.seed,
-          level: settings.level,
-          clusters,
-          redrawn: res.redrawn,
-        };
-      }
-      rows.push({
-        variant: v.variant,
-        design: v.design,
-        n: pop.length,
-        n_pass: pass.filter(Boolean).length,
-        n_fail: pass.filter((x) => !x).length,
-        separation: estimate,
-        increment: rows.length ? estimate - rows[0].separation! : 0,
-        ci,
-        bootstrap,
-      });
-    }
-    return rows;
-  };
+  const separations = (variants: SeparationVariant[], figure: string) =>
+    separationRows(p, pop, variants, { settings, figure });
   if (!p.hasJudgments) {
     const na = notAvailable("the store holds no judgments (outcome-only store)");
     return {

@@ -1,4 +1,3 @@
-import { clusterBootstrap, percentileCI } from "../stats/bootstrap.js";
 import { UnitWeightedIntervalAlpha } from "../stats/krippendorff-alpha.js";
 import { median } from "../stats/quantile.js";
 import { roundTo12 } from "../stats/shares.js";
@@ -6,14 +5,12 @@ import { signTest } from "../stats/sign-test.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
 import {
-  finite,
-  notAvailable,
-  seedFor,
+  bootstrapIntervals,
   type BootstrapDescriptor,
   type BootstrapSettings,
-  type NotAvailable,
-} from "./common.js";
-import { compareCodePoints } from "./order.js";
+} from "../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { compareCodePoints } from "../order.js";
 import { spearmanWithCI } from "./rq2-human.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -116,25 +113,14 @@ function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["
     };
   if (alpha.units < 2)
     return { ...base, alpha: estimate, ci: null, bootstrap: null, note: "CI not available: one pairable unit" };
-  const res = clusterBootstrap({
+  const res = bootstrapIntervals({
+    settings,
+    figure: "rq5:reliability",
     clusters: alpha.units,
-    seed: seedFor(settings, "rq5:reliability"),
-    resamples: settings.resamples,
+    estimator: "Krippendorff α (interval), units resampled with replacement; percentile (type-7)",
     statistics: { a: (w) => alpha.evaluate(w) },
   });
-  return {
-    ...base,
-    alpha: estimate,
-    ci: percentileCI(res.draws.a, settings.level),
-    bootstrap: {
-      estimator: "Krippendorff α (interval), units resampled with replacement; percentile (type-7)",
-      resamples: res.resamples,
-      seed: res.seed,
-      level: settings.level,
-      clusters: alpha.units,
-      redrawn: res.redrawn,
-    },
-  };
+  return { ...base, alpha: estimate, ci: res.ci.a, bootstrap: res.bootstrap };
 }
 
 /** Spearman ρ of GCPC under the primary judge vs each other judge (run 1), plain and with official outcome. */

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readStore } from "../../store/read-store.js";
 import { analyzeStore, type AnalysisReport } from "../../analysis/rq/report.js";
-import { DEFAULT_SETTINGS } from "../../analysis/rq/common.js";
+import { DEFAULT_SETTINGS } from "../../analysis/estimates/bootstrap-interval.js";
 import { prepareStore } from "../../analysis/rq/prepared.js";
 
 /** The store a build describes: $GCPC_STORE, default the bundled demo (relative to the repo root). */

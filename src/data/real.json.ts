@@ -3,7 +3,7 @@ import { readStore } from "../../store/read-store.js";
 import { prepareStore } from "../../analysis/rq/prepared.js";
 import { outcomeLevel } from "../../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../../analysis/rq/method-scores.js";
-import { DEFAULT_SETTINGS } from "../../analysis/rq/common.js";
+import { DEFAULT_SETTINGS } from "../../analysis/estimates/bootstrap-interval.js";
 
 // Real public data (issue 5): the SkillsBench v1.1 registry (cell-level pass counts) and a sample of
 // Harbor trial folders, imported by `gcpc import` into data/real/. Paths can be overridden.

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "n
 import { join, relative, sep } from "node:path";
 import type { Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
 import { group } from "d3";
-import { compareCodePoints } from "../../analysis/rq/order.js";
+import { compareCodePoints } from "../../analysis/order.js";
 import { fsErrorText } from "../fs-error-text.js";
 
 /** A trial folder that could not be imported, and why. */

@@ -1,6 +1,6 @@
 import { csvParse } from "d3";
 import type { Store, Task, Trajectory } from "../../analysis/schema/tables.js";
-import { compareCodePoints } from "../../analysis/rq/order.js";
+import { compareCodePoints } from "../../analysis/order.js";
 import type { Problem } from "../problems.js";
 
 const REQUIRED = [
