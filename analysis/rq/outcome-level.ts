@@ -1,3 +1,4 @@
+import { group, rollup } from "d3";
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
@@ -60,113 +61,122 @@ export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): Out
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
-  const uplift = (
-    group: string,
-    rows: Trajectory[],
-    figure: string,
-    unit: "task" | "configuration" = "task",
-  ): UpliftRow => {
-    const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
-    const tasks = new Set(rows.map((t) => t.task_id)).size;
-    const props = new ClusteredProportions(clusters);
-    rows.forEach((t, i) => props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1));
-    const ones = new Float64Array(clusters).fill(1);
-    const a = props.totals(0),
-      b = props.totals(1);
-    const rn = props.rate(0, ones),
-      rc = props.rate(1, ones);
-    const row: UpliftRow = {
-      group,
-      tasks,
-      cluster_unit: unit,
-      clusters,
-      trials_none: a.trials,
-      passes_none: a.successes,
-      rate_none: Number.isFinite(rn) ? rn : null,
-      rate_none_ci: null,
-      trials_curated: b.trials,
-      passes_curated: b.successes,
-      rate_curated: Number.isFinite(rc) ? rc : null,
-      rate_curated_ci: null,
-      uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null,
-      uplift_ci: null,
-      positive_share: null,
-      bootstrap: null,
-    };
-    if (clusters < 2 || row.uplift === null) return row;
-    const r = new Float64Array(2);
-    const res = bootstrapIntervals({
-      settings,
-      figure,
-      clusters,
-      estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
-      // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
-      statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
-    });
-    return {
-      ...row,
-      rate_none_ci: res.ci.none,
-      rate_curated_ci: res.ci.curated,
-      uplift_ci: res.ci.uplift,
-      positive_share: shareAbove(res.draws.uplift),
-      bootstrap: res.bootstrap,
-    };
-  };
-  const groupBy = (key: (t: Trajectory) => string | undefined) => {
-    const m = new Map<string, Trajectory[]>();
-    for (const t of pop) {
-      const k = key(t);
-      if (k === undefined) continue;
-      if (!m.has(k)) m.set(k, []);
-      m.get(k)!.push(t);
-    }
-    // Only groups holding both conditions: an uplift needs both arms.
-    return [...m.keys()]
-      .sort(compareCodePoints)
-      .filter((k) => m.get(k)!.some((t) => t.condition === "none") && m.get(k)!.some((t) => t.condition === "curated"))
-      .map((k) => [k, m.get(k)!] as const);
-  };
-  const by_domain = groupBy((t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) =>
-    uplift(k, rows, `outcomes:domain:${k}`),
+  const up = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") =>
+    upliftRow({ group, rows, figure, unit, settings });
+  const by_domain = groupsWithBothArms(pop, (t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) =>
+    up(k, rows, `outcomes:domain:${k}`),
   );
-  const by_model = groupBy((t) => `${t.harness} / ${t.model}`).map(([k, rows]) =>
-    uplift(k, rows, `outcomes:model:${k}`),
+  const by_model = groupsWithBothArms(pop, (t) => `${t.harness} / ${t.model}`).map(([k, rows]) =>
+    up(k, rows, `outcomes:model:${k}`),
   );
-  const by_task = groupBy((t) => t.task_id).map(([k, rows]) => uplift(k, rows, `outcomes:task:${k}`, "configuration"));
+  const by_task = groupsWithBothArms(pop, (t) => t.task_id).map(([k, rows]) =>
+    up(k, rows, `outcomes:task:${k}`, "configuration"),
+  );
+  return {
+    estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
+    overall: up("all", pop, "outcomes:overall"),
+    by_domain,
+    by_model,
+    by_task,
+    ...cellTransitions(pop),
+  };
+}
 
-  // Cell transitions.
-  const cells = new Map<string, { none: number[]; curated: number[] }>();
-  for (const t of pop) {
-    const key = JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null]);
-    if (!cells.has(key)) cells.set(key, { none: [0, 0], curated: [0, 0] });
-    const side = cells.get(key)![t.condition as "none" | "curated"];
-    side[0] += t.outcome === "PASS" ? 1 : 0;
-    side[1] += 1;
+const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
+
+/** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
+function upliftRow(o: {
+  group: string;
+  rows: Trajectory[];
+  figure: string;
+  unit: "task" | "configuration";
+  settings: BootstrapSettings;
+}): UpliftRow {
+  const { rows, unit } = o;
+  const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
+  const props = new ClusteredProportions(clusters);
+  for (const [i, t] of rows.entries()) {
+    props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1);
   }
-  const state = ([passes, trials]: number[]): CellState | undefined =>
-    trials === 0 ? undefined : passes === 0 ? "FAIL-only" : passes === trials ? "PASS-only" : "mixed";
-  const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
+  const ones = new Float64Array(clusters).fill(1);
+  const a = props.totals(0);
+  const b = props.totals(1);
+  const rn = props.rate(0, ones);
+  const rc = props.rate(1, ones);
+  const row: UpliftRow = {
+    group: o.group,
+    tasks: new Set(rows.map((t) => t.task_id)).size,
+    cluster_unit: unit,
+    clusters,
+    trials_none: a.trials,
+    passes_none: a.successes,
+    rate_none: Number.isFinite(rn) ? rn : null,
+    rate_none_ci: null,
+    trials_curated: b.trials,
+    passes_curated: b.successes,
+    rate_curated: Number.isFinite(rc) ? rc : null,
+    rate_curated_ci: null,
+    uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null,
+    uplift_ci: null,
+    positive_share: null,
+    bootstrap: null,
+  };
+  if (clusters < 2 || row.uplift === null) return row;
+  const r = new Float64Array(2);
+  const res = bootstrapIntervals({
+    settings: o.settings,
+    figure: o.figure,
+    clusters,
+    estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
+    // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
+    statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
+  });
+  return {
+    ...row,
+    rate_none_ci: res.ci.none,
+    rate_curated_ci: res.ci.curated,
+    uplift_ci: res.ci.uplift,
+    positive_share: shareAbove(res.draws.uplift),
+    bootstrap: res.bootstrap,
+  };
+}
+
+/** Groups (sorted by code point) that hold both conditions: an uplift needs both arms. */
+function groupsWithBothArms(pop: Trajectory[], key: (t: Trajectory) => string | undefined) {
+  const groups = group(
+    pop.filter((t) => key(t) !== undefined),
+    (t) => key(t)!,
+  );
+  return [...groups.keys()]
+    .sort(compareCodePoints)
+    .map((k) => [k, groups.get(k)!] as const)
+    .filter(([, rows]) => rows.some((t) => t.condition === "none") && rows.some((t) => t.condition === "curated"));
+}
+
+const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
+
+/** Each (task, harness, model, source) cell's state without and with skills, and the 3 × 3 transition counts. */
+function cellTransitions(pop: Trajectory[]) {
+  const cells = rollup(
+    pop,
+    (rows) => ({ passes: rows.filter((t) => t.outcome === "PASS").length, trials: rows.length }),
+    (t) => JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null]),
+    (t) => t.condition,
+  );
+  const state = (c: { passes: number; trials: number } | undefined): CellState | undefined =>
+    !c || c.trials === 0 ? undefined : c.passes === 0 ? "FAIL-only" : c.passes === c.trials ? "PASS-only" : "mixed";
   const counts = new Map<string, number>();
   let paired = 0;
   for (const c of cells.values()) {
-    const from = state(c.none),
-      to = state(c.curated);
+    const from = state(c.get("none"));
+    const to = state(c.get("curated"));
     if (!from || !to) continue;
     paired++;
     counts.set(`${from}>${to}`, (counts.get(`${from}>${to}`) ?? 0) + 1);
   }
-  const cell_transitions = STATES.flatMap((from) =>
-    STATES.map((to) => ({ from, to, cells: counts.get(`${from}>${to}`) ?? 0 })),
-  );
   const get = (from: CellState, to: CellState) => counts.get(`${from}>${to}`) ?? 0;
   return {
-    estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
-    overall: uplift("all", pop, "outcomes:overall"),
-    by_domain,
-    by_model,
-    by_task,
-    cell_transitions,
+    cell_transitions: STATES.flatMap((from) => STATES.map((to) => ({ from, to, cells: get(from, to) }))),
     cells_paired: paired,
     gained: get("FAIL-only", "mixed") + get("FAIL-only", "PASS-only"),
     lost: get("PASS-only", "FAIL-only") + get("mixed", "FAIL-only") + get("PASS-only", "mixed"),

@@ -130,70 +130,81 @@ export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, chec
   }
   const variants = p.testResults.size > 0 ? [...OUTCOME_STEP_VARIANTS, ...PER_TEST_VARIANTS] : OUTCOME_STEP_VARIANTS;
   const outcome_step = separations(variants, "rq4:outcome_step");
-  const withOutcome = { endpoint: true, propagation: true },
-    plain = { endpoint: false, propagation: false };
-  const abstention = separations(
-    [
-      { variant: "primary", design: "Primary rule: Abstain excluded (with official outcome)", step: withOutcome },
-      {
-        variant: "forced",
-        design: "Forced verdict: every Abstain → No (with official outcome)",
-        step: withOutcome,
-        abstention: "forced_no",
-      },
-      { variant: "primary_plain", design: "Primary rule, plain GCPC", step: plain },
-      { variant: "forced_plain", design: "Forced verdict, plain GCPC", step: plain, abstention: "forced_no" },
-    ],
-    "rq4:abstention",
-  );
+  const abstention = separations(ABSTENTION_VARIANTS, "rq4:abstention");
+  return {
+    checklist,
+    outcome_step,
+    abstention,
+    evidence_replacement: evidenceReplacement(p),
+    idle_floor: idleFloor(p),
+    schema_audit: schemaAudit(p),
+    perfect_agreement: perfectAgreement(p),
+  };
+}
 
+const WITH_OUTCOME = { endpoint: true, propagation: true };
+const PLAIN_STEP = { endpoint: false, propagation: false };
+const ABSTENTION_VARIANTS: SeparationVariant[] = [
+  { variant: "primary", design: "Primary rule: Abstain excluded (with official outcome)", step: WITH_OUTCOME },
+  {
+    variant: "forced",
+    design: "Forced verdict: every Abstain → No (with official outcome)",
+    step: WITH_OUTCOME,
+    abstention: "forced_no",
+  },
+  { variant: "primary_plain", design: "Primary rule, plain GCPC", step: PLAIN_STEP },
+  { variant: "forced_plain", design: "Forced verdict, plain GCPC", step: PLAIN_STEP, abstention: "forced_no" },
+];
+
+/** Evidence replacement (§4.5): shares of Yes items that turn No (or No/Abstain) once the evidence is replaced. */
+function evidenceReplacement(p: PreparedStore): Rq4Result["evidence_replacement"] {
   const er = p.store.evidence_replacements;
-  const evidence_replacement = er
-    ? (() => {
-        const yes = er.filter((r) => r.before === "Yes");
-        const strict = yes.filter((r) => r.after === "No").length;
-        const incl = yes.filter((r) => r.after === "No" || r.after === "Abstain").length;
-        return {
-          n: yes.length,
-          strict_share: yes.length ? strict / yes.length : null,
-          incl_abstain_share: yes.length ? incl / yes.length : null,
-          rows_total: er.length,
-        };
-      })()
-    : notAvailable("no evidence_replacements table");
+  if (!er) return notAvailable("no evidence_replacements table");
+  const yes = er.filter((r) => r.before === "Yes");
+  const strict = yes.filter((r) => r.after === "No").length;
+  const incl = yes.filter((r) => r.after === "No" || r.after === "Abstain").length;
+  return {
+    n: yes.length,
+    strict_share: yes.length ? strict / yes.length : null,
+    incl_abstain_share: yes.length ? incl / yes.length : null,
+    rows_total: er.length,
+  };
+}
 
+/** The idle-agent floor (§3.4): trajectories tagged idle should score GCPC = 0. */
+function idleFloor(p: PreparedStore): Rq4Result["idle_floor"] {
   const idle = p.trajectories.filter((t) => t.tags?.includes("idle"));
-  const idle_floor = idle.length
-    ? {
-        n: idle.length,
-        zero: idle.filter((t) => p.metrics.get(t.trajectory_id)!.gcpc === 0).length,
-        undefined_gcpc: idle.filter((t) => p.metrics.get(t.trajectory_id)!.zero_evidence).length,
-        values: idle.map((t) => finite(p.metrics.get(t.trajectory_id)!.gcpc)),
-      }
-    : notAvailable("no trajectories tagged 'idle'");
+  if (!idle.length) return notAvailable("no trajectories tagged 'idle'");
+  const metrics = idle.map((t) => p.metrics.get(t.trajectory_id)!);
+  return {
+    n: idle.length,
+    zero: metrics.filter((m) => m.gcpc === 0).length,
+    undefined_gcpc: metrics.filter((m) => m.zero_evidence).length,
+    values: metrics.map((m) => finite(m.gcpc)),
+  };
+}
 
+function schemaAudit(p: PreparedStore): Rq4Result["schema_audit"] {
   const sa = p.store.schema_audit;
-  const schema_audit = sa
-    ? [...new Set(sa.map((r) => r.scheme))].sort(compareCodePoints).map((scheme) => {
-        const rows = sa.filter((r) => r.scheme === scheme);
-        const covered = rows.filter((r) => r.covered).length;
-        return { scheme, n: rows.length, covered, covered_share: rows.length ? covered / rows.length : null };
-      })
-    : notAvailable("no schema_audit table");
+  if (!sa) return notAvailable("no schema_audit table");
+  return [...new Set(sa.map((r) => r.scheme))].sort(compareCodePoints).map((scheme) => {
+    const rows = sa.filter((r) => r.scheme === scheme);
+    const covered = rows.filter((r) => r.covered).length;
+    return { scheme, n: rows.length, covered, covered_share: rows.length ? covered / rows.length : null };
+  });
+}
 
-  // Perfect vs the official outcome on deduplicated binary trajectories (zero-evidence included: Perfect is defined for them).
+/** Perfect vs the official outcome on deduplicated binary trajectories (zero-evidence included: Perfect is defined). */
+function perfectAgreement(p: PreparedStore): Rq4Result["perfect_agreement"] {
   const binary = p.trajectories.filter(isBinary);
-  let agreeWithout = 0,
-    agreeWith = 0;
+  if (!binary.length) return notAvailable("no binary-outcome trajectories");
+  let agreeWithout = 0;
+  let agreeWith = 0;
   for (const t of binary) {
-    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1,
-      pass = t.outcome === "PASS";
+    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1;
+    const pass = t.outcome === "PASS";
     if (perfect === pass) agreeWithout++;
     if ((perfect && pass) === pass) agreeWith++; // the endpoint is No on FAIL, so only a PASS can stay perfect
   }
-  const perfect_agreement = binary.length
-    ? { n: binary.length, without_endpoint: agreeWithout / binary.length, with_endpoint: agreeWith / binary.length }
-    : notAvailable("no binary-outcome trajectories");
-
-  return { checklist, outcome_step, abstention, evidence_replacement, idle_floor, schema_audit, perfect_agreement };
+  return { n: binary.length, without_endpoint: agreeWithout / binary.length, with_endpoint: agreeWith / binary.length };
 }
