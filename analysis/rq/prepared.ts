@@ -49,74 +49,25 @@ export interface PreparedStore {
 
 export function prepareStore(store: Store): PreparedStore {
   const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
-  const sorted = [...store.trajectories].sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
-  const seenHash = new Set<string>();
-  const trajectories: Trajectory[] = [];
-  let dropped = 0;
-  for (const t of sorted) {
-    if (t.log_hash != null) {
-      if (seenHash.has(t.log_hash)) {
-        dropped++;
-        continue;
-      }
-      seenHash.add(t.log_hash);
-    }
-    trajectories.push(t);
-  }
+  const { trajectories, dropped } = dedupByLogHash(store.trajectories);
   const byId = new Map(trajectories.map((t) => [t.trajectory_id, t]));
   const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
-  const itemIndex = new Map<string, Map<string, number>>();
-  for (const [taskId, items] of checklist) itemIndex.set(taskId, new Map(items.map((it, i) => [it.item_id, i])));
-
-  // labels[trajectory]["judge\u0000run"] = aligned label vector
-  const labels = new Map<string, Map<string, (Label | undefined)[]>>();
-  const judges = new Set<string>();
-  for (const j of store.judgments) {
-    const t = byId.get(j.trajectory_id);
-    if (!t) continue; // judgment of a dropped duplicate
-    const judge = j.judge ?? primaryJudge;
-    judges.add(judge);
-    const key = `${judge}\u0000${j.run ?? 1}`;
-    let perRun = labels.get(j.trajectory_id);
-    if (!perRun) labels.set(j.trajectory_id, (perRun = new Map()));
-    let vec = perRun.get(key);
-    if (!vec) perRun.set(key, (vec = new Array(checklist.get(t.task_id)!.length).fill(undefined)));
-    const idx = itemIndex.get(t.task_id)!.get(j.item_id);
-    if (idx !== undefined) vec[idx] = j.label;
-  }
+  const { labels, judges } = alignLabels(store, byId, checklist, primaryJudge);
   const labelsOf = (id: string, judge = primaryJudge, run = 1) => labels.get(id)?.get(`${judge}\u0000${run}`);
-
   const metrics = new Map<string, TrajectoryMetrics>();
-  let binary = 0,
-    zeroEvidence = 0;
   for (const t of trajectories) {
     const items = checklist.get(t.task_id)!;
     const vec = labelsOf(t.trajectory_id) ?? new Array(items.length).fill(undefined);
-    const m = trajectoryMetrics(items, vec, t.outcome);
-    metrics.set(t.trajectory_id, m);
-    if (t.outcome === "PASS" || t.outcome === "FAIL") binary++;
-    if (m.zero_evidence) zeroEvidence++;
+    metrics.set(t.trajectory_id, trajectoryMetrics(items, vec, t.outcome));
   }
-  const counts: StoreCounts = {
-    tasks: store.tasks.length,
-    items: store.items.length,
-    trajectories: store.trajectories.length,
-    duplicates_dropped: dropped,
-    unique_trajectories: trajectories.length,
-    binary,
-    non_binary: trajectories.length - binary,
-    zero_evidence: zeroEvidence,
-    judgments: store.judgments.length,
-    judges: [...judges].sort(compareCodePoints),
-  };
   const testResults = new Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>();
   for (const r of store.verifier_results ?? []) {
     if (!byId.has(r.trajectory_id)) continue;
-    let m = testResults.get(r.trajectory_id);
-    if (!m) testResults.set(r.trajectory_id, (m = new Map()));
+    const m = testResults.get(r.trajectory_id) ?? new Map();
+    if (m.size === 0) testResults.set(r.trajectory_id, m);
     m.set(r.test_id, r.status);
   }
   return {
@@ -127,29 +78,89 @@ export function prepareStore(store: Store): PreparedStore {
     tasks,
     checklist,
     metrics,
-    counts,
+    counts: storeCounts(store, trajectories, metrics, dropped, judges),
     labelsOf,
     testResults,
     hasJudgments: store.judgments.length > 0,
     runsOf(id) {
-      const perRun = labels.get(id);
-      if (!perRun) return [];
-      return [...perRun.keys()].map((k) => {
+      return [...(labels.get(id)?.keys() ?? [])].map((k) => {
         const [judge, run] = k.split("\u0000");
         return { judge, run: Number(run) };
       });
     },
     score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
       const t = byId.get(id);
-      if (!t) return NaN;
-      const items = checklist.get(t.task_id)!;
       const vec = labelsOf(id, judge, run);
-      if (!vec) return NaN;
+      if (!t || !vec) return NaN;
       const tests = testResults.get(id);
-      return gcpcOf(
-        countAfterOutcomeStep(items, vec, t.outcome, step, abstention, tests ? (ref) => tests.get(ref) : undefined),
-      );
+      const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
+      return gcpcOf(countAfterOutcomeStep(checklist.get(t.task_id)!, vec, t.outcome, step, abstention, lookup));
     },
+  };
+}
+
+/** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */
+function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; dropped: number } {
+  const sorted = [...all].sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
+  const seenHash = new Set<string>();
+  const trajectories: Trajectory[] = [];
+  for (const t of sorted) {
+    if (t.log_hash != null) {
+      if (seenHash.has(t.log_hash)) continue;
+      seenHash.add(t.log_hash);
+    }
+    trajectories.push(t);
+  }
+  return { trajectories, dropped: sorted.length - trajectories.length };
+}
+
+/** labels[trajectory]["judge\u0000run"] = label vector aligned with the task's checklist order. */
+function alignLabels(
+  store: Store,
+  byId: Map<string, Trajectory>,
+  checklist: Map<string, Item[]>,
+  primaryJudge: string,
+) {
+  const itemIndex = new Map<string, Map<string, number>>();
+  for (const [taskId, items] of checklist) itemIndex.set(taskId, new Map(items.map((it, i) => [it.item_id, i])));
+  const labels = new Map<string, Map<string, (Label | undefined)[]>>();
+  const judges = new Set<string>();
+  for (const j of store.judgments) {
+    const t = byId.get(j.trajectory_id);
+    if (!t) continue; // judgment of a dropped duplicate
+    const judge = j.judge ?? primaryJudge;
+    judges.add(judge);
+    const key = `${judge}\u0000${j.run ?? 1}`;
+    const perRun = labels.get(j.trajectory_id) ?? new Map<string, (Label | undefined)[]>();
+    if (perRun.size === 0) labels.set(j.trajectory_id, perRun);
+    const vec = perRun.get(key) ?? new Array(checklist.get(t.task_id)!.length).fill(undefined);
+    if (!perRun.has(key)) perRun.set(key, vec);
+    const idx = itemIndex.get(t.task_id)!.get(j.item_id);
+    if (idx !== undefined) vec[idx] = j.label;
+  }
+  return { labels, judges };
+}
+
+function storeCounts(
+  store: Store,
+  trajectories: Trajectory[],
+  metrics: Map<string, TrajectoryMetrics>,
+  dropped: number,
+  judges: Set<string>,
+): StoreCounts {
+  const binary = trajectories.filter(isBinary).length;
+  const zeroEvidence = trajectories.filter((t) => metrics.get(t.trajectory_id)!.zero_evidence).length;
+  return {
+    tasks: store.tasks.length,
+    items: store.items.length,
+    trajectories: store.trajectories.length,
+    duplicates_dropped: dropped,
+    unique_trajectories: trajectories.length,
+    binary,
+    non_binary: trajectories.length - binary,
+    zero_evidence: zeroEvidence,
+    judgments: store.judgments.length,
+    judges: [...judges].sort(compareCodePoints),
   };
 }
 
