@@ -11,7 +11,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { compareCodePoints } from "../order.js";
-import { spearmanWithCI } from "./rq2-human.js";
+import { spearmanWithCI } from "./spearman-estimate.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface Rq5Result {
