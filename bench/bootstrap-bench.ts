@@ -41,7 +41,7 @@ export function benchBootstrap(resamples = 2000): string[] {
     });
     // Naive: materialise each resample (concatenate the drawn tasks) and re-sort via auc().
     const members: number[][] = Array.from({ length: tasks }, () => []);
-    cluster.forEach((c, i) => members[c].push(i));
+    for (const [i, c] of cluster.entries()) members[c].push(i);
     const [naiveMs] = time(() => {
       const rng = seedrandom("1");
       const out = new Float64Array(resamples);

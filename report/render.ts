@@ -39,11 +39,9 @@ export function renderMarkdown(sections: Section[], header: string): string {
 export function renderCsv(sections: Section[]): string {
   const lines = ["section,row,column,value"];
   for (const s of sections)
-    s.rows.forEach((r) =>
-      r.forEach((v, k) => {
-        if (k > 0) lines.push([s.id, r[0], s.columns[k], v].map(csvCell).join(","));
-      }),
-    );
+    for (const r of s.rows) {
+      for (let k = 1; k < r.length; k++) lines.push([s.id, r[0], s.columns[k], r[k]].map(csvCell).join(","));
+    }
   return `${lines.join("\n")}\n`;
 }
 

@@ -110,7 +110,7 @@ export function parseCsv(
       continue;
     }
     const values: Record<string, unknown> = {};
-    header.forEach((h, k) => (values[h] = cells[k]));
+    for (const [k, h] of header.entries()) values[h] = cells[k];
     records.push({ values, line: startLine });
   }
   return { header, records };

@@ -54,7 +54,8 @@ function tinyStore(): Store {
       ...extra,
     });
     const map: Record<string, Label> = { Y: "Yes", N: "No", A: "Abstain" };
-    [...labels].forEach((c, i) => judgments.push({ trajectory_id: id, item_id: `i${i + 1}`, label: map[c] }));
+    for (const [i, c] of [...labels].entries())
+      judgments.push({ trajectory_id: id, item_id: `i${i + 1}`, label: map[c] });
   };
   // t1: matched pair FAIL→FAIL, Δ = 3/4 − 1/4 = +0.5
   add("a1", "t1", "none", "FAIL", "YNNN");

@@ -295,6 +295,7 @@ test("finding 9: store text is escaped in markdown (headings included) and contr
   writeFileSync(join(dir, "s/store.json"), JSON.stringify(manifest));
   const md = await cli(["report", join(dir, "s"), "--resamples", "50"]);
   assert.equal(md.code, 0, md.stderr);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for an escape character
   assert.doesNotMatch(md.stdout, /\u001b/);
   assert.doesNotMatch(md.stdout, /<script>/);
   assert.match(
@@ -302,6 +303,7 @@ test("finding 9: store text is escaped in markdown (headings included) and contr
     /^# GCPC report: evil \[31mred\[0m &lt;script&gt;alert\(1\)&lt;\/script&gt; \\\| \\# \\_x\\_$/m,
   );
   const v = await cli(["validate", join(dir, "s")]);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for an escape character
   assert.doesNotMatch(v.stdout + v.stderr, /\u001b/);
   rmSync(dir, { recursive: true });
 });

@@ -64,7 +64,7 @@ export function alphaFromUnits(units: ReadonlyArray<ReadonlyArray<RatingValue>>,
       }
   if (level !== "nominal") (values as number[]).sort((a, b) => a - b);
   else values.sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-  values.forEach((v, i) => index.set(v, i));
+  for (const [i, v] of values.entries()) index.set(v, i);
   const V = values.length;
   const o = new Float64Array(V * V);
   for (const unit of units) {

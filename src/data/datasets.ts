@@ -58,22 +58,20 @@ export async function dataset(name: string): Promise<Row[]> {
     });
   }
   if (name === "auc")
-    return report.rq1.auc
-      .concat(report.rq1.by_condition)
-      .map((a) => ({
-        method: a.method,
-        n: a.n,
-        n_pass: a.n_pass,
-        n_fail: a.n_fail,
-        tasks: a.tasks,
-        auc: a.auc,
-        ci_low: a.ci?.[0] ?? null,
-        ci_high: a.ci?.[1] ?? null,
-        obuchowski_low: a.obuchowski?.ci?.[0] ?? null,
-        obuchowski_high: a.obuchowski?.ci?.[1] ?? null,
-        resamples: a.bootstrap?.resamples ?? null,
-        seed: a.bootstrap?.seed ?? null,
-      }));
+    return report.rq1.auc.concat(report.rq1.by_condition).map((a) => ({
+      method: a.method,
+      n: a.n,
+      n_pass: a.n_pass,
+      n_fail: a.n_fail,
+      tasks: a.tasks,
+      auc: a.auc,
+      ci_low: a.ci?.[0] ?? null,
+      ci_high: a.ci?.[1] ?? null,
+      obuchowski_low: a.obuchowski?.ci?.[0] ?? null,
+      obuchowski_high: a.obuchowski?.ci?.[1] ?? null,
+      resamples: a.bootstrap?.resamples ?? null,
+      seed: a.bootstrap?.seed ?? null,
+    }));
   if (name === "transitions") return report.rq3.transitions as unknown as Row[];
   throw new Error(`unknown dataset ${name}`);
 }

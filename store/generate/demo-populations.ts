@@ -1,5 +1,5 @@
 import type { Item, Judgment, Label, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
-import { DemoRandom, pad } from "./demo-random.js";
+import { type DemoRandom, pad } from "./demo-random.js";
 import { CATEGORIES, HARNESSES, MODELS, OBJECTS, SOURCES, VERBS, type DemoModel } from "./demo-model.js";
 
 export interface SbTask {

@@ -41,61 +41,12 @@ export function importRegistry(
   const tasks = new Set<string>();
   const trajectories: Trajectory[] = [];
   const seen = new Set<string>();
-  rows.forEach((r, i) => {
-    const line = i + 2;
-    const condition = CONDITIONS[r.condition!];
-    const trials = Number(r.trials),
-      passes = Number(r.passCount),
-      perfect = Number(r.perfectCount);
-    if (!condition)
-      problems.push({
-        file,
-        line,
-        field: "condition",
-        message: `expected "No Skills" or "With Skills", got ${JSON.stringify(r.condition)}`,
-      });
-    if (!Number.isInteger(trials) || trials < 1)
-      problems.push({
-        file,
-        line,
-        field: "trials",
-        message: `must be a positive integer, got ${JSON.stringify(r.trials)}`,
-      });
-    if (!Number.isInteger(passes) || passes < 0 || passes > trials)
-      problems.push({
-        file,
-        line,
-        field: "passCount",
-        message: `must be an integer in [0, trials], got ${JSON.stringify(r.passCount)}`,
-      });
-    if (!Number.isInteger(perfect) || perfect < 0 || perfect > passes)
-      problems.push({
-        file,
-        line,
-        field: "perfectCount",
-        message: `must be an integer in [0, passCount], got ${JSON.stringify(r.perfectCount)}`,
-      });
-    if (!r.task) problems.push({ file, line, field: "task", message: "must not be empty" });
-    const key = JSON.stringify([r.task, r.model, r.condition]);
-    if (seen.has(key))
-      problems.push({ file, line, field: "condition", message: `duplicate cell (task, model, condition) ${key}` });
-    seen.add(key);
-    if (problems.length) return;
+  for (const [i, r] of rows.entries()) {
+    problems.push(...cellProblems(r, file, i + 2, seen));
+    if (problems.length) continue;
     tasks.add(r.task!);
-    for (let k = 1; k <= trials; k++) {
-      trajectories.push({
-        trajectory_id: `${r.task}|${r.model}|${condition}|${k}`,
-        task_id: r.task!,
-        harness: r.harness!,
-        model: r.modelShort!,
-        source: r.family!,
-        condition,
-        trial: k,
-        outcome: k <= passes ? "PASS" : "FAIL",
-        tags: ["registry-cell", "trial-order-unknown"],
-      });
-    }
-  });
+    trajectories.push(...cellTrajectories(r));
+  }
   const taskRows: Task[] = [...tasks]
     .sort(compareCodePoints)
     .map((task_id) => ({ task_id, benchmark: options.benchmark ?? "skillsbench-1.1" }));
@@ -113,4 +64,45 @@ export function importRegistry(
     },
     problems,
   };
+}
+
+type RegistryRow = Record<string, string | undefined>;
+
+/** Problems of one registry row (file line `line`), including a repeated (task, model, condition) cell. */
+function cellProblems(r: RegistryRow, file: string, line: number, seen: Set<string>): Problem[] {
+  const out: Problem[] = [];
+  const bad = (field: string, message: string) => out.push({ file, line, field, message });
+  const trials = Number(r.trials);
+  const passes = Number(r.passCount);
+  const perfect = Number(r.perfectCount);
+  if (!CONDITIONS[r.condition!])
+    bad("condition", `expected "No Skills" or "With Skills", got ${JSON.stringify(r.condition)}`);
+  if (!Number.isInteger(trials) || trials < 1)
+    bad("trials", `must be a positive integer, got ${JSON.stringify(r.trials)}`);
+  if (!Number.isInteger(passes) || passes < 0 || passes > trials)
+    bad("passCount", `must be an integer in [0, trials], got ${JSON.stringify(r.passCount)}`);
+  if (!Number.isInteger(perfect) || perfect < 0 || perfect > passes)
+    bad("perfectCount", `must be an integer in [0, passCount], got ${JSON.stringify(r.perfectCount)}`);
+  if (!r.task) bad("task", "must not be empty");
+  const key = JSON.stringify([r.task, r.model, r.condition]);
+  if (seen.has(key)) bad("condition", `duplicate cell (task, model, condition) ${key}`);
+  seen.add(key);
+  return out;
+}
+
+/** A valid cell's trials as trajectories, the first `passCount` PASS (the registry does not say which). */
+function cellTrajectories(r: RegistryRow): Trajectory[] {
+  const condition = CONDITIONS[r.condition!];
+  const passes = Number(r.passCount);
+  return Array.from({ length: Number(r.trials) }, (_, i) => ({
+    trajectory_id: `${r.task}|${r.model}|${condition}|${i + 1}`,
+    task_id: r.task!,
+    harness: r.harness!,
+    model: r.modelShort!,
+    source: r.family!,
+    condition,
+    trial: i + 1,
+    outcome: i + 1 <= passes ? ("PASS" as const) : ("FAIL" as const),
+    tags: ["registry-cell", "trial-order-unknown"],
+  }));
 }

@@ -45,7 +45,10 @@ const TYPES: Record<string, string> = {
 export function serve(dir: string): Promise<{ server: Server; origin: string; served: { bytes: number } }> {
   const served = { bytes: 0 }; // bytes sent, whoever asked (page, worker): what the bench reports per page
   const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     let file = join(dir, path);
     if (path.endsWith("/")) file = join(file, "index.html");
     else if (!existsSync(file) && existsSync(`${file}.html`)) file += ".html";
