@@ -39,7 +39,8 @@ export async function benchSite(): Promise<string[]> {
             ? "(≤ 1.5 MB ok)"
             : "(over 1.5 MB)";
       lines.push(
-        `page ${path.padEnd(12)} ${mb.toFixed(2)} MB served ${target}, first render ${firstRender.toFixed(0)} ms ${firstRender < 2000 ? "(< 2 s ok)" : "(over 2 s)"}${interactive}`,
+        `page ${path.padEnd(12)} ${mb.toFixed(2)} MB served ${target}, first render ` +
+          `${firstRender.toFixed(0)} ms ${firstRender < 2000 ? "(< 2 s ok)" : "(over 2 s)"}${interactive}`,
       );
       await page.close();
     }

@@ -27,7 +27,9 @@ export async function benchStores(): Promise<string[]> {
   const lines: string[] = [];
   const demo = runReport(join(repo, "data/demo"));
   lines.push(
-    `report on data/demo (2,000 resamples per CI): ${demo.totalMs.toFixed(0)} ms wall (read ${demo.readMs.toFixed(0)}, analyse ${demo.analyzeMs.toFixed(0)}), peak RSS ${demo.maxRssMiB.toFixed(0)} MiB (target < 5 s)`,
+    `report on data/demo (2,000 resamples per CI): ${demo.totalMs.toFixed(0)} ` +
+      `ms wall (read ${demo.readMs.toFixed(0)}, analyse ${demo.analyzeMs.toFixed(0)}), ` +
+      `peak RSS ${demo.maxRssMiB.toFixed(0)} MiB (target < 5 s)`,
   );
   const tmp = mkdtempSync(join(tmpdir(), "gcpc-bench-"));
   try {
@@ -35,7 +37,9 @@ export async function benchStores(): Promise<string[]> {
     await writeStore(big, generateDemoStore({ seed: 1, scale: 10 }));
     const r10 = runReport(big);
     lines.push(
-      `report on a generated store at scale 10 (${r10.rows.toLocaleString("en-US")} rows): ${r10.totalMs.toFixed(0)} ms wall, peak RSS ${r10.maxRssMiB.toFixed(0)} MiB (targets < 30 s, < 2 GiB)`,
+      `report on a generated store at scale 10 (${r10.rows.toLocaleString("en-US")} ` +
+        `rows): ${r10.totalMs.toFixed(0)} ms wall, peak RSS ${r10.maxRssMiB.toFixed(0)} ` +
+        `MiB (targets < 30 s, < 2 GiB)`,
     );
     // Ingestion throughput per format: the same scale-3 store as Parquet, JSONL and CSV.
     const s = generateDemoStore({ seed: 2, scale: 3 });
@@ -69,7 +73,9 @@ export async function benchStores(): Promise<string[]> {
     ] as const) {
       const r = runReport(dir);
       lines.push(
-        `ingestion ${name}: ${r.rows.toLocaleString("en-US")} rows read and validated in ${r.readMs.toFixed(0)} ms = ${Math.round(r.rows / (r.readMs / 1000)).toLocaleString("en-US")} rows/s`,
+        `ingestion ${name}: ${r.rows.toLocaleString("en-US")} rows read and validated ` +
+          `in ${r.readMs.toFixed(0)} ms = ${Math.round(r.rows / (r.readMs / 1000)).toLocaleString("en-US")} ` +
+          `rows/s`,
       );
     }
   } finally {

@@ -88,7 +88,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     const paperNote = paper ? ' The "paper" column holds the values printed in the GCPC paper, for comparison.' : "";
     text = renderMarkdown(
       reportSections(report, paper),
-      `# GCPC report: ${name}${synthetic}\n\nSeed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`,
+      `# GCPC report: ${name}${synthetic}\n\n` +
+        `Seed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`,
     );
   }
   if (out) {
@@ -113,7 +114,8 @@ export async function generateCommand({ values, positionals }: Parsed, io: Io, p
   progress(`writing ${store.judgments.length} judgments of ${store.trajectories.length} trajectories`);
   await writeStore(out, store, format);
   io.out(
-    `wrote ${out}: ${store.tasks.length} tasks, ${store.items.length} items, ${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)\n`,
+    `wrote ${out}: ${store.tasks.length} tasks, ${store.items.length} items, ` +
+      `${store.trajectories.length} trajectories, ${store.judgments.length} judgments (SYNTHETIC)\n`,
   );
   return 0;
 }
@@ -174,7 +176,9 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
         ...(userRows(values.verdicts as string, "judgments", store) as Store["judgments"]),
       ];
     io.out(
-      `imported ${store.trajectories.length} trials of ${store.tasks.length} tasks (${result.skipped.length} folder problems listed on stderr; ${result.jobLevel.length} job-level result.json ignored)\n`,
+      `imported ${store.trajectories.length} trials of ${store.tasks.length} tasks ` +
+        `(${result.skipped.length} folder problems listed on stderr; ` +
+        `${result.jobLevel.length} job-level result.json ignored)\n`,
     );
   } else {
     if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
@@ -187,7 +191,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
       throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
     store = s;
     io.out(
-      `imported ${store.trajectories.length} trials in ${new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size} cells of ${store.tasks.length} tasks\n`,
+      `imported ${store.trajectories.length} trials in ${cellCount(store)} cells of ${store.tasks.length} tasks\n`,
     );
   }
   await writeStore(out, store, format);
@@ -222,7 +226,13 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     reportJson: () => JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
   });
   io.out(
-    `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} (cache ${workspace}${cached ? ", analysis reused" : ""})\n`,
+    `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +
+      `(cache ${workspace}${cached ? ", analysis reused" : ""})\n`,
   );
   return 0;
+}
+
+/** Registry cells: distinct (task, harness, model, condition). */
+function cellCount(store: Store): number {
+  return new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size;
 }

@@ -89,6 +89,7 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
   if (entries.length === 0) return;
   if (spec.kind === "site" && (entries.includes(spec.siteMarker ?? "") || entries.includes("_observablehq"))) return;
   throw new UsageError(
-    `refusing to write ${target}: the folder exists and is not empty${spec.kind === "site" ? " (and is not a previous site build)" : ""}`,
+    `refusing to write ${target}: the folder exists and is not empty` +
+      (spec.kind === "site" ? " (and is not a previous site build)" : ""),
   );
 }

@@ -85,7 +85,8 @@ export function latexTable(s: Section): string {
     `% table ${s.id}: needs ${LATEX_PREAMBLE.join(" ")}`,
     "{\\small",
     `\\begin{longtable}{${spec.join("")}}`,
-    `\\caption{${escapeLatex(s.title)}. ${escapeLatex(s.caption)}}\\label{tab:${s.id.replace(/[^A-Za-z0-9:-]/g, "-")}}\\\\`,
+    `\\caption{${escapeLatex(s.title)}. ${escapeLatex(s.caption)}}` +
+      `\\label{tab:${s.id.replace(/[^A-Za-z0-9:-]/g, "-")}}\\\\`,
     "\\toprule",
     head,
     "\\midrule",

@@ -18,12 +18,23 @@ const ab = (r.rq4.abstention as any[])
   .map((x) => f(x.separation))
   .join("/");
 const m2 = r.rq2.methods as any[];
+const method = (name: string) => m2.find((m) => m.method === name);
+const judge0 = (r.rq5.judge_substitution as any[])[0];
 console.log(
   [
-    `AUC gcpc ${auc("gcpc")} (0.689) holistic ${auc("holistic")} (0.619) generic ${auc("generic")} (0.613) tick ${auc("tick")} (0.598) | paired Δ ${f(paired.delta)} [${f(paired.ci?.[0])}, ${f(paired.ci?.[1])}] (0.056 [-0.002, 0.118])`,
-    `pairs ${r.rq3.pairs_total} (1946) | FF n ${t("FAIL→FAIL").n} (879) up ${f(t("FAIL→FAIL").improved_share)} (0.209) down ${f(t("FAIL→FAIL").regressed_share)} (0.187) | FP med ${f(t("FAIL→PASS").median_delta)} (0.227) | PF med ${f(t("PASS→FAIL").median_delta)} (-0.222)`,
+    `AUC gcpc ${auc("gcpc")} (0.689) holistic ${auc("holistic")} (0.619) generic ` +
+      `${auc("generic")} (0.613) tick ${auc("tick")} (0.598) | paired Δ ${f(paired.delta)} ` +
+      `[${f(paired.ci?.[0])}, ${f(paired.ci?.[1])}] (0.056 [-0.002, 0.118])`,
+    `pairs ${r.rq3.pairs_total} (1946) | FF n ${t("FAIL→FAIL").n} (879) up ${f(t("FAIL→FAIL").improved_share)} ` +
+      `(0.209) down ${f(t("FAIL→FAIL").regressed_share)} (0.187) | FP med ${f(t("FAIL→PASS").median_delta)} ` +
+      `(0.227) | PF med ${f(t("PASS→FAIL").median_delta)} (-0.222)`,
     `sep none/endpoint/prop/both ${sep} (0.121/0.315/0.155/0.338) | abstention ${ab} (0.338/0.445)`,
-    `rho gcpc ${f(m2.find((m) => m.method === "gcpc")?.rho)} (0.382) holistic ${f(m2.find((m) => m.method === "holistic")?.rho)} (0.218) | agr gcpc ${f(m2.find((m) => m.method === "gcpc")?.agreement)} (0.730) holistic ${f(m2.find((m) => m.method === "holistic")?.agreement)} (0.613) | alpha q1 ${f((r.rq2.alpha_q1 as any).alpha)} (0.466)`,
-    `reliability ${f((r.rq5.reliability as any).alpha)} (0.905) | judge rho ${f((r.rq5.judge_substitution as any[])[0]?.rho_plain)} (0.615) / ${f((r.rq5.judge_substitution as any[])[0]?.rho_outcome)} (0.916) | binary ${r.counts.binary}`,
+    `rho gcpc ${f(m2.find((m) => m.method === "gcpc")?.rho)} (0.382) holistic ` +
+      `${f(method("holistic")?.rho)} (0.218) | agr gcpc ${f(method("gcpc")?.agreement)} ` +
+      `(0.730) holistic ${f(m2.find((m) => m.method === "holistic")?.agreement)} ` +
+      `(0.613) | alpha q1 ${f((r.rq2.alpha_q1 as any).alpha)} (0.466)`,
+    `reliability ${f((r.rq5.reliability as any).alpha)} (0.905) | judge rho ` +
+      `${f(judge0?.rho_plain)} (0.615) / ${f(judge0?.rho_outcome)} ` +
+      `(0.916) | binary ${r.counts.binary}`,
   ].join("\n"),
 );

@@ -142,7 +142,9 @@ class ReferenceCheck {
     if (task === undefined || this.incomplete.has("items") || this.incomplete.has("tasks") || !this.tasks.has(task))
       return;
     if (this.itemsOf.get(task)?.has(r.item_id)) return;
-    const message = `item ${JSON.stringify(r.item_id)} is not in the checklist of task ${JSON.stringify(task)} (the trajectory's task)`;
+    const message =
+      `item ${JSON.stringify(r.item_id)} is not in the checklist of task ${JSON.stringify(task)} ` +
+      "(the trajectory's task)";
     this.problem(table, i, "item_id", message);
   }
 
@@ -151,7 +153,8 @@ class ReferenceCheck {
       const a = this.trajectoryReference("human_preferences", "trajectory_a", r, i);
       const b = this.trajectoryReference("human_preferences", "trajectory_b", r, i);
       if (a !== undefined && b !== undefined && a !== b) {
-        const message = `preference between trajectories of different tasks (${JSON.stringify(a)} vs ${JSON.stringify(b)})`;
+        const pair = `${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+        const message = `preference between trajectories of different tasks (${pair})`;
         this.problem("human_preferences", i, "trajectory_b", message);
       }
       if (r.trajectory_a === r.trajectory_b)

@@ -149,7 +149,8 @@ function readManifest(dir: string, add: (p: Problem) => void): Manifest {
   }
   const version = parsed.data.schema_version;
   if (version != null && version !== SCHEMA_VERSION) {
-    const message = `this gcpc reads schema_version ${SCHEMA_VERSION} (docs/verdict-store.md), the store says ${version}`;
+    const reads = `this gcpc reads schema_version ${SCHEMA_VERSION} (docs/verdict-store.md)`;
+    const message = `${reads}, the store says ${version}`;
     add({ file: "store.json", field: "schema_version", message });
   }
   return parsed.data;
@@ -250,7 +251,8 @@ async function readParquet(duck: DuckDBInstance, path: string): Promise<{ record
   }
 }
 
-/** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON arrays). */
+/** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON
+ * arrays). */
 function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, cell] of Object.entries(rec.values) as [string, string][]) {
@@ -262,7 +264,8 @@ function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record
 
 function convertCell(kind: ColumnKind, cell: string): unknown {
   if (kind === "int" || kind === "number") {
-    // "NaN" / "Infinity" become numbers the schema rejects as non-finite; other text stays text and is rejected as such.
+    // "NaN" / "Infinity" become numbers the schema rejects as non-finite; other text stays text and is
+    // rejected as such.
     const x = Number(cell);
     return Number.isNaN(x) && cell.trim() !== "NaN" ? cell : x;
   }

@@ -58,7 +58,8 @@ export async function writeParquet(
   try {
     const schema = columns ? `columns = {${columns.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}` : "sample_size = -1";
     await conn.run(
-      `COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
+      `COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) ` +
+        `TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
     );
   } finally {
     conn.closeSync?.();

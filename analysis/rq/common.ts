@@ -43,7 +43,10 @@ export function aucIntervalProblem(rows: ReadonlyArray<{ pass: boolean; task: st
   const withPos = new Set(rows.filter((r) => r.pass).map((r) => r.task)).size;
   const withNeg = new Set(rows.filter((r) => !r.pass).map((r) => r.task)).size;
   if (tasks < 2 || withPos < 2 || withNeg < 2)
-    return `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ${withNeg} holding a FAIL; at least 2 of each are needed`;
+    return (
+      `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ` +
+      `${withNeg} holding a FAIL; at least 2 of each are needed`
+    );
   return undefined;
 }
 

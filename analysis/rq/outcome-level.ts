@@ -127,7 +127,9 @@ function upliftRow(o: {
     settings: o.settings,
     figure: o.figure,
     clusters,
-    estimator: `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); uplift on the same draw`,
+    estimator:
+      `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); ` +
+      "uplift on the same draw",
     // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
     statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
   });

@@ -92,7 +92,8 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
     available: !noJudgments,
     ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
     estimator:
-      "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; exact two-sided sign test on Δ ≠ 0",
+      "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
+      "exact two-sided sign test on Δ ≠ 0",
     pairs_total: pairs.length,
     excluded_zero_evidence: excluded,
     unmatched,

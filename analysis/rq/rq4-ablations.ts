@@ -35,7 +35,8 @@ export interface Rq4Result {
     | NotAvailable;
   idle_floor: { n: number; zero: number; undefined_gcpc: number; values: (number | null)[] } | NotAvailable;
   schema_audit: { scheme: string; n: number; covered: number; covered_share: number | null }[] | NotAvailable;
-  /** Paper §3.4: how often Perfect agrees with the official outcome, endpoint excluded (the definition) and included. */
+  /** Paper §3.4: how often Perfect agrees with the official outcome, endpoint excluded (the definition) and
+   * included. */
   perfect_agreement: { n: number; without_endpoint: number | null; with_endpoint: number | null } | NotAvailable;
 }
 

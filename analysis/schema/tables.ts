@@ -27,7 +27,8 @@ export const Manifest = z.strictObject({
   primary_judge: z.string().nullish(),
   seed: z.number().int().nullish(),
   synthetic: z.boolean().nullish(),
-  /** Extension (documented in README): items and judgments may be absent (outcome-only imports, e.g. Harbor trials, registry cells). */
+  /** Extension (documented in README): items and judgments may be absent (outcome-only imports, e.g.
+   * Harbor trials, registry cells). */
   judgments_optional: z.boolean().nullish(),
   schema_version: z.number().int().nullish(),
 });

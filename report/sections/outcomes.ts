@@ -30,7 +30,9 @@ function upliftRow(u: UpliftRow): Cell[] {
 export function outcomeSections(ctx: SectionContext): Section[] {
   const { report: r, boot, synthetic } = ctx;
   const oc = r.outcomes;
-  const caption = `Binary view (the one GCPC refines): pooled pass rate = passes / trials; CIs resample tasks (${boot}).${synthetic}`;
+  const caption =
+    "Binary view (the one GCPC refines): pooled pass rate = passes / trials; " +
+    `CIs resample tasks (${boot}).${synthetic}`;
   const title = "Outcomes: pass rate without and with curated skills";
   if (!("overall" in oc)) {
     return [

@@ -20,7 +20,9 @@ export function rq1Sections(ctx: SectionContext): Section[] {
     {
       id: "rq1_paired",
       title: "RQ1 · Figure 4A: paired ΔAUC on identical trajectories",
-      caption: `ΔAUC = AUC(gcpc) − AUC(holistic) on the shared subset; both AUCs recomputed on each draw; ${boot}.${synthetic}`,
+      caption:
+        "ΔAUC = AUC(gcpc) − AUC(holistic) on the shared subset; both AUCs recomputed on each draw; " +
+        `${boot}.${synthetic}`,
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: pairedRows(ctx, r.rq1.paired),
     },

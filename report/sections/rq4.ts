@@ -2,6 +2,8 @@ import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, notAvailable, pct } from "../format.js";
 import { row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
+const YES_TO_NO_OR_ABSTAIN = "evidence replacement: Yes → No or Abstain";
+
 type Separations = AnalysisReport["rq4"]["outcome_step"];
 
 export function rq4Sections(ctx: SectionContext): Section[] {
@@ -52,7 +54,7 @@ function checkRows(ctx: SectionContext, rq4: AnalysisReport["rq4"]): Cell[][] {
     ),
     row(
       ctx,
-      ["evidence replacement: Yes → No or Abstain", "n" in er ? share(er.incl_abstain_share, er.n) : notAvailable(er)],
+      [YES_TO_NO_OR_ABSTAIN, "n" in er ? share(er.incl_abstain_share, er.n) : notAvailable(er)],
       "rq4.evidence_replacement.incl_abstain_share",
     ),
     row(

@@ -20,16 +20,20 @@ export const MODEL = {
   skillEffectMean: 0.195, // curated skill shift of z, per task mean
   skillEffectTaskSd: 0.35,
   skillEffectCellSd: 0.041,
-  logStyleSd: 0.13, // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
+  // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
+  logStyleSd: 0.13,
   cellItemNoiseSd: 1.96, // per (configuration × task, item) persistent offset shared by both conditions
-  skillOutcomeCoupling: 0.969, // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change execution without changing the outcome)
+  // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change
+  // execution without changing the outcome)
+  skillOutcomeCoupling: 0.969,
   skillEffectShare: 0.409, // share of cells where the skill matters a lot (mixture component)
   skillEffectLargeSd: 1.35,
   trajectoryNoiseSd: 0.125,
   passThreshold: 0.115,
   hiddenFailureShare: 0.063,
   cellOutcomeShiftSd: 0, // per (configuration, task) shift of the outcome only, shared by both conditions
-  transferBaseShift: 0.3, // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty // trajectories that reach the threshold but fail on an artifact the log does not show
+  // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty
+  transferBaseShift: 0.3,
   /** Outcome noise: the verifier sees the artifact, the log does not reveal all of it. */
   outcomeNoiseSd: 0.2,
   itemDifficultySd: 0.476,

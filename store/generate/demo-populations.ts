@@ -21,6 +21,12 @@ interface LabelOptions {
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
 
+/** The archive a configuration's runs come from: public or provider-run, 26 configurations per batch. */
+const sourceOf = (c: number) => {
+  const archive = SOURCES[Math.floor(c / (HARNESSES.length * MODELS.length)) % SOURCES.length];
+  return `${archive}-${1 + Math.floor(c / 26)}`;
+};
+
 /**
  * The rows of the synthetic store and the latent state behind them (data/README.md): tasks with
  * frozen checklists, trajectories with a latent progress z, and their item labels. Each stage of
@@ -141,7 +147,7 @@ export class DemoPopulation {
     const combos = Array.from({ length: M.combos }, (_, c) => ({
       harness: HARNESSES[c % HARNESSES.length],
       model: MODELS[c % MODELS.length],
-      source: `${SOURCES[Math.floor(c / (HARNESSES.length * MODELS.length)) % SOURCES.length]}-${1 + Math.floor(c / 26)}`,
+      source: sourceOf(c),
       ability: r.normal() * M.modelAbilitySd,
     }));
     const tasksPerCombo = Math.min(this.sbTasks.length, Math.round(M.tasksPerCombo * scale));

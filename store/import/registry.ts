@@ -54,7 +54,9 @@ export function importRegistry(
     store: {
       manifest: {
         name: "SkillsBench v1.1 results registry",
-        description: `Cell-level pass counts imported from ${file}. Trials within a cell are expanded in an arbitrary order (passes first).`,
+        description:
+          `Cell-level pass counts imported from ${file}. ` +
+          "Trials within a cell are expanded in an arbitrary order (passes first).",
         judgments_optional: true,
       },
       tasks: taskRows,

@@ -1,0 +1,97 @@
+import { group, rollup } from "d3";
+import { checkGates } from "../../analysis/rq/checklist-gates.js";
+import type { PreparedStore } from "../../analysis/rq/prepared.js";
+import type { AnalysisReport } from "../../analysis/rq/report.js";
+import type { Store } from "../../analysis/schema/tables.js";
+import { mean } from "../../analysis/stats/shares.js";
+
+/** One row of a downloadable dataset (CSV, Parquet, Arrow or JSON). */
+export type Row = Record<string, unknown>;
+
+/** Frozen checklists with each mechanical gate's result. */
+export function checklistRows(store: Store): Row[] {
+  const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
+  return store.items.map((it) => ({
+    ...it,
+    benchmark: tasks.get(it.task_id)?.benchmark,
+    ...checkGates(it, tasks.get(it.task_id)),
+  }));
+}
+
+/** Matched pairs with Δ plain GCPC and the task's domain, for the explorer (SQL in DuckDB-wasm). */
+export function explorerPairRows(report: AnalysisReport, prepared: PreparedStore): Row[] {
+  return report.rq3.pairs.map((p) => ({
+    pair_id: p.pair_id,
+    task_id: p.task_id,
+    domain: prepared.tasks.get(p.task_id)?.domain ?? "",
+    harness: p.harness,
+    model: p.model,
+    source: p.source ?? "",
+    transition: p.transition,
+    without_id: p.without_id,
+    with_id: p.with_id,
+    gcpc_without: p.gcpc_without,
+    gcpc_with: p.gcpc_with,
+    delta: p.delta,
+  }));
+}
+
+/** Both sides' label of every checklist item of every matched pair, with the judge's evidence. */
+export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): Row[] {
+  const primary = (j: Store["judgments"][number]) =>
+    (j.run ?? 1) === 1 && (j.judge ?? prepared.primaryJudge) === prepared.primaryJudge && j.evidence;
+  const evidence = rollup(
+    prepared.store.judgments.filter(primary),
+    (js) => js[js.length - 1].evidence ?? "",
+    (j) => j.trajectory_id,
+    (j) => j.item_id,
+  );
+  const evidenceOf = (id: string, item: string) => evidence.get(id)?.get(item) ?? "";
+  return report.rq3.pairs.flatMap((p) => {
+    const a = prepared.labelsOf(p.without_id) ?? [];
+    const b = prepared.labelsOf(p.with_id) ?? [];
+    return prepared.checklist.get(p.task_id)!.map((it, k) => ({
+      pair_id: p.pair_id,
+      task_id: p.task_id,
+      transition: p.transition,
+      item_id: it.item_id,
+      text: it.text,
+      route: it.route,
+      category: it.category ?? "",
+      label_without: a[k] ?? "Abstain",
+      label_with: b[k] ?? "Abstain",
+      changed: (a[k] ?? "Abstain") !== (b[k] ?? "Abstain"),
+      evidence_without: evidenceOf(p.without_id, it.item_id),
+      evidence_with: evidenceOf(p.with_id, it.item_id),
+    }));
+  });
+}
+
+/** AUC per method and per condition with both intervals, resamples and seed (RQ1, Table 3A). */
+export function aucRows(report: AnalysisReport): Row[] {
+  return report.rq1.auc.concat(report.rq1.by_condition).map((a) => ({
+    method: a.method,
+    n: a.n,
+    n_pass: a.n_pass,
+    n_fail: a.n_fail,
+    tasks: a.tasks,
+    auc: a.auc,
+    ci_low: a.ci?.[0] ?? null,
+    ci_high: a.ci?.[1] ?? null,
+    obuchowski_low: a.obuchowski?.ci?.[0] ?? null,
+    obuchowski_high: a.obuchowski?.ci?.[1] ?? null,
+    resamples: a.bootstrap?.resamples ?? null,
+    seed: a.bootstrap?.seed ?? null,
+  }));
+}
+
+/** Mean Q1 rating and plain GCPC per human-rated trajectory with GCPC defined (RQ2 scatter). */
+export function humanRows(prepared: PreparedStore): Row[] {
+  const ratings = group(prepared.store.human_ratings ?? [], (r) => r.trajectory_id);
+  return [...ratings].flatMap(([id, rows]) => {
+    const m = prepared.metrics.get(id);
+    if (!m || m.zero_evidence) return [];
+    const q1 = mean(rows.map((r) => r.rating));
+    return [{ trajectory_id: id, gcpc: m.gcpc, q1, outcome: prepared.byId.get(id)?.outcome ?? "non-binary" }];
+  });
+}

@@ -1,4 +1,0 @@
-import { dataset } from "./datasets.js";
-import { emitParquet } from "./emit.js";
-
-await emitParquet(await dataset("auc"));

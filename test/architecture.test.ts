@@ -1,0 +1,80 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+
+// docs/architecture.md: the floors and what each may import. A file may import its own floor and
+// the floors listed for it; nothing imports upward, and cli/ and src/ never import each other.
+const ALLOWED: Record<string, string[]> = {
+  analysis: ["analysis"],
+  store: ["store", "analysis"],
+  report: ["report", "store", "analysis"],
+  cli: ["cli", "report", "store", "analysis"],
+  src: ["src", "report", "store", "analysis"],
+};
+const repo = new URL("..", import.meta.url).pathname;
+const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
+  .split("\n")
+  .filter((f) => /\.(ts|js|md)$/.test(f) && f.split("/")[0] in ALLOWED && !f.includes(".observablehq"));
+
+function importsOf(text: string): string[] {
+  const out: string[] = [];
+  const re = /(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(m[1]);
+  return out;
+}
+
+/** Imports of `file` (a repo path) that leave the repo or go up or sideways across floors. */
+function violations(file: string, text: string): string[] {
+  const floor = file.split("/")[0];
+  const out: string[] = [];
+  for (const spec of importsOf(text)) {
+    if (!spec.startsWith(".")) continue;
+    const target = normalize(join(dirname(file), spec)).split("/")[0];
+    if (target.startsWith("..")) out.push(`${file} imports ${spec} (outside the repo)`);
+    else if (target in ALLOWED && !ALLOWED[floor].includes(target)) out.push(`${file} (${floor}/) imports ${spec}`);
+  }
+  return out;
+}
+
+test("imports go down the floors only: analysis ← store ← report ← {cli, src}", () => {
+  assert.deepEqual(
+    files.flatMap((f) => violations(f, readFileSync(join(repo, f), "utf8"))),
+    [],
+  );
+});
+
+test("the floor check fails on an upward or sideways import", () => {
+  assert.equal(violations("analysis/rq/x.ts", 'import { readStore } from "../../store/read-store.js";').length, 1);
+  assert.equal(violations("store/x.ts", 'import { reportSections } from "../report/sections.js";').length, 1);
+  assert.equal(violations("src/data/x.ts", 'import { runCli } from "../../cli/main.js";').length, 1);
+  assert.equal(violations("cli/x.ts", 'const m = await import("../src/data/load-store.js");').length, 1);
+  assert.equal(violations("report/x.ts", 'import { readStore } from "../store/read-store.js";').length, 0);
+});
+
+test("analysis/ is pure: no Node built-ins, no file or process access", () => {
+  const impure = files
+    .filter((f) => f.startsWith("analysis/"))
+    .flatMap((f) => {
+      const text = readFileSync(join(repo, f), "utf8");
+      const bad = importsOf(text).filter((s) => s.startsWith("node:") || ["fs", "path", "child_process"].includes(s));
+      if (/\bprocess\.(env|argv|stdout|exit)/.test(text)) bad.push("process.*");
+      return bad.map((b) => `${f}: ${b}`);
+    });
+  assert.deepEqual(impure, []);
+});
+
+test("no line over 120 characters in the code (tests keep long expected messages whole)", () => {
+  const long = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
+    .split("\n")
+    .filter(
+      (f) => /\.(ts|js)$/.test(f) && !f.startsWith("test/") && !f.startsWith("data/") && !f.includes(".observablehq"),
+    )
+    .flatMap((f) =>
+      readFileSync(join(repo, f), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (line.length > 120 ? [`${f}:${i + 1} (${line.length})`] : [])),
+    );
+  assert.deepEqual(long, []);
+});
