@@ -77,6 +77,16 @@ function tidyRq1(r: AnalysisReport, add: Add): void {
     });
   for (const a of r.rq1.auc)
     add("rq1_auc", "auc_obuchowski", a.method, a.auc, { ci: a.obuchowski?.ci, n: a.n, tasks: a.tasks });
+  for (const a of r.rq1.auc) {
+    const w = a.within_task;
+    if (w)
+      add("rq1_auc", "auc_within_task", a.method, w.auc, {
+        ci: w.ci,
+        n: a.n,
+        tasks: w.tasks_with_both,
+        boot: w.bootstrap,
+      });
+  }
   for (const a of r.rq1.by_condition)
     add("rq1_by_condition", "auc", a.method, a.auc, { ci: a.ci, n: a.n, tasks: a.tasks, boot: a.bootstrap });
   const pd = r.rq1.paired;

@@ -6,6 +6,7 @@ import {
 import { finite, finiteCI } from "../estimates/not-defined.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import { obuchowskiAuc } from "../stats/obuchowski.js";
+import { WithinTaskAuc } from "../stats/within-task-auc.js";
 import { compareCodePoints } from "../order.js";
 
 /** Dense cluster indices for a list of task ids (sorted by code point for determinism). */
@@ -28,6 +29,8 @@ export interface AucEstimate {
   obuchowski: { se: number | null; ci: [number, number] | null; reason?: string } | null;
   /** Fewer than 10 tasks: the interval is shown but its coverage falls below nominal (contract rule 14). */
   few_clusters: boolean;
+  /** Within-task (stratified) AUC: PASS vs FAIL of the same task only (analysis/stats/within-task-auc.ts). */
+  within_task: WithinTaskEstimate | null;
   note?: string;
 }
 
@@ -71,6 +74,7 @@ export function aucWithCI(
       bootstrap: null,
       obuchowski: null,
       few_clusters,
+      within_task: null,
       note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class",
     };
   }
@@ -80,9 +84,12 @@ export function aucWithCI(
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();
   const obuchowski = { se: finite(ob.se), ci: finiteCI(ob.ci), ...(ob.reason ? { reason: ob.reason } : {}) };
+  const within_task = withinTaskEstimate(new WithinTaskAuc(scores, pass, clusterOf, clusters), settings, figure);
   const problem = aucIntervalProblem(rows);
-  if (problem)
-    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note: `CI ${problem}` };
+  if (problem) {
+    const note = `CI ${problem}`;
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, within_task, note };
+  }
   let interval: ReturnType<typeof bootstrapIntervals<"auc">>;
   try {
     interval = bootstrapIntervals({
@@ -95,7 +102,7 @@ export function aucWithCI(
     });
   } catch (e) {
     const note = `CI not available: ${(e as Error).message}`;
-    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, note };
+    return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, within_task, note };
   }
   return {
     ...base,
@@ -104,6 +111,40 @@ export function aucWithCI(
     bootstrap: interval.bootstrap,
     obuchowski,
     few_clusters,
+    within_task,
     ...(few_clusters ? { note: `few_clusters: ${clusters} tasks (< ${FEW_CLUSTERS}), coverage below nominal` } : {}),
   };
+}
+
+export interface WithinTaskEstimate {
+  auc: number | null;
+  ci: [number, number] | null;
+  /** Tasks holding both a PASS and a FAIL: the clusters that carry within-task pairs. */
+  tasks_with_both: number;
+  few_clusters: boolean;
+  bootstrap: BootstrapDescriptor | null;
+  reason?: string;
+}
+
+export const WITHIN_TASK_ESTIMATOR =
+  "within-task AUC = Σ U_t / Σ m_t n_t (PASS vs FAIL of the same task, ties ½); task-clustered percentile bootstrap";
+
+/** The within-task AUC with its own task-clustered bootstrap (seeded apart from the pooled AUC's). */
+function withinTaskEstimate(w: WithinTaskAuc, settings: BootstrapSettings, figure: string): WithinTaskEstimate {
+  const informative = w.informativeClusters;
+  const base = { tasks_with_both: informative, few_clusters: informative < FEW_CLUSTERS };
+  if (informative === 0)
+    return { auc: null, ci: null, ...base, bootstrap: null, reason: "no task holds both a PASS and a FAIL" };
+  if (informative < 2) {
+    const reason = "CI not estimable (contract rule 14): fewer than 2 tasks hold both a PASS and a FAIL";
+    return { auc: w.estimate(), ci: null, ...base, bootstrap: null, reason };
+  }
+  const res = bootstrapIntervals({
+    settings,
+    figure: `${figure}:within_task`,
+    clusters: w.u.length,
+    estimator: WITHIN_TASK_ESTIMATOR,
+    statistics: { auc: (weights) => w.evaluate(weights) },
+  });
+  return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap };
 }

@@ -10,11 +10,26 @@ export function rq1Sections(ctx: SectionContext): Section[] {
       title: "RQ1 · Figure 4B / Table 3A: AUC per method on its own available sample",
       caption:
         `Estimator: ${r.rq1.estimator}; ${boot}. Obuchowski (1997) analytic clustered CI beside it. ` +
-        `Population: ${r.rq1.population}.${synthetic}`,
-      columns: withPaper(ctx, ["method", "n", "PASS", "FAIL", "tasks", "AUC", "bootstrap CI", "Obuchowski CI", "note"]),
+        "Within-task AUC compares PASS and FAIL of the same task only (Σ U_t / Σ m_t n_t), so it does not " +
+        "credit a score for ranking tasks by difficulty; its CI is a separate task-clustered bootstrap " +
+        `(same resamples and seed). Population: ${r.rq1.population}.${synthetic}`,
+      columns: withPaper(ctx, [
+        "method",
+        "n",
+        "PASS",
+        "FAIL",
+        "tasks",
+        "AUC",
+        "bootstrap CI",
+        "Obuchowski CI",
+        "within-task AUC [CI]",
+        "note",
+      ]),
       rows: r.rq1.auc.map((a) => {
         const cells = [a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci), ci(a.obuchowski?.ci)];
-        return row(ctx, [...cells, a.note ?? ""], `rq1.auc.${a.method}`);
+        const wt = a.within_task;
+        const within = wt?.auc == null ? "n/a" : `${f3(wt.auc)} ${ci(wt.ci)}`;
+        return row(ctx, [...cells, within, a.note ?? ""], `rq1.auc.${a.method}`);
       }),
     },
     {

@@ -1,0 +1,68 @@
+import { argError } from "../errors.js";
+import { midranks } from "./ranks.js";
+
+/**
+ * Within-task (stratified) AUC: the probability that a PASS outscores a FAIL *of the same task*,
+ * ties ½. Pooled AUC also compares trajectories across tasks, so part of it measures how well a
+ * score ranks tasks by difficulty; this one does not (issue 11; cf. the stratified Mann–Whitney
+ * statistic, e.g. Hanley & McNeil 1983 on pooling per-stratum AUCs by their pair counts).
+ *
+ *   AUC_w = Σ_t U_t / Σ_t m_t·n_t,
+ *
+ * with U_t the Mann–Whitney count of task t (midranks; ties ½) and m_t, n_t its PASS and FAIL
+ * counts: each within-task pair weighs the same. Tasks holding one class contribute no pair.
+ * A task-clustered bootstrap draw weights task t by w_t: Σ w_t U_t / Σ w_t m_t n_t, so a draw
+ * costs O(tasks) after one O(n log n) pass.
+ */
+export class WithinTaskAuc {
+  /** Per cluster: U_t and m_t·n_t. */
+  readonly u: Float64Array;
+  readonly pairs: Float64Array;
+
+  constructor(scores: ArrayLike<number>, outcomes: ArrayLike<boolean>, clusterOf: ArrayLike<number>, clusters: number) {
+    const n = scores.length;
+    if (outcomes.length !== n || clusterOf.length !== n)
+      throw argError("WithinTaskAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
+    const members: number[][] = Array.from({ length: clusters }, () => []);
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(scores[i])) throw argError("WithinTaskAuc", `scores[${i}]`, scores[i], "must be finite");
+      members[clusterOf[i]].push(i);
+    }
+    this.u = new Float64Array(clusters);
+    this.pairs = new Float64Array(clusters);
+    for (let c = 0; c < clusters; c++) {
+      const idx = members[c];
+      const ranks = midranks(idx.map((i) => scores[i]));
+      let m = 0;
+      let rankSum = 0;
+      for (let k = 0; k < idx.length; k++) {
+        if (outcomes[idx[k]]) {
+          m++;
+          rankSum += ranks[k];
+        }
+      }
+      this.pairs[c] = m * (idx.length - m);
+      this.u[c] = this.pairs[c] > 0 ? rankSum - (m * (m + 1)) / 2 : 0;
+    }
+  }
+
+  /** Tasks holding both a PASS and a FAIL (the only ones that carry pairs). */
+  get informativeClusters(): number {
+    return this.pairs.reduce((k, p) => k + (p > 0 ? 1 : 0), 0);
+  }
+
+  estimate(): number {
+    return this.evaluate(new Float64Array(this.u.length).fill(1));
+  }
+
+  /** The statistic on a cluster-weighted draw; NaN when the draw holds no within-task pair. */
+  evaluate(weights: Float64Array): number {
+    let num = 0;
+    let den = 0;
+    for (let c = 0; c < this.u.length; c++) {
+      num += weights[c] * this.u[c];
+      den += weights[c] * this.pairs[c];
+    }
+    return den > 0 ? num / den : NaN;
+  }
+}
