@@ -19,6 +19,9 @@ import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
 import { buildSite, REPO, SITE_MARKER } from "./site.js";
+import { siteArchive } from "../report/site/archive.js";
+import { readRealStores } from "../store/real-stores.js";
+import { prepareStore } from "../analysis/rq/prepared.js";
 
 type Progress = (step: string) => void;
 
@@ -216,14 +219,20 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
   const { store } = await loadValidStore(dir, values, io, progress);
   const settings = { ...DEFAULT_SETTINGS, seed };
-  const { workspace, cached } = buildSite({
+  const { workspace, cached } = await buildSite({
     store: dir,
     out,
     cacheBase,
     seed,
     storeName: store.manifest.name,
     onProgress: progress,
-    reportJson: () => JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
+    archive: async () => {
+      const report = JSON.parse(
+        JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
+      );
+      progress("writing the site's data files");
+      return siteArchive(report, prepareStore(store), await readRealStores(REPO));
+    },
   });
   io.out(
     `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +

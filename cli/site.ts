@@ -64,17 +64,17 @@ export interface SiteBuild {
   out: string;
   cacheBase: string;
   seed: number;
-  /** The analysis report as JSON text, computed once by the caller for every loader. */
-  reportJson: () => string;
+  /** Every data file of the site as one zip, built once by the caller (report/site/archive.ts). */
+  archive: () => Promise<Uint8Array>;
   storeName: string;
   onProgress: (step: string) => void;
 }
 
-export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } {
+export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cached: boolean }> {
   const storeHash = storeContentHash(b.store);
   const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}`;
   const ws = join(b.cacheBase, key);
-  const cached = existsSync(join(ws, "report.json"));
+  const cached = existsSync(join(ws, "site.zip"));
   mkdirSync(ws, { recursive: true });
   if (!existsSync(join(ws, "src")))
     cpSync(join(REPO, "src"), join(ws, "src"), {
@@ -85,11 +85,13 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
   for (const name of LINKED) if (!existsSync(join(ws, name))) symlinkSync(join(REPO, name), join(ws, name));
   if (!existsSync(join(ws, "observablehq.config.ts")))
     cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
+  linkDuckdbEngine(ws);
+  const bundles = reuseNodeBundles(b.cacheBase, ws);
   if (!cached) {
     b.onProgress("running the analysis once for every page");
-    const tmp = join(ws, `report.json.${process.pid}.tmp`);
-    writeFileSync(tmp, b.reportJson());
-    renameSync(tmp, join(ws, "report.json"));
+    const tmp = join(ws, `site.zip.${process.pid}.tmp`);
+    writeFileSync(tmp, await b.archive());
+    renameSync(tmp, join(ws, "site.zip"));
   }
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
@@ -108,7 +110,7 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
         PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
         GCPC_STORE: resolve(b.store),
         GCPC_SEED: String(b.seed),
-        GCPC_REPORT_FILE: join(ws, "report.json"),
+        GCPC_SITE_ARCHIVE: join(ws, "site.zip"),
         GCPC_SITE_OUT: staging,
         GCPC_STORE_NAME: b.storeName,
         NO_COLOR: "1",
@@ -123,6 +125,7 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
         `site build failed for ${b.store}; the previous ${b.out} is unchanged:\n  ${lines.join("\n  ")}`,
       );
     }
+    bundles.keep();
     writeFileSync(
       join(staging, SITE_MARKER),
       `${JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2)}\n`,
@@ -136,4 +139,39 @@ export function buildSite(b: SiteBuild): { workspace: string; cached: boolean } 
     throw e;
   }
   return { workspace: ws, cached };
+}
+
+/**
+ * DuckDB-wasm's engine and worker as static files of the workspace (symbolic links into node_modules):
+ * Framework serves a file that exists before it looks for a loader, so the build copies them once
+ * instead of piping 34 MB through the loaders in src/duckdb/ (which `npm run dev` still uses).
+ */
+function linkDuckdbEngine(ws: string): void {
+  for (const name of ["duckdb-eh.wasm", "duckdb-browser-eh.worker.js"]) {
+    const link = join(ws, "src", "duckdb", name);
+    if (!existsSync(link)) symlinkSync(join(REPO, "node_modules/@duckdb/duckdb-wasm/dist", name), link);
+  }
+}
+
+/**
+ * Framework bundles every npm package a page imports (d3, Plot, Arrow, DuckDB-wasm...) into
+ * `.observablehq/cache/_node`, about 5 s of a cold build. The bundles depend on node_modules only,
+ * so workspaces share them through `CACHE/_node-<package-lock hash>`: copied in before a build,
+ * and saved after the first build that made them.
+ */
+function reuseNodeBundles(cacheBase: string, ws: string): { keep: () => void } {
+  const lock = createHash("sha256")
+    .update(readFileSync(join(REPO, "package-lock.json")))
+    .digest("hex");
+  const shared = join(cacheBase, `_node-${lock.slice(0, 12)}`);
+  const local = join(ws, "src", ".observablehq", "cache", "_node");
+  if (existsSync(shared) && !existsSync(local)) cpSync(shared, local, { recursive: true, preserveTimestamps: true });
+  return {
+    keep() {
+      if (existsSync(shared) || !existsSync(local)) return;
+      const tmp = `${shared}.${process.pid}.tmp`;
+      cpSync(local, tmp, { recursive: true, preserveTimestamps: true });
+      renameSync(tmp, shared);
+    },
+  };
 }

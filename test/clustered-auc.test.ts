@@ -45,3 +45,36 @@ test("groups collapse equal scores within a cluster (per-draw cost below n)", ()
   assert.equal(c.groups, 2);
   assert.equal(c.estimate(), 0.5);
 });
+
+test("every evaluation path (level walk, sparse cluster walk, dense cluster rows) equals auc() on the materialised draw", () => {
+  const rng = seedrandom("paths");
+  const shapes: [number, number, number | null, string][] = [
+    [300, 40, null, "level"], // continuous: level-ordered walk
+    [200, 50, 19, "cluster"], // few levels, sparse cells: cluster walk over groups
+    [2000, 20, 5, "dense"], // few levels, dense cells: dense cluster rows
+  ];
+  for (const [n, tasks, levels, path] of shapes) {
+    const cluster = Int32Array.from({ length: n }, () => Math.floor(rng() * tasks));
+    const pass = Array.from({ length: n }, () => rng() < 0.4);
+    const score = Float64Array.from(pass, (p) => {
+      const x = rng() * 0.7 + (p ? 0.3 : 0);
+      return levels === null ? x : Math.round(x * (levels - 1)) / (levels - 1);
+    });
+    const c = new ClusteredAuc(score, pass, cluster, tasks);
+    assert.equal(c.path, path);
+    for (let draw = 0; draw < 20; draw++) {
+      const w = new Float64Array(tasks);
+      for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
+      const s: number[] = [];
+      const y: boolean[] = [];
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < w[cluster[i]]; k++) {
+          s.push(score[i]);
+          y.push(pass[i]);
+        }
+      }
+      const expected = auc(s, y);
+      assert.ok(Math.abs(c.evaluate(w) - expected) < 1e-12, `${n}/${tasks}/${levels}: ${c.evaluate(w)} vs ${expected}`);
+    }
+  }
+});

@@ -25,11 +25,6 @@ export async function loadStore() {
  */
 export async function loadReport() {
   const store = await loadStore();
-  // `gcpc site` runs the analysis once and hands every loader its JSON.
-  if (process.env.GCPC_REPORT_FILE) {
-    const report: AnalysisReport = JSON.parse(readFileSync(process.env.GCPC_REPORT_FILE, "utf8"));
-    return { store, prepared: prepareStore(store), report };
-  }
   const settings = { ...DEFAULT_SETTINGS, seed: Number(process.env.GCPC_SEED ?? DEFAULT_SETTINGS.seed) };
   const key = cacheKey(storePath(), settings);
   const cacheDir = join(tmpdir(), "gcpc-report-cache");
