@@ -46,7 +46,9 @@ export function analyzeStore(
   const progress = options.onProgress ?? (() => {});
   progress("preparing store");
   const p = prepareStore(store);
-  progress("RQ1 discrimination");
+  const c = p.counts;
+  progress(`scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`);
+  progress(`RQ1 discrimination (${settings.resamples} resamples per interval)`);
   const rq1 = rq1Discrimination(p, settings);
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
