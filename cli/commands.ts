@@ -68,6 +68,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   const settings = {
     seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
     resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1),
+    // An explicit --resamples applies to every interval, the headline ones included.
+    headline_resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.headline_resamples, 1),
     level: DEFAULT_SETTINGS.level,
   };
   const out = values.out as string | undefined;
@@ -92,7 +94,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     text = renderMarkdown(
       reportSections(report, paper),
       `# GCPC report: ${name}${synthetic}\n\n` +
-        `Seed ${settings.seed}, ${settings.resamples} resamples per CI.${paperNote}`,
+        `Seed ${settings.seed}; ${settings.headline_resamples} resamples per RQ1 AUC and ΔAUC interval, ` +
+        `${settings.resamples} per other interval.${paperNote}`,
     );
   }
   if (out) {

@@ -16,11 +16,13 @@ export const TIDY_COLUMNS = [
   "tasks",
   "resamples",
   "seed",
+  "ci_low_mc_se",
+  "ci_high_mc_se",
   "paper",
 ] as const;
 export type TidyRow = Record<(typeof TIDY_COLUMNS)[number], string | number | null>;
 
-type Boot = { resamples?: number; seed?: string } | null | undefined;
+type Boot = { resamples?: number; seed?: string; mc_se?: [number, number] | null } | null | undefined;
 type Ci = [number, number] | null | undefined;
 
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
@@ -49,6 +51,8 @@ export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] 
       tasks: num(o.tasks),
       resamples: o.boot?.resamples ?? null,
       seed: o.boot?.seed ?? null,
+      ci_low_mc_se: num(o.boot?.mc_se?.[0]),
+      ci_high_mc_se: num(o.boot?.mc_se?.[1]),
       paper: o.paper && paper?.figures[o.paper] ? paper.figures[o.paper].value : null,
     });
   };

@@ -7,7 +7,12 @@ import { analyzeStore } from "../analysis/rq/report.js";
 
 const seed = Number(process.argv[2] ?? 20260101);
 const model = JSON.parse(process.argv[3] ?? "{}");
-const r = analyzeStore(generateDemoStore({ seed, model }), { seed: 1, resamples: 200, level: 0.95 });
+const r = analyzeStore(generateDemoStore({ seed, model }), {
+  seed: 1,
+  resamples: 200,
+  headline_resamples: 200,
+  level: 0.95,
+});
 const auc = (m: string) => r.rq1.auc.find((a) => a.method === m)?.auc?.toFixed(3);
 const t = (g: string) => r.rq3.transitions.find((x) => x.group === g)!;
 const f = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : x.toFixed(3));

@@ -59,7 +59,12 @@ const TARGETS: [string, number, number][] = [
 ];
 
 function evaluate(model: Partial<DemoModel>, seed: number): Record<string, number> {
-  const r = analyzeStore(generateDemoStore({ seed, model }), { seed: 1, resamples: 20, level: 0.95 });
+  const r = analyzeStore(generateDemoStore({ seed, model }), {
+    seed: 1,
+    resamples: 20,
+    headline_resamples: 20,
+    level: 0.95,
+  });
   const auc = (m: string) => r.rq1.auc.find((a) => a.method === m)?.auc ?? NaN;
   const t = (g: string) => r.rq3.transitions.find((x) => x.group === g)!;
   const os = r.rq4.outcome_step as any[],

@@ -86,9 +86,9 @@ test("md, csv and latex reports render every table; the demo shows the paper's v
   const csv = gcpc("report", "data/demo", "--resamples", "200", "--format", "csv");
   assert.match(
     csv.stdout.split("\n")[0],
-    /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,paper$/,
+    /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,ci_low_mc_se,ci_high_mc_se,paper$/,
   );
-  assert.match(csv.stdout, /^rq1_auc,auc,gcpc,0\.69\d*,0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,0\.689$/m);
+  assert.match(csv.stdout, /^rq1_auc,auc,gcpc,0\.69\d*,0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,,,0\.689$/m);
   const tex = gcpc("report", "data/demo", "--resamples", "200", "--format", "latex");
   assert.match(tex.stdout, /\\begin\{longtable\}/);
   assert.match(tex.stdout, /\\toprule/);

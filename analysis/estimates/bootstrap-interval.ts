@@ -1,13 +1,29 @@
 import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
+import { endpointMcSe } from "../stats/monte-carlo-error.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
 export interface BootstrapSettings {
   seed: number;
   resamples: number;
+  /**
+   * Resamples of the headline intervals (RQ1: pooled and within-task AUC per method, paired ΔAUC),
+   * whose endpoints readers compare to the paper: more draws, smaller Monte Carlo error.
+   */
+  headline_resamples: number;
   level: number;
 }
 
-export const DEFAULT_SETTINGS: BootstrapSettings = { seed: 20260101, resamples: DEFAULT_RESAMPLES, level: 0.95 };
+export const HEADLINE_RESAMPLES = 10_000;
+
+export const DEFAULT_SETTINGS: BootstrapSettings = {
+  seed: 20260101,
+  resamples: DEFAULT_RESAMPLES,
+  headline_resamples: HEADLINE_RESAMPLES,
+  level: 0.95,
+};
+
+/** The settings of a headline figure: the same seed and level, the headline resample count. */
+export const headline = (s: BootstrapSettings): BootstrapSettings => ({ ...s, resamples: s.headline_resamples });
 
 /** What produced a CI, attached to every interval (DEVELOPERS: state estimator, seed, resamples). */
 export interface BootstrapDescriptor {
@@ -17,6 +33,11 @@ export interface BootstrapDescriptor {
   level: number;
   clusters: number;
   redrawn: number;
+  /**
+   * Monte Carlo standard error of each interval endpoint [lower, upper] by batch means
+   * (analysis/stats/monte-carlo-error.ts); for several statistics on one draw, the largest.
+   */
+  mc_se: [number, number] | null;
 }
 
 /** Seed string of one bootstrap: the run's seed plus the figure's name, so each figure is reproducible alone. */
@@ -24,6 +45,8 @@ export const seedFor = (s: BootstrapSettings, figure: string) => `${s.seed}:${fi
 
 export interface BootstrapIntervals<K extends string> {
   ci: Record<K, [number, number]>;
+  /** Per statistic: the Monte Carlo standard error of its endpoints. */
+  mcSe: Record<K, [number, number] | null>;
   draws: Record<K, Float64Array>;
   bootstrap: BootstrapDescriptor;
 }
@@ -51,7 +74,11 @@ export function bootstrapIntervals<K extends string>(o: {
     accept: o.accept,
   });
   const ci = {} as Record<K, [number, number]>;
-  for (const name of Object.keys(o.statistics) as K[]) ci[name] = percentileCI(res.draws[name], o.settings.level);
+  const mcSe = {} as Record<K, [number, number] | null>;
+  for (const name of Object.keys(o.statistics) as K[]) {
+    ci[name] = percentileCI(res.draws[name], o.settings.level);
+    mcSe[name] = endpointMcSe(res.draws[name], o.settings.level);
+  }
   const bootstrap: BootstrapDescriptor = {
     estimator: o.estimator,
     resamples: res.resamples,
@@ -59,6 +86,13 @@ export function bootstrapIntervals<K extends string>(o: {
     level: o.settings.level,
     clusters: o.clusters,
     redrawn: res.redrawn,
+    mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
   };
-  return { ci, draws: res.draws, bootstrap };
+  return { ci, mcSe, draws: res.draws, bootstrap };
+}
+
+function largestMcSe(all: ([number, number] | null)[]): [number, number] | null {
+  const known = all.filter((x): x is [number, number] => x !== null);
+  if (known.length === 0) return null;
+  return [Math.max(...known.map((x) => x[0])), Math.max(...known.map((x) => x[1]))];
 }

@@ -47,8 +47,10 @@ export function analyzeStore(
   progress("preparing store");
   const p = prepareStore(store);
   const c = p.counts;
-  progress(`scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`);
-  progress(`RQ1 discrimination (${settings.resamples} resamples per interval)`);
+  progress(
+    `scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`,
+  );
+  progress(`RQ1 discrimination (${settings.headline_resamples} resamples per interval)`);
   const rq1 = rq1Discrimination(p, settings);
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);

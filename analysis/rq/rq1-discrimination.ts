@@ -1,6 +1,7 @@
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import {
+  headline,
   bootstrapIntervals,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -52,14 +53,15 @@ export interface Rq1Result {
 export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
   const pop = p.trajectories.filter(isBinary);
   const maps = methodScoreMaps(p);
-  const auc = aucPerMethod(p, pop, maps, settings);
+  const auc = aucPerMethod(p, pop, maps, headline(settings));
   const gcpc = maps.get("gcpc")!;
   const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
     const rows = scoredRows(
       pop.filter((t) => t.condition === condition),
       gcpc,
     );
-    return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, settings, `rq1:condition:${condition}`)];
+    const figure = `rq1:condition:${condition}`;
+    return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, headline(settings), figure)];
   });
   const other = maps.get(pairedWith);
   if (!p.hasJudgments)
@@ -71,7 +73,7 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
       by_condition,
     };
   const paired = other
-    ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], settings)
+    ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], headline(settings))
     : notAvailable(`no method_scores for '${pairedWith}'`);
   return {
     population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)",

@@ -1,6 +1,6 @@
 import type { UpliftRow } from "../../analysis/rq/outcome-level.js";
 import { ciPct, notAvailable, pct, signedPct } from "../format.js";
-import type { Cell, Section, SectionContext } from "./section.js";
+import { mcNote, type Cell, type Section, type SectionContext } from "./section.js";
 
 const UPLIFT_COLUMNS = [
   "group",
@@ -32,7 +32,7 @@ export function outcomeSections(ctx: SectionContext): Section[] {
   const oc = r.outcomes;
   const caption =
     "Binary view (the one GCPC refines): pooled pass rate = passes / trials; " +
-    `CIs resample tasks (${boot}).${synthetic}`;
+    `CIs resample tasks (${boot}).${"overall" in oc ? mcNote([oc.overall, ...oc.by_domain, ...oc.by_model].map((u) => u.bootstrap)) : ""}${synthetic}`;
   const title = "Outcomes: pass rate without and with curated skills";
   if (!("overall" in oc)) {
     return [

@@ -1,9 +1,10 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, notAvailable, pct } from "../format.js";
-import { row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq1Sections(ctx: SectionContext): Section[] {
-  const { report: r, boot, synthetic } = ctx;
+  const { report: r, bootHeadline: boot, synthetic } = ctx;
+  const mc = (xs: AnalysisReport["rq1"]["auc"]) => mcNote(xs.flatMap((a) => [a.bootstrap, a.within_task?.bootstrap]));
   return [
     {
       id: "rq1_auc",
@@ -12,7 +13,7 @@ export function rq1Sections(ctx: SectionContext): Section[] {
         `Estimator: ${r.rq1.estimator}; ${boot}. Obuchowski (1997) analytic clustered CI beside it. ` +
         "Within-task AUC compares PASS and FAIL of the same task only (Σ U_t / Σ m_t n_t), so it does not " +
         "credit a score for ranking tasks by difficulty; its CI is a separate task-clustered bootstrap " +
-        `(same resamples and seed). Population: ${r.rq1.population}.${synthetic}`,
+        `(same resamples and seed). Population: ${r.rq1.population}.${mc(r.rq1.auc)}${synthetic}`,
       columns: withPaper(ctx, [
         "method",
         "n",
@@ -37,14 +38,14 @@ export function rq1Sections(ctx: SectionContext): Section[] {
       title: "RQ1 · Figure 4A: paired ΔAUC on identical trajectories",
       caption:
         "ΔAUC = AUC(gcpc) − AUC(holistic) on the shared subset; both AUCs recomputed on each draw; " +
-        `${boot}.${synthetic}`,
+        `${boot}.${"bootstrap" in r.rq1.paired ? mcNote([r.rq1.paired.bootstrap]) : ""}${synthetic}`,
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: pairedRows(ctx, r.rq1.paired),
     },
     {
       id: "rq1_condition",
       title: "RQ1: AUC of GCPC by skill condition",
-      caption: `${boot}.${synthetic}`,
+      caption: `${boot}.${mc(r.rq1.by_condition)}${synthetic}`,
       columns: withPaper(ctx, ["condition", "n", "AUC", "bootstrap CI"]),
       rows: r.rq1.by_condition.map((a) =>
         row(ctx, [a.method, a.n, f3(a.auc), ci(a.ci)], `rq1.condition.${a.method.replace(/^gcpc \((.*)\)$/, "$1")}`),

@@ -1,6 +1,6 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, notAvailable, pct } from "../format.js";
-import { row, unavailableRow, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+import { mcNote, row, unavailableRow, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq2Sections(ctx: SectionContext): Section[] {
   const { report: r, boot, synthetic } = ctx;
@@ -11,7 +11,8 @@ export function rq2Sections(ctx: SectionContext): Section[] {
       title: "RQ2 · Table 2: agreement with human judgments",
       caption:
         "Pairwise agreement = agreeing / comparable Q2 comparisons (ties and unscored excluded). " +
-        `ρ = Spearman (average ranks) with the mean Q1 rating; ${boot}.${synthetic}`,
+        `ρ = Spearman (average ranks) with the mean Q1 rating; ${boot}.` +
+        `${Array.isArray(m2) ? mcNote(m2.map((m) => m.bootstrap)) : ""}${synthetic}`,
       columns: withPaper(
         ctx,
         ["method", "agreement", "comparable", "ρ vs Q1", "ρ 95% CI", "n"],

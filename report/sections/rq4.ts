@@ -1,6 +1,6 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, notAvailable, pct } from "../format.js";
-import { row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 const YES_TO_NO_OR_ABSTAIN = "evidence replacement: Yes → No or Abstain";
 
@@ -14,14 +14,14 @@ export function rq4Sections(ctx: SectionContext): Section[] {
       title: "RQ4 · Table 3B: the official-outcome step (PASS–FAIL separation)",
       caption:
         "Separation = mean(PASS) − mean(FAIL) on the same trajectories (binary, plain GCPC defined); " +
-        `${boot}.${synthetic}`,
+        `${boot}.${sepMc(r.rq4.outcome_step)}${synthetic}`,
       columns: withPaper(ctx, ["variant", "n", "separation", "increment", "95% CI"]),
       rows: separationRows(ctx, r.rq4.outcome_step, "rq4.outcome_step"),
     },
     {
       id: "rq4_abstention",
       title: "RQ4 · Table 3C: abstention rule",
-      caption: `Primary rule (Abstain excluded) vs forced verdict (Abstain → No); ${boot}.${synthetic}`,
+      caption: `Primary rule (Abstain excluded) vs forced verdict (Abstain → No); ${boot}.${sepMc(r.rq4.abstention)}${synthetic}`,
       columns: withPaper(ctx, ["variant", "n", "separation", "vs first row", "95% CI"]),
       rows: separationRows(ctx, r.rq4.abstention, "rq4.abstention"),
     },
@@ -85,3 +85,5 @@ function checkRows(ctx: SectionContext, rq4: AnalysisReport["rq4"]): Cell[][] {
       : [row(ctx, ["schema audit", notAvailable(sa)])]),
   ];
 }
+
+const sepMc = (x: Separations) => (Array.isArray(x) ? mcNote(x.map((v) => v.bootstrap)) : "");

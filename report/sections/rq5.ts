@@ -1,6 +1,6 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, notAvailable, pct, pv } from "../format.js";
-import { paperCell, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
+import { mcNote, paperCell, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 type Rq5 = AnalysisReport["rq5"];
 
@@ -13,7 +13,7 @@ export function rq5Sections(ctx: SectionContext): Section[] {
       title: "RQ5: reliability and judge substitution",
       caption:
         `Krippendorff α (interval) of plain GCPC across scoring runs, units resampled (${s.resamples} resamples, ` +
-        `seed ${s.seed}). Judge substitution: Spearman ρ, task-clustered CI.${synthetic}`,
+        `seed ${s.seed}). Judge substitution: Spearman ρ, task-clustered CI.${rq5Mc(r.rq5)}${synthetic}`,
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: reliabilityRows(ctx, r.rq5),
     },
@@ -105,4 +105,8 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
       ])
     : [row(ctx, ["judge substitution", notAvailable(js)])];
   return [row(ctx, ["α across runs [95% CI]", alpha], "rq5.reliability.alpha"), ...judges];
+}
+
+function rq5Mc(rq5: Rq5): string {
+  return "bootstrap" in rq5.reliability ? mcNote([rq5.reliability.bootstrap]) : "";
 }

@@ -19,6 +19,8 @@ export interface SectionContext {
   paper?: PaperFigures;
   /** "N task-clustered bootstrap resamples, percentile 95% CI (type-7), seed S". */
   boot: string;
+  /** The same for the headline intervals (RQ1 AUC and ΔAUC), which use more resamples. */
+  bootHeadline: string;
   /** " SYNTHETIC DATA (...)." or "" */
   synthetic: string;
 }
@@ -26,9 +28,10 @@ export interface SectionContext {
 export function sectionContext(report: AnalysisReport, paper?: PaperFigures): SectionContext {
   const s = report.settings;
   const level = Math.round(s.level * 100);
-  const boot = `${s.resamples} task-clustered bootstrap resamples, percentile ${level}% CI (type-7), seed ${s.seed}`;
+  const bootOf = (n: number) =>
+    `${n} task-clustered bootstrap resamples, percentile ${level}% CI (type-7), seed ${s.seed}`;
   const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
-  return { report, paper, boot, synthetic };
+  return { report, paper, boot: bootOf(s.resamples), bootHeadline: bootOf(s.headline_resamples), synthetic };
 }
 
 /** The paper's value of a figure, formatted by its unit: "" when the paper has none, null without a paper column. */
@@ -57,4 +60,15 @@ export function row(ctx: SectionContext, cells: Cell[], ...ids: (PaperFigureId |
 export function unavailableRow(ctx: SectionContext, message: Cell, width: number, paperWidth = 1): Cell[] {
   const cells: Cell[] = [message, ...Array(width - 1).fill("")];
   return ctx.paper ? [...cells, ...Array(paperWidth).fill("")] : cells;
+}
+
+/**
+ * Caption sentence on the Monte Carlo error of a table's intervals: the largest batch-means SE of
+ * any endpoint, so a reader knows which digits another seed would change.
+ */
+export function mcNote(descriptors: ({ mc_se: [number, number] | null } | null | undefined)[]): string {
+  const ses = descriptors.flatMap((d) => d?.mc_se ?? []);
+  if (ses.length === 0) return "";
+  const worst = Math.max(...ses);
+  return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} (batch means, 20 batches).`;
 }
