@@ -108,6 +108,12 @@ function tidyRq1(r: AnalysisReport, add: Add): void {
       boot: pd.bootstrap,
       paper: "rq1.paired.positive_share",
     });
+    add("rq1_paired", "delta_auc_obuchowski", pd.methods.join(" - "), pd.delta, {
+      ci: pd.test.ci,
+      n: pd.n,
+      tasks: pd.tasks,
+    });
+    add("rq1_paired", "paired_test_p_obuchowski", pd.methods.join(" - "), pd.test.p, { n: pd.n, tasks: pd.tasks });
   }
 }
 

@@ -6,7 +6,8 @@ import {
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
-import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { pairedObuchowskiTest } from "../stats/obuchowski.js";
 import {
   aucIntervalProblem,
   aucWithCI,
@@ -34,6 +35,8 @@ export interface PairedDelta {
   bootstrap: BootstrapDescriptor | null;
   /** The ΔAUC draws, for the Figure 4A histogram. */
   draws: number[];
+  /** Obuchowski's paired clustered test of ΔAUC = 0 (Wald CI, two-sided p); null fields with a reason. */
+  test: { se: number | null; z: number | null; p: number | null; ci: [number, number] | null; reason?: string };
 }
 
 export interface Rq1Result {
@@ -137,12 +140,26 @@ export function pairedDelta(
   const aucA = aucOf(a);
   const aucB = aucOf(b);
   const [estA, estB] = [aucA.estimate(), aucB.estimate()];
+  const ob = pairedObuchowskiTest(
+    shared.map((t) => a.get(t.trajectory_id)!),
+    shared.map((t) => b.get(t.trajectory_id)!),
+    pass,
+    clusterOf,
+    settings.level,
+  );
+  const test = {
+    se: finite(ob.se),
+    z: finite(ob.z),
+    p: finite(ob.p),
+    ci: finiteCI(ob.ci),
+    ...(ob.reason ? { reason: ob.reason } : {}),
+  };
   const base = { available: true as const, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB };
   const few_clusters = clusters < FEW_CLUSTERS;
   const problem = aucIntervalProblem(shared.map((t, i) => ({ pass: pass[i], task: t.task_id })));
   if (problem) {
     const none = { positive_share: null, bootstrap: null, draws: [] };
-    return { ...base, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, ...none };
+    return { ...base, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, ...none, test };
   }
   const res = bootstrapIntervals({
     settings,
@@ -160,5 +177,6 @@ export function pairedDelta(
     positive_share: shareAbove(res.draws.delta, 0),
     bootstrap: res.bootstrap,
     draws: Array.from(res.draws.delta),
+    test,
   };
 }

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, notAvailable, pct } from "../format.js";
+import { ci, f3, notAvailable, pct, pv } from "../format.js";
 import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq1Sections(ctx: SectionContext): Section[] {
@@ -67,7 +67,13 @@ function pairedRows(ctx: SectionContext, pd: AnalysisReport["rq1"]["paired"]): C
     row(ctx, [`AUC ${pd.methods[0]}`, f3(pd.auc_a)], "rq1.auc.gcpc"),
     row(ctx, [`AUC ${pd.methods[1]}`, f3(pd.auc_b)], "rq1.auc.holistic"),
     row(ctx, ["ΔAUC [95% CI]", `${f3(pd.delta)} ${ci(pd.ci)}`], "rq1.paired.delta"),
-    row(ctx, ["share of draws with Δ > 0", pct(pd.positive_share)], "rq1.paired.positive_share"),
+    row(
+      ctx,
+      ["share of bootstrap draws with Δ > 0 (not a p-value)", pct(pd.positive_share)],
+      "rq1.paired.positive_share",
+    ),
+    row(ctx, ["ΔAUC Obuchowski paired CI (Wald)", pd.test.ci ? ci(pd.test.ci) : `n/a (${pd.test.reason})`]),
+    row(ctx, ["paired test p, two-sided (Obuchowski clustered; H₀ ΔAUC = 0)", pv(pd.test.p)]),
     row(ctx, ["interval note", intervalNote]),
   ];
 }
