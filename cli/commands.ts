@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
+import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
 import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
 import { StoreValidationError, type Problem } from "../store/problems.js";
@@ -74,7 +75,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   };
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
-  const { store } = await loadValidStore(dir, values, io, progress);
+  const { store: whole } = await loadValidStore(dir, values, io, progress);
+  const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
   const report = analyzeStore(store, settings, {
     perTrajectory: Boolean(values["per-trajectory"]),
     onProgress: progress,
@@ -247,4 +249,12 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
 /** Registry cells: distinct (task, harness, model, condition). */
 function cellCount(store: Store): number {
   return new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size;
+}
+
+/** `--benchmark NAME`: the analysis on that benchmark's tasks alone (a name the store does not hold is an error). */
+function onlyBenchmark(store: Store, benchmark: string): Store {
+  const known = benchmarksOf(store);
+  if (!known.includes(benchmark))
+    throw new UsageError(`--benchmark ${JSON.stringify(benchmark)}: the store's benchmarks are ${known.join(", ")}`);
+  return benchmarkSubset(store, benchmark);
 }

@@ -22,7 +22,7 @@ Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), val
 row, key and reference, and prints counts. Problems are listed with file, line or row, and
 field (up to --max-problems, default 50). Exit 2 if invalid.`,
   report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]
-                   [--out FILE] [--per-trajectory] [--paper | --no-paper]
+                   [--out FILE] [--per-trajectory] [--paper | --no-paper] [--benchmark NAME]
 
 Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --format         md (default); json (stable keys, see README); csv (tidy: one row per
@@ -33,7 +33,9 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --out FILE       write to FILE atomically instead of stdout (never into a store or over an input)
   --per-trajectory include per-trajectory metrics (json only)
   --paper          show the paper's reported values beside ours (md, csv, latex; default for the
-                   bundled demo store); --no-paper hides them`,
+                   bundled demo store); --no-paper hides them
+  --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
+                   per-benchmark view; the paper's headline figures are SkillsBench-only)`,
   site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]
 
 Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs

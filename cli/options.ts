@@ -15,6 +15,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     paper: { type: "boolean" },
     "no-paper": { type: "boolean" },
     "max-problems": { type: "string" },
+    benchmark: { type: "string" },
   },
   site: {
     out: { type: "string" },

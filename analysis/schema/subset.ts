@@ -1,0 +1,40 @@
+import type { Store } from "./tables.js";
+
+/**
+ * The part of a store that belongs to one benchmark's tasks: tasks, their items, their
+ * trajectories and every row that names those trajectories (contract rule 4 allows per-benchmark
+ * views beside the pooled one). The paper's headline figures are SkillsBench-only, so comparing
+ * them with a pooled multi-benchmark store would not be like with like.
+ */
+export function benchmarkSubset(store: Store, benchmark: string): Store {
+  const tasks = new Set(store.tasks.filter((t) => t.benchmark === benchmark).map((t) => t.task_id));
+  const ids = new Set(store.trajectories.filter((t) => tasks.has(t.task_id)).map((t) => t.trajectory_id));
+  const byTrajectory = <T extends { trajectory_id: string }>(rows: T[] | undefined) =>
+    rows?.filter((r) => ids.has(r.trajectory_id));
+  const out: Store = {
+    ...store,
+    manifest: { ...store.manifest, name: `${store.manifest.name} [benchmark ${benchmark}]` },
+    tasks: store.tasks.filter((t) => tasks.has(t.task_id)),
+    items: store.items.filter((i) => tasks.has(i.task_id)),
+    trajectories: store.trajectories.filter((t) => ids.has(t.trajectory_id)),
+    judgments: store.judgments.filter((j) => ids.has(j.trajectory_id)),
+  };
+  for (const key of [
+    "method_scores",
+    "human_ratings",
+    "human_item_labels",
+    "evidence_replacements",
+    "verifier_results",
+  ] as const) {
+    if (store[key])
+      (out as unknown as Record<string, unknown>)[key] = byTrajectory(store[key] as { trajectory_id: string }[]);
+  }
+  if (store.human_preferences)
+    out.human_preferences = store.human_preferences.filter((p) => ids.has(p.trajectory_a) && ids.has(p.trajectory_b));
+  return out;
+}
+
+/** The benchmarks of a store, in first-seen task order. */
+export function benchmarksOf(store: Store): string[] {
+  return [...new Set(store.tasks.map((t) => t.benchmark))];
+}

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readStore } from "../store/read-store.js";
+import { benchmarkSubset } from "../analysis/schema/subset.js";
+import { cli } from "./helpers/run-cli.js";
+
+const repo = new URL("..", import.meta.url).pathname;
+
+test("--benchmark restricts the report to one benchmark's tasks (like with like for the paper's figures)", async () => {
+  const { store } = await readStore(join(repo, "data/demo"));
+  const sb = new Set(store.tasks.filter((t) => t.benchmark === "skillsbench-1.1").map((t) => t.task_id));
+  const r = await cli([
+    "report",
+    "data/demo",
+    "--format",
+    "json",
+    "--resamples",
+    "50",
+    "--benchmark",
+    "skillsbench-1.1",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.counts.tasks, sb.size);
+  assert.equal(report.counts.trajectories, store.trajectories.filter((t) => sb.has(t.task_id)).length);
+  assert.match(report.store.name, /\[benchmark skillsbench-1\.1\]$/);
+  // Transfer benchmarks are gone from Table 4; every RQ1 trajectory is a SkillsBench one.
+  assert.deepEqual(
+    report.rq5.transfer.map((t: { benchmark: string }) => t.benchmark),
+    ["skillsbench-1.1"],
+  );
+  const bad = await cli(["report", "data/demo", "--benchmark", "nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--benchmark "nope": the store's benchmarks are skillsbench-1\.1, terminal-bench-2\.0/);
+});
+
+test("a benchmark subset keeps every row attached to its trajectories and nothing else", async () => {
+  const { store } = await readStore(join(repo, "data/demo"));
+  const sub = benchmarkSubset(store, "terminal-bench-2.0");
+  const ids = new Set(sub.trajectories.map((t) => t.trajectory_id));
+  assert.ok(ids.size > 0);
+  assert.ok(sub.judgments.every((j) => ids.has(j.trajectory_id)));
+  assert.equal(sub.judgments.length, store.judgments.filter((j) => ids.has(j.trajectory_id)).length);
+  assert.ok((sub.method_scores ?? []).every((m) => ids.has(m.trajectory_id)));
+  assert.ok(sub.tasks.every((t) => t.benchmark === "terminal-bench-2.0"));
+});
