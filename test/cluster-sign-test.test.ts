@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import seedrandom from "seedrandom";
+import { clusterSignTest } from "../analysis/stats/cluster-sign-test.js";
+import { signTest } from "../analysis/stats/sign-test.js";
+
+test("hand enumeration: task sign sums (2, 1, −1) give S = 2 and p = 6/8", () => {
+  // task 0: +, +; task 1: +, +, −; task 2: −, 0. The 8 flips give S* = 4, 2, 2, 0, 0, −2, −2, −4.
+  const r = clusterSignTest([0.2, 0.1, 0.3, 0.5, -0.1, -0.2, 0], [0, 0, 1, 1, 1, 2, 2]);
+  assert.equal(r.statistic, 2);
+  assert.equal(r.informative_clusters, 3);
+  assert.equal(r.pValue, 6 / 8);
+});
+
+test("every pair its own cluster: equals the exact binomial sign test (itself checked against scipy)", () => {
+  const rng = seedrandom("cst");
+  for (let rep = 0; rep < 20; rep++) {
+    const d = Array.from({ length: 5 + Math.floor(rng() * 60) }, () => Math.round((rng() - 0.4) * 4) / 4);
+    const own = clusterSignTest(
+      d,
+      d.map((_, i) => i),
+    );
+    const iid = signTest(d);
+    if (Number.isNaN(iid.pValue)) assert.ok(Number.isNaN(own.pValue));
+    else assert.ok(Math.abs(own.pValue - iid.pValue) < 1e-12, `${own.pValue} vs ${iid.pValue}`);
+  }
+});
+
+test("strong within-task correlation: the clustered p is far larger than the iid p", () => {
+  // 10 tasks × 20 pairs: in 7 tasks every Δ > 0, in 3 every Δ < 0. iid sees 140 vs 60 signs (p ≈ 2e-8);
+  // by task it is 7 vs 3 blocks of 20: P(|S*| ≥ 80) = P(≥ 7 of 10 heads, either side) = 2·176/1024.
+  const d: number[] = [];
+  const c: number[] = [];
+  for (let t = 0; t < 10; t++) {
+    for (let k = 0; k < 20; k++) {
+      d.push(t < 7 ? 0.2 : -0.2);
+      c.push(t);
+    }
+  }
+  assert.ok(signTest(d).pValue < 1e-6);
+  assert.ok(Math.abs(clusterSignTest(d, c).pValue - (2 * 176) / 1024) < 1e-12);
+});
