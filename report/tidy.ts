@@ -138,15 +138,21 @@ function tidyRq3(r: AnalysisReport, add: Add): void {
     for (const t of [...r.rq3.transitions, r.rq3.all]) {
       const key = `rq3.${t.group}`;
       add("rq3_transitions", "n", t.group, t.n, { n: t.n, paper: `${key}.n` });
-      add("rq3_transitions", "median_delta", t.group, t.median_delta, { n: t.n, paper: `${key}.median_delta` });
+      const boot = t.bootstrap;
+      const med = { n: t.n, tasks: t.tasks, ci: t.median_delta_ci, boot, paper: `${key}.median_delta` };
+      add("rq3_transitions", "median_delta", t.group, t.median_delta, med);
       add("rq3_transitions", "mean_delta", t.group, t.mean_delta, { n: t.n });
-      add("rq3_transitions", "improved_share", t.group, t.improved_share, { n: t.n, paper: `${key}.improved_share` });
-      add("rq3_transitions", "regressed_share", t.group, t.regressed_share, {
-        n: t.n,
-        paper: `${key}.regressed_share`,
-      });
+      const imp = { n: t.n, tasks: t.tasks, ci: t.improved_share_ci, boot, paper: `${key}.improved_share` };
+      add("rq3_transitions", "improved_share", t.group, t.improved_share, imp);
+      const reg = { n: t.n, tasks: t.tasks, ci: t.regressed_share_ci, boot, paper: `${key}.regressed_share` };
+      add("rq3_transitions", "regressed_share", t.group, t.regressed_share, reg);
+      add("rq3_transitions", "between_noise_and_material_share", t.group, t.between_share, { n: t.n });
+      add("rq3_transitions", "material_share", t.group, t.material_share, { n: t.n });
+      add("rq3_transitions", "clustered_sign_test_p", t.group, t.clustered_sign_test_p, { n: t.n, tasks: t.tasks });
+      add("rq3_transitions", "clustered_p_holm", t.group, t.clustered_p_holm, { n: t.n, tasks: t.tasks });
+      add("rq3_transitions", "clustered_p_bh", t.group, t.clustered_p_bh, { n: t.n, tasks: t.tasks });
       add("rq3_transitions", "within_noise_share", t.group, t.within_noise_share, { n: t.n });
-      add("rq3_transitions", "sign_test_p", t.group, t.sign_test_p, { n: t.positive + t.negative });
+      add("rq3_transitions", "sign_test_p_iid", t.group, t.sign_test_p, { n: t.positive + t.negative });
     }
     add("rq3_pairs", "pairs_total", "", r.rq3.pairs_total, { paper: "rq3.pairs" });
   }

@@ -121,7 +121,7 @@ test("RQ3 pairs by trial index and computes Δ per transition (hand computed)", 
       ["b1", "b2"],
     ],
   );
-  const r = rq3SkillEffects(p);
+  const r = rq3SkillEffects(p, settings);
   const ff = r.transitions.find((t) => t.group === "FAIL→FAIL")!;
   const fp = r.transitions.find((t) => t.group === "FAIL→PASS")!;
   assert.deepEqual([ff.n, ff.median_delta, ff.improved_share, ff.regressed_share], [1, 0.5, 1, 0]);

@@ -55,7 +55,7 @@ export function analyzeStore(
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
-  const rq3 = rq3SkillEffects(p);
+  const rq3 = rq3SkillEffects(p, settings);
   progress("RQ4 ablations");
   const rq4 = rq4Ablations(p, settings, rq1.auc);
   progress("RQ5 reliability and transfer");

@@ -2,13 +2,23 @@ import { median } from "../stats/quantile.js";
 import { roundTo12, thresholdShares } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
 import { finite } from "../estimates/not-defined.js";
+import {
+  bootstrapIntervals,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+} from "../estimates/bootstrap-interval.js";
+import { clusterSignTest } from "../stats/cluster-sign-test.js";
+import { ClusteredQuantile } from "../stats/clustered-quantile.js";
+import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
+import { FEW_CLUSTERS, taskClusters } from "./common.js";
+import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
 
 /** Material change (paper §4.4): |Δ| > 0.10. */
 export const MATERIAL_CHANGE = 0.1;
-/** Test–retest noise floor of plain GCPC (paper §4.4). */
-export const NOISE_FLOOR = 0.037;
+/** Test–retest noise floor of plain GCPC printed by the paper (§4.4). */
+export const NOISE_FLOOR = PAPER_NOISE_FLOOR;
 
 export interface PairDelta extends MatchedPair {
   gcpc_without: number;
@@ -28,10 +38,28 @@ export interface TransitionSummary {
   improved_share: number | null;
   regressed_share: number | null;
   within_noise_share: number | null;
+  /** noise floor < |Δ| ≤ 0.10: beyond noise, not material. */
+  between_share: number | null;
+  /** |Δ| > 0.10 (improved + regressed). */
+  material_share: number | null;
+  /** The paper's test: exact sign test treating pairs as independent (iid). */
   sign_test_p: number | null;
   positive: number;
   negative: number;
   zeros: number;
+  /** Tasks holding the group's pairs: the clusters of the intervals and of the clustered test. */
+  tasks: number;
+  few_clusters: boolean;
+  /** Task-clustered percentile bootstrap intervals (pairs of one task resampled together). */
+  median_delta_ci: [number, number] | null;
+  improved_share_ci: [number, number] | null;
+  regressed_share_ci: [number, number] | null;
+  bootstrap: BootstrapDescriptor | null;
+  /** Cluster-robust test of H₀ "signs symmetric within tasks" (analysis/stats/cluster-sign-test.ts). */
+  clustered_sign_test_p: number | null;
+  /** Holm and Benjamini–Hochberg adjustments of the clustered p over the four transition groups. */
+  clustered_p_holm: number | null;
+  clustered_p_bh: number | null;
 }
 
 export interface Rq3Result {
@@ -48,6 +76,7 @@ export interface Rq3Result {
   unmatched_no_trial: number;
   threshold: number;
   noise_floor: number;
+  noise_floor_source: NoiseFloor;
   transitions: TransitionSummary[];
   all: TransitionSummary;
   pairs: PairDelta[];
@@ -61,7 +90,8 @@ const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
 ];
 
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
-export function rq3SkillEffects(p: PreparedStore): Rq3Result {
+export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): Rq3Result {
+  const floor = noiseFloor(p);
   const { pairs, unmatched, duplicate_trials, unmatched_no_trial } = matchPairs(p);
   const scored: PairDelta[] = [];
   let excluded = 0;
@@ -80,11 +110,15 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
       transition: `${pair.without_outcome}→${pair.with_outcome}`,
     });
   }
-  const transitions = TRANSITIONS.map(([from, to]) =>
-    summarize(
-      from,
-      to,
-      scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
+  const ctx = { floor: floor.value, settings };
+  const transitions = adjustFamily(
+    TRANSITIONS.map(([from, to]) =>
+      summarize(
+        from,
+        to,
+        scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
+        ctx,
+      ),
     ),
   );
   const noJudgments = !p.hasJudgments;
@@ -93,25 +127,36 @@ export function rq3SkillEffects(p: PreparedStore): Rq3Result {
     ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
     estimator:
       "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
-      "exact two-sided sign test on Δ ≠ 0",
+      "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign-flip test " +
+      "(Holm and BH over the four groups); CIs resample tasks (percentile)",
     pairs_total: pairs.length,
     excluded_zero_evidence: excluded,
     unmatched,
     duplicate_trials,
     unmatched_no_trial,
     threshold: MATERIAL_CHANGE,
-    noise_floor: NOISE_FLOOR,
+    noise_floor: floor.value,
+    noise_floor_source: floor,
     transitions,
-    all: summarize("any", "any", scored),
+    all: summarize("any", "any", scored, ctx),
     pairs: scored,
   };
 }
 
-function summarize(from: string, to: string, group: PairDelta[]): TransitionSummary {
+function summarize(
+  from: string,
+  to: string,
+  group: PairDelta[],
+  ctx: { floor: number; settings: BootstrapSettings },
+): TransitionSummary {
   const deltas = group.map((d) => d.delta);
   const shares = thresholdShares(deltas, MATERIAL_CHANGE);
   const sign = signTest(deltas);
-  const within = deltas.filter((d) => Math.abs(d) <= NOISE_FLOOR).length;
+  const within = deltas.filter((d) => Math.abs(d) <= ctx.floor).length;
+  const material = deltas.filter((d) => Math.abs(d) > MATERIAL_CHANGE).length;
+  const share = (k: number) => (group.length ? k / group.length : null);
+  const { clusterOf, clusters } = taskClusters(group.map((d) => d.task_id));
+  const clustered = clusterSignTest(deltas, clusterOf);
   return {
     from,
     to,
@@ -121,10 +166,65 @@ function summarize(from: string, to: string, group: PairDelta[]): TransitionSumm
     mean_delta: group.length ? deltas.reduce((s, d) => s + d, 0) / group.length : null,
     improved_share: finite(shares.above),
     regressed_share: finite(shares.below),
-    within_noise_share: group.length ? within / group.length : null,
+    within_noise_share: share(within),
+    between_share: share(group.length - within - material),
+    material_share: share(material),
     sign_test_p: finite(sign.pValue),
     positive: sign.positive,
     negative: sign.negative,
     zeros: sign.zeros,
+    tasks: clusters,
+    few_clusters: clusters < FEW_CLUSTERS,
+    ...transitionIntervals(deltas, clusterOf, clusters, ctx.settings, `rq3:${from}-${to}`),
+    clustered_sign_test_p: finite(clustered.pValue),
+    clustered_p_holm: null,
+    clustered_p_bh: null,
   };
+}
+
+/** Task-clustered bootstrap intervals of the median Δ and the improved / regressed shares (same draws). */
+function transitionIntervals(
+  deltas: number[],
+  clusterOf: Int32Array,
+  clusters: number,
+  settings: BootstrapSettings,
+  figure: string,
+) {
+  const none = { median_delta_ci: null, improved_share_ci: null, regressed_share_ci: null, bootstrap: null };
+  if (clusters < 2) return none;
+  const q = new ClusteredQuantile(deltas, clusterOf, 0.5);
+  const share = (test: (d: number) => boolean) => (w: Float64Array) => {
+    let hit = 0;
+    let all = 0;
+    for (let i = 0; i < deltas.length; i++) {
+      all += w[clusterOf[i]];
+      if (test(deltas[i])) hit += w[clusterOf[i]];
+    }
+    return all > 0 ? hit / all : NaN;
+  };
+  const res = bootstrapIntervals({
+    settings,
+    figure,
+    clusters,
+    estimator: "median Δ (type-7) and shares of Δ > +0.10 / < −0.10 on the same task-clustered draw; percentile",
+    statistics: {
+      median: (w) => q.evaluate(w),
+      improved: share((d) => d > MATERIAL_CHANGE),
+      regressed: share((d) => d < -MATERIAL_CHANGE),
+    },
+  });
+  return {
+    median_delta_ci: res.ci.median,
+    improved_share_ci: res.ci.improved,
+    regressed_share_ci: res.ci.regressed,
+    bootstrap: res.bootstrap,
+  };
+}
+
+/** The four transition groups are one family: Holm and BH adjust their clustered p-values together. */
+function adjustFamily(groups: TransitionSummary[]): TransitionSummary[] {
+  const ps = groups.map((g) => g.clustered_sign_test_p);
+  const h = holm(ps);
+  const bh = benjaminiHochberg(ps);
+  return groups.map((g, i) => ({ ...g, clustered_p_holm: h[i], clustered_p_bh: bh[i] }));
 }

@@ -1,5 +1,5 @@
-import { f3, pct, pv } from "../format.js";
-import { row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
+import { ci, ciPct, f3, pct, pv } from "../format.js";
+import { mcNote, row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
 
 const PAPER_COLUMNS = ["paper n", "paper median Δ", "paper improved", "paper regressed"];
 
@@ -9,8 +9,17 @@ export function rq3Sections(ctx: SectionContext): Section[] {
     `${r3.estimator}. Material change |Δ| > ${r3.threshold}; noise floor ${r3.noise_floor}. ` +
     `Pairs: ${r3.pairs_total} matched, ${r3.excluded_zero_evidence} excluded as zero-evidence, ` +
     `${r3.unmatched} unmatched cells, ${r3.unmatched_no_trial} trajectories without a trial index (never matched), ` +
-    `${r3.duplicate_trials} duplicate trials.${ctx.synthetic}`;
-  const columns = ["transition", "n", "median Δ", "improved > 0.10", "regressed < −0.10", "sign test p"];
+    `${r3.duplicate_trials} duplicate trials. CIs: ${ctx.boot}, tasks resampled with their pairs. ` +
+    "The sign test treats pairs as independent, as the paper does; the clustered test is in the next table." +
+    `${available(r3) ? mcNote([...r3.transitions, r3.all].map((t) => t.bootstrap)) : ""}${ctx.synthetic}`;
+  const columns = [
+    "transition",
+    "n",
+    "median Δ [CI]",
+    "improved > 0.10 [CI]",
+    "regressed < −0.10 [CI]",
+    "sign test p (iid)",
+  ];
   return [
     {
       id: "rq3_figure5",
@@ -26,9 +35,9 @@ export function rq3Sections(ctx: SectionContext): Section[] {
               [
                 all ? "all pairs" : t.group,
                 t.n,
-                f3(t.median_delta),
-                pct(t.improved_share),
-                pct(t.regressed_share),
+                `${f3(t.median_delta)} ${ci(t.median_delta_ci)}`,
+                `${pct(t.improved_share)} ${ciPct(t.improved_share_ci)}`,
+                `${pct(t.regressed_share)} ${ciPct(t.regressed_share_ci)}`,
                 pv(t.sign_test_p),
               ],
               all ? "rq3.pairs" : `rq3.${t.group}.n`,
@@ -38,5 +47,40 @@ export function rq3Sections(ctx: SectionContext): Section[] {
             );
           }),
     },
+    {
+      id: "rq3_tests",
+      title: "RQ3: cluster-robust tests and noise classes by transition",
+      caption:
+        "Exact task-clustered sign-flip test (all signs of a task flip together under H₀), adjusted over the four " +
+        `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor ${f3(r3.noise_floor)}: ` +
+        `${r3.noise_floor_source?.definition ?? "the paper's"}. Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ ` +
+        `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,
+      columns: [
+        "transition",
+        "tasks",
+        "clustered sign test p",
+        "Holm",
+        "BH",
+        "within noise",
+        "between",
+        "material",
+        "note",
+      ],
+      rows: !r3.available
+        ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
+        : [...r3.transitions, r3.all].map((t) => [
+            t.group === "any→any" ? "all pairs" : t.group,
+            t.tasks,
+            pv(t.clustered_sign_test_p),
+            t.group === "any→any" ? "" : pv(t.clustered_p_holm),
+            t.group === "any→any" ? "" : pv(t.clustered_p_bh),
+            pct(t.within_noise_share),
+            pct(t.between_share),
+            pct(t.material_share),
+            t.few_clusters ? "few_clusters: fewer than 10 tasks" : "",
+          ]),
+    },
   ];
 }
+
+const available = (r3: SectionContext["report"]["rq3"]) => r3.available && r3.transitions.length > 0;

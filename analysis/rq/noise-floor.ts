@@ -1,0 +1,51 @@
+import { PLAIN } from "../scoring/official-outcome.js";
+import type { PreparedStore } from "./prepared.js";
+
+/** Test–retest noise floor of plain GCPC printed by the paper (§4.4), used when a store has no repeated runs. */
+export const PAPER_NOISE_FLOOR = 0.037;
+
+export interface NoiseFloor {
+  value: number;
+  source: "measured" | "paper";
+  /** Trajectories with at least two scoring runs of the primary judge (0 for the paper's value). */
+  trajectories: number;
+  definition: string;
+}
+
+/**
+ * The noise floor RQ3 classifies Δ against: measured on the store when it holds repeated scoring
+ * runs of the primary judge — the mean over trajectories and run pairs of |GCPC(run r) − GCPC(run s)|,
+ * how far plain GCPC moves when nothing but the judging is repeated — else the paper's 0.037.
+ */
+export function noiseFloor(p: PreparedStore): NoiseFloor {
+  let sum = 0;
+  let pairs = 0;
+  let trajectories = 0;
+  for (const t of p.trajectories) {
+    const runs = p
+      .runsOf(t.trajectory_id)
+      .filter((r) => r.judge === p.primaryJudge)
+      .map((r) => p.score(t.trajectory_id, PLAIN, "exclude", p.primaryJudge, r.run))
+      .filter(Number.isFinite);
+    if (runs.length < 2) continue;
+    trajectories++;
+    for (let i = 0; i < runs.length; i++)
+      for (let j = i + 1; j < runs.length; j++) {
+        sum += Math.abs(runs[i] - runs[j]);
+        pairs++;
+      }
+  }
+  if (pairs === 0)
+    return {
+      value: PAPER_NOISE_FLOOR,
+      source: "paper",
+      trajectories: 0,
+      definition: "the paper's test–retest noise floor of plain GCPC (§4.4): the store has no repeated scoring runs",
+    };
+  return {
+    value: sum / pairs,
+    source: "measured",
+    trajectories,
+    definition: `mean |GCPC(run r) − GCPC(run s)| over ${trajectories} trajectories scored more than once by the primary judge`,
+  };
+}
