@@ -47,40 +47,45 @@ export function rq3Sections(ctx: SectionContext): Section[] {
             );
           }),
     },
-    {
-      id: "rq3_tests",
-      title: "RQ3: cluster-robust tests and noise classes by transition",
-      caption:
-        "Exact task-clustered sign-flip test (all signs of a task flip together under H₀), adjusted over the four " +
-        `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor ${f3(r3.noise_floor)}: ` +
-        `${r3.noise_floor_source?.definition ?? "the paper's"}. Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ ` +
-        `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,
-      columns: [
-        "transition",
-        "tasks",
-        "clustered sign test p",
-        "Holm",
-        "BH",
-        "within noise",
-        "between",
-        "material",
-        "note",
-      ],
-      rows: !r3.available
-        ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
-        : [...r3.transitions, r3.all].map((t) => [
-            t.group === "any→any" ? "all pairs" : t.group,
-            t.tasks,
-            pv(t.clustered_sign_test_p),
-            t.group === "any→any" ? "" : pv(t.clustered_p_holm),
-            t.group === "any→any" ? "" : pv(t.clustered_p_bh),
-            pct(t.within_noise_share),
-            pct(t.between_share),
-            pct(t.material_share),
-            t.few_clusters ? "few_clusters: fewer than 10 tasks" : "",
-          ]),
-    },
+    testsSection(ctx),
   ];
 }
 
 const available = (r3: SectionContext["report"]["rq3"]) => r3.available && r3.transitions.length > 0;
+
+function testsSection(ctx: SectionContext): Section {
+  const r3 = ctx.report.rq3;
+  return {
+    id: "rq3_tests",
+    title: "RQ3: cluster-robust tests and noise classes by transition",
+    caption:
+      "Exact task-clustered sign-flip test (all signs of a task flip together under H₀), adjusted over the four " +
+      `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor ${f3(r3.noise_floor)}: ` +
+      `${r3.noise_floor_source?.definition ?? "the paper's"}. Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ ` +
+      `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,
+    columns: [
+      "transition",
+      "tasks",
+      "clustered sign test p",
+      "Holm",
+      "BH",
+      "within noise",
+      "between",
+      "material",
+      "note",
+    ],
+    rows: !r3.available
+      ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
+      : [...r3.transitions, r3.all].map((t) => [
+          t.group === "any→any" ? "all pairs" : t.group,
+          t.tasks,
+          pv(t.clustered_sign_test_p),
+          t.group === "any→any" ? "" : pv(t.clustered_p_holm),
+          t.group === "any→any" ? "" : pv(t.clustered_p_bh),
+          pct(t.within_noise_share),
+          pct(t.between_share),
+          pct(t.material_share),
+          t.few_clusters ? "few_clusters: fewer than 10 tasks" : "",
+        ]),
+  };
+}
