@@ -320,3 +320,14 @@ test("rule 12: a trajectory without a trial index is never matched and is counte
   ).length;
   assert.equal(r.unmatched_no_trial, binaryNoneOrCurated);
 });
+
+test("RQ5 α's interval resamples tasks, not trajectories (trajectories nest in tasks)", async () => {
+  const { readStore } = await import("../store/read-store.js");
+  const { analyzeStore } = await import("../analysis/rq/report.js");
+  const { store } = await readStore(new URL("../data/demo", import.meta.url).pathname);
+  const rel = analyzeStore(store, { ...settings, resamples: 300, headline_resamples: 300 }).rq5.reliability;
+  assert.ok("tasks" in rel);
+  assert.ok(rel.tasks < rel.units, `${rel.tasks} tasks, ${rel.units} units`);
+  assert.equal(rel.bootstrap?.clusters, rel.tasks);
+  assert.match(rel.bootstrap?.estimator ?? "", /tasks resampled/);
+});

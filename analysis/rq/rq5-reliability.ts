@@ -4,6 +4,7 @@ import { roundTo12 } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
+import { FEW_CLUSTERS, taskClusters } from "./common.js";
 import {
   bootstrapIntervals,
   type BootstrapDescriptor,
@@ -22,6 +23,9 @@ export interface Rq5Result {
         units: number;
         runs: number;
         unit_rule: string;
+        /** Tasks of the pairable units: the bootstrap resamples tasks (trajectories nest in tasks). */
+        tasks: number;
+        few_clusters: boolean;
         bootstrap: BootstrapDescriptor | null;
         note?: string;
       }
@@ -77,7 +81,7 @@ export function rq5Reliability(p: PreparedStore, settings: BootstrapSettings): R
   };
 }
 
-/** Krippendorff α (interval) of plain GCPC across runs of the primary judge (rule 8), bootstrap over units. */
+/** Krippendorff α (interval) of plain GCPC across runs of the primary judge (rule 8), bootstrap over tasks. */
 function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["reliability"] {
   const runsOfPrimary = (id: string) =>
     p
@@ -102,7 +106,15 @@ function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["
   });
   const alpha = new UnitWeightedIntervalAlpha(values);
   const estimate = alpha.estimate();
-  const base = { units: units.length, runs: allRuns.size, unit_rule: unitRule };
+  // The pairable units (≥ 2 values) in the order the α object keeps them, and their tasks.
+  const { clusterOf, clusters } = taskClusters(units.filter((_, i) => values[i].length >= 2).map((t) => t.task_id));
+  const base = {
+    units: units.length,
+    runs: allRuns.size,
+    unit_rule: unitRule,
+    tasks: clusters,
+    few_clusters: clusters < FEW_CLUSTERS,
+  };
   if (!Number.isFinite(estimate))
     return {
       ...base,
@@ -111,14 +123,20 @@ function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["
       bootstrap: null,
       note: "α undefined: fewer than two pairable values or no variation",
     };
-  if (alpha.units < 2)
-    return { ...base, alpha: estimate, ci: null, bootstrap: null, note: "CI not available: one pairable unit" };
+  if (clusters < 2)
+    return { ...base, alpha: estimate, ci: null, bootstrap: null, note: "CI not available: the units hold one task" };
+  const unitWeights = new Float64Array(clusterOf.length);
   const res = bootstrapIntervals({
     settings,
     figure: "rq5:reliability",
-    clusters: alpha.units,
-    estimator: "Krippendorff α (interval), units resampled with replacement; percentile (type-7)",
-    statistics: { a: (w) => alpha.evaluate(w) },
+    clusters,
+    estimator: "Krippendorff α (interval); tasks resampled with their trajectories (units); percentile (type-7)",
+    statistics: {
+      a: (w) => {
+        for (let u = 0; u < clusterOf.length; u++) unitWeights[u] = w[clusterOf[u]];
+        return alpha.evaluate(unitWeights);
+      },
+    },
   });
   return { ...base, alpha: estimate, ci: res.ci.a, bootstrap: res.bootstrap };
 }

@@ -12,7 +12,8 @@ export function rq5Sections(ctx: SectionContext): Section[] {
       id: "rq5_reliability",
       title: "RQ5: reliability and judge substitution",
       caption:
-        `Krippendorff α (interval) of plain GCPC across scoring runs, units resampled (${s.resamples} resamples, ` +
+        "Krippendorff α (interval) of plain GCPC across scoring runs; tasks resampled with their trajectories " +
+        `(${s.resamples} resamples, ` +
         `seed ${s.seed}). Judge substitution: Spearman ρ, task-clustered CI.${rq5Mc(r.rq5)}${synthetic}`,
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: reliabilityRows(ctx, r.rq5),
