@@ -11,6 +11,7 @@ import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { ClusteredQuantile } from "../stats/clustered-quantile.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { FEW_CLUSTERS, taskClusters } from "./common.js";
+import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
@@ -80,6 +81,8 @@ export interface Rq3Result {
   transitions: TransitionSummary[];
   all: TransitionSummary;
   pairs: PairDelta[];
+  /** Per checklist item across the FAIL→FAIL pairs: improved / regressed counts, exact McNemar p, BH q. */
+  criteria_fail_fail: CriterionEffect[];
 }
 
 const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
@@ -139,6 +142,10 @@ export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): 
     noise_floor_source: floor,
     transitions,
     all: summarize("any", "any", scored, ctx),
+    criteria_fail_fail: criterionEffects(
+      p,
+      scored.filter((d) => d.transition === "FAIL→FAIL"),
+    ),
     pairs: scored,
   };
 }

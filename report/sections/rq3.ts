@@ -48,6 +48,7 @@ export function rq3Sections(ctx: SectionContext): Section[] {
           }),
     },
     testsSection(ctx),
+    criteriaSection(ctx),
   ];
 }
 
@@ -87,5 +88,36 @@ function testsSection(ctx: SectionContext): Section {
           pct(t.material_share),
           t.few_clusters ? "few_clusters: fewer than 10 tasks" : "",
         ]),
+  };
+}
+
+const TOP_CRITERIA = 15;
+
+function criteriaSection(ctx: SectionContext): Section {
+  const r3 = ctx.report.rq3;
+  const rows = (r3.criteria_fail_fail ?? []).filter((c) => c.mcnemar_p !== null);
+  return {
+    id: "rq3_criteria",
+    title: "RQ3: criteria that changed most in FAIL→FAIL pairs",
+    caption:
+      `The ${Math.min(TOP_CRITERIA, rows.length)} checklist items with the smallest p of ${rows.length} with a ` +
+      "discordant pair. Per item, across the FAIL→FAIL pairs of its task: improved = not satisfied (No or Abstain) " +
+      "without the skill and Yes with it; regressed = the reverse. Exact McNemar test (two-sided binomial on the " +
+      "discordant pairs); q = Benjamini–Hochberg over all those items. Every item is in the downloads " +
+      `(criteria.csv).${ctx.synthetic}`,
+    columns: ["task", "item", "criterion", "category", "pairs", "improved", "regressed", "McNemar p", "BH q"],
+    rows: rows
+      .slice(0, TOP_CRITERIA)
+      .map((c) => [
+        c.task_id,
+        c.item_id,
+        c.text,
+        c.category ?? "",
+        c.pairs,
+        c.improved,
+        c.regressed,
+        pv(c.mcnemar_p),
+        pv(c.bh_q),
+      ]),
   };
 }

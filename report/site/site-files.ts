@@ -26,6 +26,7 @@ const DOWNLOADS: Record<string, (r: AnalysisReport, p: PreparedStore) => Row[]> 
   "pair-items": (r, p) => pairItemRows(r, p),
   "per-trajectory": (r) => (r.per_trajectory ?? []) as unknown as Row[],
   checklists: (_, p) => checklistRows(p.store),
+  criteria: (r) => (r.rq3.criteria_fail_fail ?? []) as unknown as Row[],
 };
 
 /**

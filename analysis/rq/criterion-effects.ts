@@ -1,0 +1,74 @@
+import type { Label } from "../schema/tables.js";
+import { benjaminiHochberg } from "../stats/multiplicity.js";
+import { signTestPValue } from "../stats/sign-test.js";
+import { compareCodePoints } from "../order.js";
+import type { PreparedStore } from "./prepared.js";
+
+export interface CriterionEffect {
+  task_id: string;
+  item_id: string;
+  text: string;
+  category: string | null;
+  route: string;
+  /** Pairs of the item's task in the filter (each gives one without/with label pair for the item). */
+  pairs: number;
+  /** No or Abstain without the skill, Yes with it. */
+  improved: number;
+  /** Yes without, No or Abstain with. */
+  regressed: number;
+  /** Exact McNemar test: two-sided binomial test of improved vs regressed (discordant pairs only). */
+  mcnemar_p: number | null;
+  /** Benjamini–Hochberg q over every criterion with a discordant pair. */
+  bh_q: number | null;
+}
+
+const satisfied = (l: Label | undefined) => l === "Yes";
+
+/**
+ * Per-criterion skill effects (issue 11): for each checklist item, across the given matched pairs of
+ * its task, the paired 2×2 of "satisfied" without vs with the skill. The exact McNemar test uses
+ * only the discordant cells b (not → Yes) and c (Yes → not): p = 2·P(X ≤ min(b, c)), X ~ Bin(b+c, ½).
+ * Items are a family: BH q-values over all items with b + c > 0. Sorted by p, then task and item.
+ */
+export function criterionEffects(
+  p: PreparedStore,
+  pairs: ReadonlyArray<{ task_id: string; without_id: string; with_id: string }>,
+): CriterionEffect[] {
+  const rows: CriterionEffect[] = [];
+  const byTask = new Map<string, { without_id: string; with_id: string }[]>();
+  for (const pair of pairs) byTask.set(pair.task_id, [...(byTask.get(pair.task_id) ?? []), pair]);
+  for (const task of [...byTask.keys()].sort(compareCodePoints)) {
+    const taskPairs = byTask.get(task)!;
+    for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {
+      let improved = 0;
+      let regressed = 0;
+      for (const pair of taskPairs) {
+        const before = satisfied(p.labelsOf(pair.without_id)?.[k]);
+        const after = satisfied(p.labelsOf(pair.with_id)?.[k]);
+        if (!before && after) improved++;
+        if (before && !after) regressed++;
+      }
+      const n = improved + regressed;
+      rows.push({
+        task_id: task,
+        item_id: item.item_id,
+        text: item.text,
+        category: item.category ?? null,
+        route: item.route,
+        pairs: taskPairs.length,
+        improved,
+        regressed,
+        mcnemar_p: n === 0 ? null : signTestPValue(Math.min(improved, regressed), n),
+        bh_q: null,
+      });
+    }
+  }
+  const q = benjaminiHochberg(rows.map((r) => r.mcnemar_p));
+  for (const [i, r] of rows.entries()) r.bh_q = q[i];
+  return rows.sort(
+    (a, b) =>
+      (a.mcnemar_p ?? 2) - (b.mcnemar_p ?? 2) ||
+      compareCodePoints(a.task_id, b.task_id) ||
+      compareCodePoints(a.item_id, b.item_id),
+  );
+}
