@@ -151,3 +151,68 @@ test("clustered proportions: a weighted rate equals the pooled rate of the repli
   assert.ok(Math.abs(s.evaluate(Float64Array.from([1, 2, 0])) - (2.3 / 3 - 0.2)) < 1e-12);
   assert.ok(Math.abs(s.estimate() - (0.8 - 0.3)) < 1e-12);
 });
+
+/*
+ * Coverage that can fail: a strong task effect on both the outcome and the score. Task t has
+ * u_t ~ N(0, 1.5²); its trajectories pass with probability Φ(u_t) and score u_t + 0.5·PASS + e,
+ * e ~ N(0, 1), scores on a grid of 1/8 (ties, like GCPC's k/n). Trajectories of one task are
+ * strongly dependent, so resampling trajectories as if independent (iid) understates the
+ * variance of the pooled AUC. The estimand (pooled AUC over a population of such tasks) is
+ * computed once from 4,000 simulated tasks. 200 replicates of 40 tasks × 30 trajectories,
+ * 500 resamples each: the task-clustered interval must cover in [0.88, 0.99]; the iid one must
+ * cover at most 0.80 (at this seed: clustered 0.94, iid 0.58), so a bootstrap that ignored clusters fails.
+ */
+function taskEffectData(rng: () => number, tasks: number, perTask: number) {
+  const score: number[] = [];
+  const pass: boolean[] = [];
+  const cluster: number[] = [];
+  for (let t = 0; t < tasks; t++) {
+    const u = 1.5 * gauss(rng);
+    const pPass = 0.5 * (1 + errorFunction(u / Math.SQRT2));
+    for (let k = 0; k < perTask; k++) {
+      const y = rng() < pPass;
+      score.push(Math.round((u + (y ? 0.5 : 0) + gauss(rng)) * 8) / 8);
+      pass.push(y);
+      cluster.push(t);
+    }
+  }
+  return { score, pass, cluster };
+}
+
+test("with a strong task effect the clustered CI covers nominally and the iid CI does not", () => {
+  const rng = seedrandom("task-effect");
+  const big = taskEffectData(rng, 4000, 30);
+  const truth = new ClusteredAuc(big.score, big.pass, big.cluster, 4000).estimate();
+  let clustered = 0;
+  let iid = 0;
+  const replicates = 200;
+  for (let r = 0; r < replicates; r++) {
+    const d = taskEffectData(rng, 40, 30);
+    const byTask = new ClusteredAuc(d.score, d.pass, d.cluster, 40);
+    const byTrajectory = new ClusteredAuc(
+      d.score,
+      d.pass,
+      d.pass.map((_, i) => i),
+      d.pass.length,
+    );
+    for (const [c, clusters, hit] of [
+      [byTask, 40, () => clustered++],
+      [byTrajectory, d.pass.length, () => iid++],
+    ] as const) {
+      const res = clusterBootstrap({
+        clusters,
+        seed: `te${r}`,
+        resamples: 500,
+        statistics: { auc: (w) => c.evaluate(w) },
+        accept: (w) => c.hasBothClasses(w),
+      });
+      const [lo, hi] = percentileCI(res.draws.auc);
+      if (lo <= truth && truth <= hi) hit();
+    }
+  }
+  assert.ok(
+    clustered / replicates >= 0.88 && clustered / replicates <= 0.99,
+    `clustered coverage ${clustered / replicates}`,
+  );
+  assert.ok(iid / replicates <= 0.8, `iid coverage ${iid / replicates}`);
+});
