@@ -32,6 +32,8 @@ export interface BootstrapDescriptor {
   seed: string;
   level: number;
   clusters: number;
+  /** Fewer than 10 clusters (contract rule 14): shown, but coverage falls below nominal. */
+  few_clusters: boolean;
   redrawn: number;
   /**
    * Monte Carlo standard error of each interval endpoint [lower, upper] by batch means
@@ -39,6 +41,9 @@ export interface BootstrapDescriptor {
    */
   mc_se: [number, number] | null;
 }
+
+/** Contract rule 14: with fewer clusters than this, intervals are flagged `few_clusters`. */
+export const FEW_CLUSTERS = 10;
 
 /** Seed string of one bootstrap: the run's seed plus the figure's name, so each figure is reproducible alone. */
 export const seedFor = (s: BootstrapSettings, figure: string) => `${s.seed}:${figure}`;
@@ -85,6 +90,7 @@ export function bootstrapIntervals<K extends string>(o: {
     seed: res.seed,
     level: o.settings.level,
     clusters: o.clusters,
+    few_clusters: o.clusters < FEW_CLUSTERS,
     redrawn: res.redrawn,
     mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
   };

@@ -1,5 +1,6 @@
 import {
   bootstrapIntervals,
+  FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
@@ -34,8 +35,7 @@ export interface AucEstimate {
   note?: string;
 }
 
-/** Contract rule 14: with fewer clusters than this, intervals are flagged `few_clusters`. */
-export const FEW_CLUSTERS = 10;
+export { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
 
 /**
  * Contract rule 14: a clustered interval for an AUC or ΔAUC needs ≥ 2 clusters, ≥ 2 of them holding

@@ -66,9 +66,16 @@ export function unavailableRow(ctx: SectionContext, message: Cell, width: number
  * Caption sentence on the Monte Carlo error of a table's intervals: the largest batch-means SE of
  * any endpoint, so a reader knows which digits another seed would change.
  */
-export function mcNote(descriptors: ({ mc_se: [number, number] | null } | null | undefined)[]): string {
+export function mcNote(
+  descriptors: ({ mc_se: [number, number] | null; few_clusters?: boolean; clusters?: number } | null | undefined)[],
+): string {
+  const few = descriptors.filter((d) => d?.few_clusters);
+  const fewText = few.length
+    ? ` few_clusters: ${few.length} interval(s) here rest on fewer than 10 clusters ` +
+      `(as few as ${Math.min(...few.map((d) => d?.clusters ?? 0))}); their coverage falls below nominal.`
+    : "";
   const ses = descriptors.flatMap((d) => d?.mc_se ?? []);
-  if (ses.length === 0) return "";
+  if (ses.length === 0) return fewText;
   const worst = Math.max(...ses);
-  return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} (batch means, 20 batches).`;
+  return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} (batch means, 20 batches).${fewText}`;
 }
