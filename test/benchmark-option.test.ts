@@ -45,3 +45,12 @@ test("a benchmark subset keeps every row attached to its trajectories and nothin
   assert.ok((sub.method_scores ?? []).every((m) => ids.has(m.trajectory_id)));
   assert.ok(sub.tasks.every((t) => t.benchmark === "terminal-bench-2.0"));
 });
+
+test("paper rows the demo generator takes as inputs say 'demo input'; reproduced rows do not", async () => {
+  const r = await cli(["report", "data/demo", "--resamples", "50"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| evidence replacement: Yes → No \| [^|]+ \| 73\.5% \(demo input\) \|/);
+  assert.match(r.stdout, /\| schema audit: real \| [^|]+ \| 99\.4% \(demo input\) \|/);
+  assert.match(r.stdout, /\| gcpc \| [^\n]*\| 0\.689 \|$/m);
+  assert.doesNotMatch(r.stdout, /0\.689 \(demo input\)/);
+});

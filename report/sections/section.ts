@@ -1,5 +1,6 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, pct } from "../format.js";
+import { DEMO_INPUT_FIGURES } from "../../store/generate/demo-inputs.js";
 import { paperId, type PaperFigureId, type PaperFigures } from "../paper.js";
 
 /** A rendered table: every output format (md, csv, latex, the site) is made from these. */
@@ -40,9 +41,11 @@ export function paperCell(ctx: SectionContext, id: PaperFigureId | string | unde
   const key = id === undefined ? undefined : paperId(id);
   const fig = key ? ctx.paper.figures[key] : undefined;
   if (!fig) return "";
-  if (fig.unit === "share") return pct(fig.value);
-  if (fig.ci) return `${f3(fig.value)} ${ci(fig.ci)}`;
-  return fig.unit === "count" ? String(fig.value) : f3(fig.value);
+  // A demo-generator input agrees with the paper by construction: say so, so nobody reads it as a reproduction.
+  const input = key && DEMO_INPUT_FIGURES.has(key) ? " (demo input)" : "";
+  if (fig.unit === "share") return pct(fig.value) + input;
+  if (fig.ci) return `${f3(fig.value)} ${ci(fig.ci)}${input}`;
+  return (fig.unit === "count" ? String(fig.value) : f3(fig.value)) + input;
 }
 
 /** Columns plus the "paper" column when the report compares with the paper. */

@@ -1,0 +1,33 @@
+/**
+ * The paper's figures that the demo generator takes as inputs (demo-model.ts and the stages), so
+ * that the demo's value agrees with the paper by construction, not as a reproduction. Kept beside
+ * the generator; the report's paper column marks these rows "demo input" (issue 11).
+ */
+export const DEMO_INPUT_FIGURES: ReadonlySet<string> = new Set([
+  // replacementAfter: No 0.735, Abstain 0.046
+  "rq4.evidence_replacement.strict_share",
+  "rq4.evidence_replacement.incl_abstain_share",
+  // schemaCoverage per scheme
+  "rq4.schema_audit.real",
+  "rq4.schema_audit.reduced",
+  "rq4.schema_audit.irrelevant",
+  "rq4.schema_audit.permuted",
+  // four idle agents forced to all-No
+  "rq4.idle_floor.zero",
+  // route shares 0.823 / 0.149 / 0.028 drawn per item
+  "checklists.route_assertion_share",
+  "checklists.route_generated_share",
+  "checklists.route_judge_share",
+  // task counts and gate-failure rates of the transfer benchmarks, and SkillsBench's 87 tasks
+  "rq5.transfer.skillsbench-1.1.tasks",
+  "rq5.transfer.terminal-bench-2.0.tasks",
+  "rq5.transfer.swe-bench-verified.tasks",
+  "rq5.transfer.skillsbench-1.1.validity",
+  "rq5.transfer.terminal-bench-2.0.validity",
+  "rq5.transfer.swe-bench-verified.validity",
+  // 78 configurations × 3 conditions; 12 tasks × 8 trajectories, 5 annotators
+  "counts.configurations",
+  "rq2.human_eval.trajectories",
+  "rq2.human_eval.tasks",
+  "rq2.human_eval.annotators",
+]);
