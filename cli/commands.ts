@@ -72,6 +72,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     // An explicit --resamples applies to every interval, the headline ones included.
     headline_resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.headline_resamples, 1),
     level: DEFAULT_SETTINGS.level,
+    interval: choiceOption("interval", values.interval, ["percentile", "bca"] as const, "percentile"),
   };
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });

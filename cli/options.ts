@@ -16,6 +16,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     "no-paper": { type: "boolean" },
     "max-problems": { type: "string" },
     benchmark: { type: "string" },
+    interval: { type: "string" },
   },
   site: {
     out: { type: "string" },

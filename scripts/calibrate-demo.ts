@@ -12,6 +12,7 @@ const r = analyzeStore(generateDemoStore({ seed, model }), {
   resamples: 200,
   headline_resamples: 200,
   level: 0.95,
+  interval: "percentile",
 });
 const auc = (m: string) => r.rq1.auc.find((a) => a.method === m)?.auc?.toFixed(3);
 const t = (g: string) => r.rq3.transitions.find((x) => x.group === g)!;

@@ -64,6 +64,7 @@ function evaluate(model: Partial<DemoModel>, seed: number): Record<string, numbe
     resamples: 20,
     headline_resamples: 20,
     level: 0.95,
+    interval: "percentile",
   });
   const auc = (m: string) => r.rq1.auc.find((a) => a.method === m)?.auc ?? NaN;
   const t = (g: string) => r.rq3.transitions.find((x) => x.group === g)!;

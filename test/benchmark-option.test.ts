@@ -54,3 +54,17 @@ test("paper rows the demo generator takes as inputs say 'demo input'; reproduced
   assert.match(r.stdout, /\| gcpc \| [^\n]*\| 0\.689 \|$/m);
   assert.doesNotMatch(r.stdout, /0\.689 \(demo input\)/);
 });
+
+test("--interval bca: every descriptor says bca, intervals move off the percentile ones; a bad value exits 2", async () => {
+  const args = ["report", "examples/jsonl-store", "--format", "json", "--resamples", "400"];
+  const pct = JSON.parse((await cli(args)).stdout);
+  const bca = JSON.parse((await cli([...args, "--interval", "bca"])).stdout);
+  assert.equal(bca.settings.interval, "bca");
+  assert.equal(bca.rq1.auc[0].bootstrap.interval, "bca");
+  assert.equal(pct.rq1.auc[0].bootstrap.interval, "percentile");
+  assert.equal(bca.rq1.auc[0].auc, pct.rq1.auc[0].auc);
+  assert.notDeepEqual(bca.rq4.outcome_step[0].ci, pct.rq4.outcome_step[0].ci);
+  const bad = await cli([...args, "--interval", "studentized"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--interval must be percentile, bca/);
+});

@@ -15,7 +15,7 @@ import { tableContent as norm } from "./helpers/table-content.js";
 const raw = new URL("../data/real/raw/", import.meta.url).pathname;
 const trialsRoot = join(raw, "harbor-trials");
 const registryCsv = join(raw, "skillsbench-registry/results-registry.csv");
-const settings = { seed: 3, resamples: 300, headline_resamples: 300, level: 0.95 };
+const settings = { seed: 3, resamples: 300, headline_resamples: 300, level: 0.95, interval: "percentile" as const };
 
 /** INDEX.csv read independently of the importer (no quoted fields in it). */
 function indexRows(): Record<string, string>[] {
@@ -161,7 +161,13 @@ test("registry import reproduces the CSV's rows, trials and passes per condition
 
 test("the report on an outcome-only store works and marks GCPC analyses not available", () => {
   const { store } = importRegistry(readFileSync(registryCsv, "utf8"), "results-registry.csv");
-  const r = analyzeStore(store, { seed: 1, resamples: 100, headline_resamples: 100, level: 0.95 });
+  const r = analyzeStore(store, {
+    seed: 1,
+    resamples: 100,
+    headline_resamples: 100,
+    level: 0.95,
+    interval: "percentile" as const,
+  });
   assert.equal(r.rq3.available, false);
   assert.equal((r.rq4.outcome_step as any).available, false);
   assert.equal((r.rq1.paired as any).available, false);

@@ -13,7 +13,7 @@ import { matchPairs } from "../analysis/rq/matched-pairs.js";
 import { thresholdShares } from "../analysis/stats/shares.js";
 import { MATERIAL_CHANGE } from "../analysis/rq/rq3-skill-effects.js";
 
-const settings = { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95 };
+const settings = { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95, interval: "percentile" as const };
 
 /** Two tasks of 4 items (items 1–2 assertion, 3–4 judge); labels given as strings like "YYNA". */
 function tinyStore(): Store {
@@ -287,7 +287,12 @@ test("rule 14: no bootstrap is redrawn around a sample where < 2 tasks hold a PA
     { score: 0.4, pass: false, task: "b" },
     { score: 0.7, pass: false, task: "b" },
   ];
-  const r = aucWithCI("gcpc", rows, { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95 }, "t");
+  const r = aucWithCI(
+    "gcpc",
+    rows,
+    { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95, interval: "percentile" as const },
+    "t",
+  );
   assert.equal(r.auc, 1);
   assert.equal(r.ci, null);
   assert.equal(r.bootstrap, null);
@@ -302,10 +307,20 @@ test("rule 14: with 2..9 tasks the interval is shown and flagged few_clusters; w
       pass: i % 2 === 0,
       task: `t${i % tasks}`,
     }));
-  const few = aucWithCI("gcpc", rows(4), { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95 }, "t");
+  const few = aucWithCI(
+    "gcpc",
+    rows(4),
+    { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95, interval: "percentile" as const },
+    "t",
+  );
   assert.ok(few.ci !== null && few.few_clusters);
   assert.match(few.note!, /few_clusters: 4 tasks/);
-  const enough = aucWithCI("gcpc", rows(10), { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95 }, "t");
+  const enough = aucWithCI(
+    "gcpc",
+    rows(10),
+    { seed: 1, resamples: 200, headline_resamples: 200, level: 0.95, interval: "percentile" as const },
+    "t",
+  );
   assert.ok(enough.ci !== null && !enough.few_clusters && enough.note === undefined);
 });
 

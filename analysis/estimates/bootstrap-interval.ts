@@ -1,4 +1,5 @@
 import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
+import { bcaInterval } from "../stats/bca.js";
 import { endpointMcSe } from "../stats/monte-carlo-error.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
@@ -11,7 +12,11 @@ export interface BootstrapSettings {
    */
   headline_resamples: number;
   level: number;
+  /** Interval method: percentile (the paper's, default) or BCa (bias-corrected and accelerated). */
+  interval: IntervalMethod;
 }
+
+export type IntervalMethod = "percentile" | "bca";
 
 export const HEADLINE_RESAMPLES = 10_000;
 
@@ -20,6 +25,7 @@ export const DEFAULT_SETTINGS: BootstrapSettings = {
   resamples: DEFAULT_RESAMPLES,
   headline_resamples: HEADLINE_RESAMPLES,
   level: 0.95,
+  interval: "percentile",
 };
 
 /** The settings of a headline figure: the same seed and level, the headline resample count. */
@@ -34,6 +40,9 @@ export interface BootstrapDescriptor {
   clusters: number;
   /** Fewer than 10 clusters (contract rule 14): shown, but coverage falls below nominal. */
   few_clusters: boolean;
+  /** The interval method used; with BCa, `interval_note` says when a statistic fell back to percentile. */
+  interval: IntervalMethod;
+  interval_note?: string;
   redrawn: number;
   /**
    * Monte Carlo standard error of each interval endpoint [lower, upper] by batch means
@@ -80,8 +89,10 @@ export function bootstrapIntervals<K extends string>(o: {
   });
   const ci = {} as Record<K, [number, number]>;
   const mcSe = {} as Record<K, [number, number] | null>;
+  const method = o.settings.interval ?? "percentile";
+  const bca = method === "bca" ? bcaIntervals(o, res.draws) : undefined;
   for (const name of Object.keys(o.statistics) as K[]) {
-    ci[name] = percentileCI(res.draws[name], o.settings.level);
+    ci[name] = bca?.ci[name] ?? percentileCI(res.draws[name], o.settings.level);
     mcSe[name] = endpointMcSe(res.draws[name], o.settings.level);
   }
   const bootstrap: BootstrapDescriptor = {
@@ -91,6 +102,8 @@ export function bootstrapIntervals<K extends string>(o: {
     level: o.settings.level,
     clusters: o.clusters,
     few_clusters: o.clusters < FEW_CLUSTERS,
+    interval: method,
+    ...(bca?.note ? { interval_note: bca.note } : {}),
     redrawn: res.redrawn,
     mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
   };
@@ -101,4 +114,37 @@ function largestMcSe(all: ([number, number] | null)[]): [number, number] | null 
   const known = all.filter((x): x is [number, number] => x !== null);
   if (known.length === 0) return null;
   return [Math.max(...known.map((x) => x[0])), Math.max(...known.map((x) => x[1]))];
+}
+
+/**
+ * BCa endpoints per statistic: θ̂ on the sample (every weight 1) and the delete-one-cluster jackknife
+ * (one weight 0), each weight vector evaluated through every statistic in order (they may share work).
+ * A statistic whose BCa is undefined keeps its percentile interval, and the note says so.
+ */
+function bcaIntervals<K extends string>(
+  o: { clusters: number; settings: BootstrapSettings; statistics: Record<K, (w: Float64Array) => number> },
+  draws: Record<K, Float64Array>,
+): { ci: Partial<Record<K, [number, number]>>; note?: string } {
+  const names = Object.keys(o.statistics) as K[];
+  const evaluate = (w: Float64Array) => names.map((n) => o.statistics[n](w));
+  const full = evaluate(new Float64Array(o.clusters).fill(1));
+  const jack = names.map(() => new Float64Array(o.clusters));
+  for (let c = 0; c < o.clusters; c++) {
+    const w = new Float64Array(o.clusters).fill(1);
+    w[c] = 0;
+    evaluate(w).forEach((v, s) => {
+      jack[s][c] = v;
+    });
+  }
+  const ci: Partial<Record<K, [number, number]>> = {};
+  const fellBack: string[] = [];
+  for (const [s, name] of names.entries()) {
+    const r = bcaInterval(draws[name], full[s], jack[s], o.settings.level);
+    if (r) ci[name] = r.ci;
+    else fellBack.push(name);
+  }
+  const note = fellBack.length
+    ? `BCa undefined for ${fellBack.join(", ")} (every draw on one side of the estimate, or < 2 jackknife values): percentile`
+    : undefined;
+  return { ci, note };
 }

@@ -29,8 +29,9 @@ export interface SectionContext {
 export function sectionContext(report: AnalysisReport, paper?: PaperFigures): SectionContext {
   const s = report.settings;
   const level = Math.round(s.level * 100);
+  const method = s.interval === "bca" ? "BCa (bias-corrected and accelerated)" : "percentile";
   const bootOf = (n: number) =>
-    `${n} task-clustered bootstrap resamples, percentile ${level}% CI (type-7), seed ${s.seed}`;
+    `${n} task-clustered bootstrap resamples, ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
   const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
   return { report, paper, boot: bootOf(s.resamples), bootHeadline: bootOf(s.headline_resamples), synthetic };
 }
