@@ -1,0 +1,162 @@
+// `npm run coverage`: measured coverage of every 95% interval the report prints (issue 11), on
+// simulated stores with known truth. A script, not a test: it takes minutes and prints a table
+// (committed to the README). Usage: node --import tsx bench/coverage.ts [replicates=1000]
+import seedrandom from "seedrandom";
+import {
+  bootstrapIntervals,
+  DEFAULT_SETTINGS,
+  type BootstrapSettings,
+  type IntervalMethod,
+} from "../analysis/estimates/bootstrap-interval.js";
+import { aucWithCI } from "../analysis/rq/common.js";
+import { ClusteredAuc } from "../analysis/stats/clustered-auc.js";
+import { ClusteredQuantile } from "../analysis/stats/clustered-quantile.js";
+import { normalCdf, pairedObuchowskiTest } from "../analysis/stats/obuchowski.js";
+import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
+
+const REPLICATES = Number(process.argv[2] ?? 1000);
+const RESAMPLES = 1000;
+const PER_TASK = 20;
+
+/**
+ * The data-generating process: task effect u_t ~ N(0, 1) on both outcome and score. P(PASS) =
+ * Φ(0.5·u_t); latent progress z = 0.8·u_t + 0.6·PASS + N(0, 1); GCPC-like score on the k/8 grid
+ * (ties) = round(8·Φ(z))/8; a holistic-like score on the k/10 grid from a noisier view of z.
+ * Matched pairs: Δ = (k_with − k_without)/8, k ~ Bin(8, Φ(0.5·u_t + s)) with a task skill effect
+ * s_t ~ N(0.15, 0.3) for the with-skill side (0 without).
+ */
+function simulate(rng: () => number, tasks: number) {
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  const binom = (n: number, p: number) => Array.from({ length: n }, rng).filter((u) => u < p).length;
+  const gcpc: number[] = [];
+  const holistic: number[] = [];
+  const pass: boolean[] = [];
+  const task: number[] = [];
+  const delta: number[] = [];
+  const pairTask: number[] = [];
+  for (let t = 0; t < tasks; t++) {
+    const u = gauss();
+    const s = 0.15 + 0.3 * gauss();
+    for (let k = 0; k < PER_TASK; k++) {
+      const y = rng() < normalCdf(0.5 * u);
+      const z = 0.8 * u + (y ? 0.6 : 0) + gauss();
+      gcpc.push(Math.round(8 * normalCdf(z)) / 8);
+      holistic.push(Math.round(10 * normalCdf(0.6 * z + 0.8 * gauss())) / 10);
+      pass.push(y);
+      task.push(t);
+      delta.push((binom(8, normalCdf(0.5 * u + s)) - binom(8, normalCdf(0.5 * u))) / 8);
+      pairTask.push(t);
+    }
+  }
+  return { gcpc, holistic, pass, task, delta, pairTask };
+}
+
+type Sample = ReturnType<typeof simulate>;
+type Estimates = Record<string, number>;
+
+/** Population values: the same estimators on 20,000 simulated tasks. */
+function truth(): Estimates {
+  const d = simulate(seedrandom("coverage-truth"), 20000);
+  const a = new ClusteredAuc(d.gcpc, d.pass, d.task, 20000).estimate();
+  const b = new ClusteredAuc(d.holistic, d.pass, d.task, 20000).estimate();
+  const within = new WithinTaskAuc(d.gcpc, d.pass, d.task, 20000).estimate();
+  const improved = d.delta.filter((x) => x > 0.1).length / d.delta.length;
+  const median = new ClusteredQuantile(d.delta, d.pairTask, 0.5).estimate();
+  return { auc: a, delta: a - b, within, improved, median };
+}
+
+/** Every interval of one replicate: name → [low, high] (null when the method gave none). */
+function intervals(d: Sample, tasks: number, settings: BootstrapSettings): Record<string, [number, number] | null> {
+  const rows = d.gcpc.map((score, i) => ({ score, pass: d.pass[i], task: `t${d.task[i]}` }));
+  const est = aucWithCI("gcpc", rows, settings, "cov:auc");
+  const a = new ClusteredAuc(d.gcpc, d.pass, d.task, tasks);
+  const b = new ClusteredAuc(d.holistic, d.pass, d.task, tasks);
+  const paired = bootstrapIntervals({
+    settings,
+    figure: "cov:paired",
+    clusters: tasks,
+    estimator: "ΔAUC",
+    accept: (w) => a.hasBothClasses(w),
+    statistics: { delta: (w) => a.evaluate(w) - b.evaluate(w) },
+  });
+  const q = new ClusteredQuantile(d.delta, d.pairTask, 0.5);
+  const rq3 = bootstrapIntervals({
+    settings,
+    figure: "cov:rq3",
+    clusters: tasks,
+    estimator: "RQ3",
+    statistics: {
+      median: (w) => q.evaluate(w),
+      improved: (w) => {
+        let hit = 0;
+        let all = 0;
+        for (let i = 0; i < d.delta.length; i++) {
+          all += w[d.pairTask[i]];
+          if (d.delta[i] > 0.1) hit += w[d.pairTask[i]];
+        }
+        return hit / all;
+      },
+    },
+  });
+  const method = settings.interval;
+  const out: Record<string, [number, number] | null> = {
+    [`pooled AUC, ${method}`]: est.ci,
+    [`within-task AUC, ${method}`]: est.within_task?.ci ?? null,
+    [`paired ΔAUC, ${method}`]: paired.ci.delta,
+    [`RQ3 improved share, ${method}`]: rq3.ci.improved,
+    [`RQ3 median Δ, ${method}`]: rq3.ci.median,
+  };
+  if (method === "percentile") {
+    out["pooled AUC, Obuchowski Wald"] = est.obuchowski?.ci ?? null;
+    const ob = pairedObuchowskiTest(d.gcpc, d.holistic, d.pass, d.task);
+    out["paired ΔAUC, Obuchowski Wald"] = Number.isFinite(ob.se) ? ob.ci : null;
+  }
+  return out;
+}
+
+const TRUTH_OF: Record<string, string> = {
+  "pooled AUC": "auc",
+  "within-task AUC": "within",
+  "paired ΔAUC": "delta",
+  "RQ3 improved share": "improved",
+  "RQ3 median Δ": "median",
+};
+
+const t = truth();
+console.log(
+  `truth: ${Object.entries(t)
+    .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+    .join(", ")}`,
+);
+const results = new Map<string, Map<number, { hit: number; n: number }>>();
+for (const tasks of [12, 30, 87]) {
+  const rng = seedrandom(`coverage-${tasks}`);
+  for (let r = 0; r < REPLICATES; r++) {
+    const d = simulate(rng, tasks);
+    for (const interval of ["percentile", "bca"] as IntervalMethod[]) {
+      const settings = { ...DEFAULT_SETTINGS, seed: r, resamples: RESAMPLES, headline_resamples: RESAMPLES, interval };
+      for (const [name, ci] of Object.entries(intervals(d, tasks, settings))) {
+        const cell = results.get(name) ?? new Map();
+        results.set(name, cell);
+        const c = cell.get(tasks) ?? { hit: 0, n: 0 };
+        cell.set(tasks, c);
+        if (!ci) continue;
+        const truthValue = t[TRUTH_OF[name.split(",")[0]]];
+        c.n++;
+        if (ci[0] <= truthValue && truthValue <= ci[1]) c.hit++;
+      }
+    }
+  }
+  process.stderr.write(`${tasks} tasks done\n`);
+}
+const cellText = (c: { hit: number; n: number } | undefined) => {
+  if (!c || c.n === 0) return "n/a";
+  const p = c.hit / c.n;
+  return `${(100 * p).toFixed(1)} ± ${(100 * Math.sqrt((p * (1 - p)) / c.n)).toFixed(1)}${c.n < REPLICATES ? ` (${c.n})` : ""}`;
+};
+console.log(
+  `\n| 95% interval (${REPLICATES} replicates, ${RESAMPLES} resamples, ${PER_TASK} trajectories per task) | 12 tasks | 30 tasks | 87 tasks |`,
+);
+console.log("|---|---|---|---|");
+for (const [name, cell] of [...results].sort(([a], [b]) => a.localeCompare(b)))
+  console.log(`| ${name} | ${cellText(cell.get(12))} | ${cellText(cell.get(30))} | ${cellText(cell.get(87))} |`);
