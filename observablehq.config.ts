@@ -5,6 +5,14 @@ export default {
   // The store's name is in every page's static HTML (title, sidebar): a built site says what it shows.
   title: process.env.GCPC_STORE_NAME ? `GCPC workbench: ${process.env.GCPC_STORE_NAME}` : "GCPC workbench",
   globalStylesheets: [],
+  // A system sans-serif stack (no web-font fetch), and tables whose text wraps instead of being cut.
+  head: `<style>
+:root { --serif: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans",
+  "Liberation Sans", sans-serif; --sans-serif: var(--serif); }
+.gcpc-table { overflow-x: auto; max-width: 100%; }
+.gcpc-table table { max-width: none; }
+.gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: anywhere; max-width: 32rem; vertical-align: top; }
+</style>`,
   pages: [
     { name: "Overview", path: "/" },
     { name: "RQ1 Discrimination", path: "/rq1" },

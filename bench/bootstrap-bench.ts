@@ -98,7 +98,8 @@ export function benchBootstrap(resamples = 2000, runs = 5): string[] {
     const vs =
       "ms" in peer
         ? `numpy ${peer.ms.toFixed(1)} ms, numpy/ours ${(peer.ms / ms).toFixed(2)}x (target >= 1x); ` +
-          `CI ours [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}] numpy [${peer.ci[0].toFixed(3)}, ${peer.ci[1].toFixed(3)}]`
+          `CI ours [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}] ` +
+          `numpy [${peer.ci[0].toFixed(3)}, ${peer.ci[1].toFixed(3)}]`
         : `numpy peer not run (${peer.error})`;
     lines.push(`${head} (${floorNs.toFixed(2)} ns per resample×level×task) | ${vs}`);
   }
@@ -129,6 +130,7 @@ function naiveComparison(resamples: number): string[] {
     return out;
   });
   return [
-    `naive re-sort loop n=4455: ${naiveMs.toFixed(0)} ms, ours ${oursMs.toFixed(1)} ms: ${(naiveMs / oursMs).toFixed(0)}x`,
+    `naive re-sort loop n=4455: ${naiveMs.toFixed(0)} ms, ours ${oursMs.toFixed(1)} ms: ` +
+      `${(naiveMs / oursMs).toFixed(0)}x`,
   ];
 }

@@ -152,10 +152,12 @@ for (const tasks of [12, 30, 87]) {
 const cellText = (c: { hit: number; n: number } | undefined) => {
   if (!c || c.n === 0) return "n/a";
   const p = c.hit / c.n;
-  return `${(100 * p).toFixed(1)} ± ${(100 * Math.sqrt((p * (1 - p)) / c.n)).toFixed(1)}${c.n < REPLICATES ? ` (${c.n})` : ""}`;
+  const se = 100 * Math.sqrt((p * (1 - p)) / c.n);
+  return `${(100 * p).toFixed(1)} ± ${se.toFixed(1)}${c.n < REPLICATES ? ` (${c.n})` : ""}`;
 };
 console.log(
-  `\n| 95% interval (${REPLICATES} replicates, ${RESAMPLES} resamples, ${PER_TASK} trajectories per task) | 12 tasks | 30 tasks | 87 tasks |`,
+  `\n| 95% interval (${REPLICATES} replicates, ${RESAMPLES} resamples, ${PER_TASK} trajectories per task) ` +
+    "| 12 tasks | 30 tasks | 87 tasks |",
 );
 console.log("|---|---|---|---|");
 for (const [name, cell] of [...results].sort(([a], [b]) => a.localeCompare(b)))

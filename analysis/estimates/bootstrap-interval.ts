@@ -144,7 +144,8 @@ function bcaIntervals<K extends string>(
     else fellBack.push(name);
   }
   const note = fellBack.length
-    ? `BCa undefined for ${fellBack.join(", ")} (every draw on one side of the estimate, or < 2 jackknife values): percentile`
+    ? `BCa undefined for ${fellBack.join(", ")} ` +
+      "(every draw on one side of the estimate, or < 2 jackknife values): percentile"
     : undefined;
   return { ci, note };
 }

@@ -46,6 +46,8 @@ export function noiseFloor(p: PreparedStore): NoiseFloor {
     value: sum / pairs,
     source: "measured",
     trajectories,
-    definition: `mean |GCPC(run r) − GCPC(run s)| over ${trajectories} trajectories scored more than once by the primary judge`,
+    definition:
+      `mean |GCPC(run r) − GCPC(run s)| over ${trajectories} trajectories ` +
+      "scored more than once by the primary judge",
   };
 }

@@ -32,7 +32,7 @@ export function outcomeSections(ctx: SectionContext): Section[] {
   const oc = r.outcomes;
   const caption =
     "Binary view (the one GCPC refines): pooled pass rate = passes / trials; " +
-    `CIs resample tasks (${boot}).${"overall" in oc ? mcNote([oc.overall, ...oc.by_domain, ...oc.by_model].map((u) => u.bootstrap)) : ""}${synthetic}`;
+    `CIs resample tasks (${boot}).${upliftMc(oc)}${synthetic}`;
   const title = "Outcomes: pass rate without and with curated skills";
   if (!("overall" in oc)) {
     return [
@@ -95,4 +95,8 @@ export function outcomeSections(ctx: SectionContext): Section[] {
     },
   );
   return sections;
+}
+
+function upliftMc(oc: SectionContext["report"]["outcomes"]): string {
+  return "overall" in oc ? mcNote([oc.overall, ...oc.by_domain, ...oc.by_model].map((u) => u.bootstrap)) : "";
 }

@@ -62,7 +62,8 @@ function testsSection(ctx: SectionContext): Section {
     caption:
       "Exact task-clustered sign-flip test (all signs of a task flip together under H₀), adjusted over the four " +
       `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor ${f3(r3.noise_floor)}: ` +
-      `${r3.noise_floor_source?.definition ?? "the paper's"}. Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ ` +
+      `${r3.noise_floor_source?.definition ?? "the paper's"}. ` +
+      "Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ " +
       `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,
     columns: [
       "transition",

@@ -21,7 +21,9 @@ export function rq4Sections(ctx: SectionContext): Section[] {
     {
       id: "rq4_abstention",
       title: "RQ4 · Table 3C: abstention rule",
-      caption: `Primary rule (Abstain excluded) vs forced verdict (Abstain → No); ${boot}.${sepMc(r.rq4.abstention)}${synthetic}`,
+      caption:
+        "Primary rule (Abstain excluded) vs forced verdict (Abstain → No); " +
+        `${boot}.${sepMc(r.rq4.abstention)}${synthetic}`,
       columns: withPaper(ctx, ["variant", "n", "separation", "vs first row", "95% CI"]),
       rows: separationRows(ctx, r.rq4.abstention, "rq4.abstention"),
     },
