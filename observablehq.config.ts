@@ -10,8 +10,10 @@ export default {
 :root { --serif: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans",
   "Liberation Sans", sans-serif; --sans-serif: var(--serif); }
 .gcpc-table { overflow-x: auto; max-width: 100%; }
+.gcpc-card { text-decoration: none; color: inherit; }
+.gcpc-card p { color: var(--theme-foreground-muted); }
 .gcpc-table table { max-width: none; }
-.gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: anywhere; max-width: 32rem; vertical-align: top; }
+.gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: break-word; max-width: 32rem; vertical-align: top; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },

@@ -91,8 +91,12 @@ export async function openOffline(
   browser: Browser,
   url: string,
   waitUntil: "networkidle" | "commit" = "networkidle",
+  view: { width?: number; colorScheme?: "light" | "dark" } = {},
 ): Promise<{ page: Page; problems: PageProblems }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    viewport: { width: view.width ?? 1280, height: 900 },
+    colorScheme: view.colorScheme ?? "light",
+  });
   const page = await context.newPage();
   page.on("close", () => void context.close().catch(() => {}));
   const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [] };

@@ -11,19 +11,25 @@ buildSite(resolve(process.env.GCPC_STORE ?? join(repo, "data/demo")), dist, join
 const { server, origin } = await serve(dist);
 const browser = await launch();
 mkdirSync(out, { recursive: true });
+// Every page at desktop (1280 px) and phone (390 px) width, light and dark (issue 12). JPEG keeps the
+// committed set small; the full page is captured so nothing below the fold goes unseen.
 for (const path of PAGES) {
-  const { page } = await openOffline(browser, origin + path);
-  await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
-  if (path === "/explorer") {
-    await page.waitForSelector("#pair-count", { timeout: 60_000 });
-    await page.locator("table input[type=radio]").first().check();
-    await page.waitForSelector("#changed-count", { timeout: 20_000 });
+  for (const width of [1280, 390]) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const { page } = await openOffline(browser, origin + path, "networkidle", { width, colorScheme });
+      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
+      if (path === "/explorer") {
+        await page.waitForSelector("#pair-count", { timeout: 60_000 });
+        await page.locator("table input[type=radio]").first().check({ force: true });
+        await page.waitForSelector("#changed-count", { timeout: 20_000 });
+      }
+      await page.waitForTimeout(500);
+      const name = `${path === "/" ? "index" : path.slice(1)}-${width}-${colorScheme}.jpg`;
+      await page.screenshot({ path: join(out, name), fullPage: true, type: "jpeg", quality: 70 });
+      console.log(`wrote test/screenshots/${name}`);
+      await page.close();
+    }
   }
-  await page.waitForTimeout(500);
-  const name = path === "/" ? "index" : path.slice(1);
-  await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
-  console.log(`wrote test/screenshots/${name}.png`);
-  await page.close();
 }
 await browser.close();
 server.close();
