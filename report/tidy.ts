@@ -176,32 +176,20 @@ function tidyRq4(r: AnalysisReport, add: Add): void {
         paper: `rq4.abstention.${s.variant}`,
       });
   }
-  if (rq4.evidence_replacement && "strict_share" in rq4.evidence_replacement) {
-    add("rq4_evidence_replacement", "strict_share", "", rq4.evidence_replacement.strict_share, {
-      n: rq4.evidence_replacement.n,
-      paper: "rq4.evidence_replacement.strict_share",
-    });
-    add("rq4_evidence_replacement", "incl_abstain_share", "", rq4.evidence_replacement.incl_abstain_share, {
-      n: rq4.evidence_replacement.n,
-      paper: "rq4.evidence_replacement.incl_abstain_share",
-    });
-  }
+  const er = rq4.evidence_replacement;
+  if (er && "strict_share" in er)
+    for (const q of ["strict_share", "incl_abstain_share"] as const)
+      add("rq4_evidence_replacement", q, "", er[q], { n: er.n, paper: `rq4.evidence_replacement.${q}` });
   if (Array.isArray(rq4.schema_audit))
     for (const s of rq4.schema_audit)
       add("rq4_schema_audit", "covered_share", s.scheme, s.covered_share, {
         n: s.n,
         paper: `rq4.schema_audit.${s.scheme}`,
       });
-  if (rq4.perfect_agreement && "with_endpoint" in rq4.perfect_agreement) {
-    add("rq4_perfect", "agreement_with_endpoint", "", rq4.perfect_agreement.with_endpoint, {
-      n: rq4.perfect_agreement.n,
-      paper: "perfect.agreement_with_endpoint",
-    });
-    add("rq4_perfect", "agreement_without_endpoint", "", rq4.perfect_agreement.without_endpoint, {
-      n: rq4.perfect_agreement.n,
-      paper: "perfect.agreement_without_endpoint",
-    });
-  }
+  const pa = rq4.perfect_agreement;
+  if (pa && "with_endpoint" in pa)
+    for (const q of ["with_endpoint", "without_endpoint"] as const)
+      add("rq4_perfect", `agreement_${q}`, "", pa[q], { n: pa.n, paper: `perfect.agreement_${q}` });
 }
 
 function tidyRq5(r: AnalysisReport, add: Add): void {
