@@ -11,11 +11,19 @@ Usage:
   gcpc generate OUT --seed N          write a synthetic demo store (Parquet)
   gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
   gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
+  gcpc power STORE [options]          power of the paired ΔAUC for other designs (tasks × trajectories)
   gcpc help COMMAND                   help for one command
   gcpc --version
 
 Exit codes: 0 ok, 1 internal error (a bug: please report it), 2 bad input or usage.
 Nothing is ever written into a store, over an input, or over an existing store.`,
+  power: `gcpc power STORE [--tasks 12,30,87,150,300] [--per-task 10,20,50] [--simulations N] [--seed N]
+                  [--format md|json]
+
+How many tasks × trajectories per task the paired ΔAUC (gcpc − holistic) needs for its 95% CI
+to exclude 0, from the store's own structure: each simulated study resamples the store's tasks,
+then trajectories within each task, and runs the paired clustered test. Prints power with its
+Monte Carlo SE and the minimum detectable Δ per design (default 400 studies per design).`,
   validate: `gcpc validate STORE [--max-problems N]
 
 Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every

@@ -4,6 +4,7 @@ import { parseCommand } from "./options.js";
 import { UsageError, userMessage } from "./errors.js";
 import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, siteCommand, validateCommand } from "./commands.js";
+import { powerCommand } from "./power-command.js";
 
 const COMMANDS = {
   validate: validateCommand,
@@ -11,6 +12,7 @@ const COMMANDS = {
   site: siteCommand,
   generate: generateCommand,
   import: importCommand,
+  power: powerCommand,
 };
 
 function version(): string {

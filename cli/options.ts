@@ -25,6 +25,13 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     "max-problems": { type: "string" },
   },
   generate: { seed: { type: "string" }, scale: { type: "string" }, format: { type: "string" } },
+  power: {
+    tasks: { type: "string" },
+    "per-task": { type: "string" },
+    simulations: { type: "string" },
+    seed: { type: "string" },
+    format: { type: "string" },
+  },
   import: {
     out: { type: "string" },
     format: { type: "string" },

@@ -1,0 +1,43 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import seedrandom from "seedrandom";
+import { simulateDesign } from "../analysis/rq/power.js";
+import { cli } from "./helpers/run-cli.js";
+
+/** 60 tasks with a task effect; method b = method a + `shift`·PASS + noise of the same law, so Δ ≈ 0 when shift = 0. */
+function population(shift: number) {
+  const rng = seedrandom(`power-${shift}`);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  return Array.from({ length: 60 }, () => {
+    const u = gauss();
+    return Array.from({ length: 20 }, () => {
+      const pass = rng() < 0.5 + 0.2 * Math.tanh(u);
+      const z = u + (pass ? 0.5 : 0);
+      return { a: z + gauss() + (pass ? shift : 0), b: z + gauss(), pass };
+    });
+  });
+}
+
+test("no true difference: the share of CIs excluding 0 is near 5% (type I error; 400 studies)", () => {
+  const r = simulateDesign(population(0), { tasks: 40, per_task: 20 }, 400, "t1");
+  assert.ok(r.power >= 0.01 && r.power <= 0.12, `type I ${r.power}`);
+  assert.ok(Math.abs(r.mc_se - Math.sqrt((r.power * (1 - r.power)) / 400)) < 1e-12);
+});
+
+test("a real difference: power grows with the number of tasks, and the detectable Δ shrinks", () => {
+  const pop = population(0.8);
+  const small = simulateDesign(pop, { tasks: 10, per_task: 10 }, 300, "t2");
+  const large = simulateDesign(pop, { tasks: 80, per_task: 20 }, 300, "t3");
+  assert.ok(large.power > small.power + 4 * Math.max(small.mc_se, large.mc_se), `${small.power} → ${large.power}`);
+  assert.ok(large.min_detectable_delta < small.min_detectable_delta);
+});
+
+test("gcpc power prints a design table for the demo; bad lists exit 2", async () => {
+  const r = await cli(["power", "data/demo", "--tasks", "20,80", "--per-task", "10", "--simulations", "40"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| 20 \| 10 \| [\d.]+% ± [\d.]+ \|/);
+  assert.match(r.stdout, /\| 80 \| 10 \| /);
+  const bad = await cli(["power", "data/demo", "--tasks", "1,x"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--tasks must be a comma-separated list of integers >= 2/);
+});
