@@ -13,7 +13,8 @@ export default {
 .gcpc-card { text-decoration: none; color: inherit; }
 .gcpc-card p { color: var(--theme-foreground-muted); }
 .gcpc-table table { max-width: none; }
-.gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: break-word; max-width: 32rem; vertical-align: top; }
+.gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: break-word; max-width: 32rem;
+  vertical-align: top; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },

@@ -47,15 +47,18 @@ function powerMarkdown(r: PowerResult, name: string): string {
     "",
     `Observed ΔAUC ${f(r.observed_delta)} on ${r.store_tasks} tasks (${f(r.store_per_task, 1)} shared trajectories ` +
       `per task). ${r.simulations} simulated studies per design, seed ${r.seed}. Method: ${r.method}. ` +
-      "Power ± its Monte Carlo SE; minimum detectable Δ = 2.80 × SD of ΔAUC at that design (80% power, two-sided 5%).",
+      "Power ± its Monte Carlo SE; minimum detectable Δ = 2.80 × SD of ΔAUC at that design " +
+      "(80% power, two-sided 5%).",
     "",
     "| tasks | trajectories per task | power (CI excludes 0) | SD of ΔAUC | minimum detectable Δ |",
     "|---|---|---|---|---|",
     ...rows,
     "",
     enough.length
-      ? `Smallest designs with power ≥ 80% (by 2 MC SE): ${enough.map((d) => `${d.tasks} × ${d.per_task}`).join(", ")}.`
+      ? `Smallest designs with power ≥ 80% (by 2 MC SE): ${enough.map(designName).join(", ")}.`
       : "No design in the grid reaches 80% power for the observed ΔAUC.",
     "",
   ].join("\n");
 }
+
+const designName = (d: { tasks: number; per_task: number }) => `${d.tasks} × ${d.per_task}`;
