@@ -238,13 +238,20 @@ async function readParquet(duck: DuckDBInstance, path: string): Promise<{ record
   try {
     const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet('${path.replaceAll("'", "''")}')`);
     const columns = reader.columnNames();
-    const rows = reader.getRowObjectsJS() as Record<string, unknown>[];
-    const records = rows.map((values, i) => {
-      for (const k of Object.keys(values)) if (typeof values[k] === "bigint") values[k] = Number(values[k]);
-      // Parquet nulls mean "absent" for optional fields.
-      for (const k of Object.keys(values)) if (values[k] === null) delete values[k];
-      return { values, row: i + 1 };
-    });
+    // Column-wise conversion is ~4× faster than getRowObjectsJS (bench: 118k judgments, 110 vs 480 ms).
+    const data = reader.getColumnsObjectJS() as Record<string, unknown[]>;
+    const n = columns.length ? data[columns[0]].length : 0;
+    const records: RawRecord[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const values: Record<string, unknown> = {};
+      for (const c of columns) {
+        const v = data[c][i];
+        // Parquet nulls mean "absent" for optional fields; BIGINT arrives as bigint.
+        if (v === null || v === undefined) continue;
+        values[c] = typeof v === "bigint" ? Number(v) : v;
+      }
+      records[i] = { values, row: i + 1 };
+    }
     return { records, columns };
   } finally {
     conn.closeSync?.();
