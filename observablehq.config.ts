@@ -24,6 +24,7 @@ export default {
     { name: "FAIL→FAIL explorer", path: "/explorer" },
     { name: "RQ4 Ablations", path: "/rq4" },
     { name: "RQ5 Reliability and transfer", path: "/rq5" },
+    { name: "Design (power)", path: "/design" },
     { name: "Real data", path: "/real" },
     { name: "Checklists", path: "/checklists" },
     { name: "Data", path: "/data" },

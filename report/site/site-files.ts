@@ -5,6 +5,7 @@ import { tableFromJSON, tableToIPC } from "apache-arrow";
 import { csvFormat } from "d3";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
+import { pairedDeltaPower } from "../../analysis/rq/power.js";
 import { writeParquet } from "../../store/write-store.js";
 import { protectCsvFormulas } from "../csv-safe.js";
 import { isPaperDemo, loadPaperFigures } from "../paper.js";
@@ -49,6 +50,7 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     { name: "report-tables.csv", content: renderCsv(sections) },
     { name: "checklists.json", content: JSON.stringify(checklistRows(prepared.store)) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
+    { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
     { name: "pair-items.arrow", content: arrowIpc(pairItemRows(report, prepared)) },
@@ -73,4 +75,13 @@ async function parquetBytes(rows: Row[]): Promise<Uint8Array> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The Design page's power grid: fewer simulated studies than `gcpc power` (100 per design) to keep builds short. */
+export const SITE_POWER_GRID = { tasks: [30, 87, 150, 300], per_task: [10, 20], simulations: 100 };
+
+function designPower(report: AnalysisReport, prepared: PreparedStore) {
+  const g = SITE_POWER_GRID;
+  const designs = g.tasks.flatMap((tasks) => g.per_task.map((per_task) => ({ tasks, per_task })));
+  return pairedDeltaPower(prepared, designs, { simulations: g.simulations, seed: report.settings.seed });
 }

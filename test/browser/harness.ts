@@ -6,7 +6,19 @@ import { extname, join, normalize } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 const repo = new URL("../../", import.meta.url).pathname;
-export const PAGES = ["/", "/rq1", "/rq2", "/rq3", "/explorer", "/rq4", "/rq5", "/real", "/checklists", "/data"];
+export const PAGES = [
+  "/",
+  "/rq1",
+  "/rq2",
+  "/rq3",
+  "/explorer",
+  "/rq4",
+  "/rq5",
+  "/design",
+  "/real",
+  "/checklists",
+  "/data",
+];
 
 /**
  * Builds the site with `gcpc site` into `out`, with its own build cache (`cache`), so the tests
