@@ -168,6 +168,14 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   );
   assert.equal(await page.locator("#pair-detail img").count(), 0, "no element injected");
   assert.deepEqual(problems.dialogs, []);
+  // The filter is in the URL; opening that URL restores it (same count).
+  assert.match(page.url(), /[?&]min=0\.05/);
+  const shared = await openOffline(browser, page.url());
+  await shared.page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
+    timeout: 60_000,
+  });
+  assert.equal(Number(await shared.page.textContent("#pair-count")), expected);
+  await shared.page.close();
   await page.close();
 });
 
