@@ -218,7 +218,16 @@ function tidyRq5(r: AnalysisReport, add: Add): void {
       add("rq5_transfer", q, t.benchmark, t[q], { n: t.items, paper: `rq5.transfer.${t.benchmark}.${q}` });
     }
   for (const pc of r.rq5.pair_check)
-    for (const q of ["decidable", "higher", "lower", "equal", "median_delta", "sign_test_p"] as const) {
+    for (const q of [
+      "decidable",
+      "higher",
+      "lower",
+      "equal",
+      "median_delta",
+      "sign_test_p",
+      "sign_test_p_holm",
+      "sign_test_p_bh",
+    ] as const) {
       add("rq5_pair_check", q, pc.benchmark, pc[q], { n: pc.decidable, paper: `rq5.pair_check.${pc.benchmark}.${q}` });
     }
 }

@@ -157,7 +157,8 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
   assert.equal(after, expected);
   assert.ok(after > 0 && after < before);
-  await page.locator("table input[type=radio]").first().check();
+  // A click on a row's cell (not its radio button) selects the pair.
+  await page.locator("form table tbody tr").first().locator("td").nth(2).click();
   await page.waitForSelector("#changed-count", { timeout: 20_000 });
   const changed = Number(await page.textContent("#changed-count"));
   assert.ok(changed > 0, "a pair with Δ ≥ 0.05 has changed criteria");

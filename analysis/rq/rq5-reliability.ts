@@ -2,6 +2,7 @@ import { UnitWeightedIntervalAlpha } from "../stats/krippendorff-alpha.js";
 import { median } from "../stats/quantile.js";
 import { roundTo12 } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
+import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
 import { FEW_CLUSTERS, taskClusters } from "./common.js";
@@ -68,6 +69,9 @@ export interface Rq5Result {
     equal: number;
     median_delta: number | null;
     sign_test_p: number | null;
+    /** Holm and Benjamini–Hochberg adjustments over the benchmarks (one family of tests). */
+    sign_test_p_holm: number | null;
+    sign_test_p_bh: number | null;
   }[];
 }
 
@@ -224,7 +228,7 @@ function pairCheck(p: PreparedStore): Rq5Result["pair_check"] {
     if (!list) byTask.set(t.task_id, (list = []));
     list.push(t); // stays in trajectory_id order
   }
-  return benchmarks(p).map((benchmark) => {
+  const rows = benchmarks(p).map((benchmark) => {
     let tasksWithBoth = 0,
       undecidable = 0;
     const deltas: number[] = [];
@@ -255,4 +259,7 @@ function pairCheck(p: PreparedStore): Rq5Result["pair_check"] {
       sign_test_p: finite(sign.pValue),
     };
   });
+  const ps = rows.map((r) => r.sign_test_p);
+  const [h, bh] = [holm(ps), benjaminiHochberg(ps)];
+  return rows.map((r, i) => ({ ...r, sign_test_p_holm: h[i], sign_test_p_bh: bh[i] }));
 }

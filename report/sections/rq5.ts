@@ -53,23 +53,7 @@ export function rq5Sections(ctx: SectionContext): Section[] {
         return row(ctx, cells, `${prefix}.tasks`, `${prefix}.items`, `${prefix}.validity`);
       }),
     },
-    {
-      id: "rq5_pair_check",
-      title: "RQ5: same-task PASS vs FAIL pair check",
-      caption:
-        "First PASS and first FAIL trajectory per task (by trajectory_id); Δ = GCPC(PASS) − GCPC(FAIL); " +
-        `exact two-sided sign test over non-equal pairs.${synthetic}`,
-      columns: withPaper(
-        ctx,
-        ["benchmark", "decidable", "undecidable", "higher", "lower", "equal", "median Δ", "sign test p"],
-        ["paper higher/lower/equal"],
-      ),
-      rows: r.rq5.pair_check.map((x) => {
-        const cells = [x.benchmark, x.decidable, x.undecidable, x.higher, x.lower, x.equal];
-        const out: Cell[] = [...cells, f3(x.median_delta), pv(x.sign_test_p)];
-        return ctx.paper ? [...out, pairCheckPaperCell(ctx, x.benchmark)] : out;
-      }),
-    },
+    pairCheckSection(ctx),
   ];
 }
 
@@ -110,4 +94,32 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
 
 function rq5Mc(rq5: Rq5): string {
   return "bootstrap" in rq5.reliability ? mcNote([rq5.reliability.bootstrap]) : "";
+}
+
+function pairCheckSection(ctx: SectionContext): Section {
+  const { report: r, synthetic } = ctx;
+  return {
+    id: "rq5_pair_check",
+    title: "RQ5: same-task PASS vs FAIL pair check",
+    caption:
+      "First PASS and first FAIL trajectory per task (by trajectory_id); Δ = GCPC(PASS) − GCPC(FAIL); " +
+      "exact two-sided sign test over non-equal pairs; Holm and Benjamini–Hochberg adjust it over the " +
+      `benchmarks.${synthetic}`,
+    columns: withPaper(
+      ctx,
+      ["benchmark", "decidable", "undecidable", "higher", "lower", "equal", "median Δ", "sign test p", "Holm", "BH"],
+      ["paper higher/lower/equal"],
+    ),
+    rows: r.rq5.pair_check.map((x) => {
+      const cells = [x.benchmark, x.decidable, x.undecidable, x.higher, x.lower, x.equal];
+      const out: Cell[] = [
+        ...cells,
+        f3(x.median_delta),
+        pv(x.sign_test_p),
+        pv(x.sign_test_p_holm),
+        pv(x.sign_test_p_bh),
+      ];
+      return ctx.paper ? [...out, pairCheckPaperCell(ctx, x.benchmark)] : out;
+    }),
+  };
 }
