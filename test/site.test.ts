@@ -137,6 +137,50 @@ test("headline numbers on the pages equal the CLI's JSON for the same store", as
   await rq1.page.close();
 });
 
+test("figures download as SVG and PNG with no network", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/rq1`);
+  await page.waitForSelector(".download-svg", { timeout: 30_000 });
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.locator(".download-svg").first().click()]);
+  const svgText = readFileSync((await svg.path())!, "utf8");
+  assert.match(svgText, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svg.suggestedFilename(), /^rq1-figure-1\.svg$/);
+  const [png] = await Promise.all([page.waitForEvent("download"), page.locator(".download-png").first().click()]);
+  const bytes = readFileSync((await png.path())!);
+  assert.deepEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "a PNG file");
+  assert.deepEqual(problems.failed, []);
+  await page.close();
+});
+
+/** WCAG 2 contrast ratio of two computed CSS colours ("rgb(r, g, b)"). */
+function contrast(fg: string, bg: string): number {
+  const lum = (c: string) => {
+    const [r, g, b] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((x) => {
+      const v = Number(x) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+test("in dark mode the explorer's highlighted changed rows keep a contrast of at least 4.5:1", async () => {
+  const { page } = await openOffline(browser, `${origin}/explorer`, "networkidle", { colorScheme: "dark" });
+  await page.waitForSelector("form table tbody tr", { timeout: 60_000 });
+  await page.locator("form table tbody tr").first().locator("td").nth(2).click();
+  await page.waitForSelector("#pair-detail", { timeout: 20_000 });
+  const rows = await page.locator("#pair-detail tr.changed td").evaluateAll((tds) =>
+    tds.slice(0, 5).map((td) => {
+      const s = getComputedStyle(td);
+      const row = getComputedStyle(td.parentElement as Element);
+      return [s.color, row.backgroundColor];
+    }),
+  );
+  assert.ok(rows.length > 0, "a changed row to check");
+  for (const [fg, bg] of rows) assert.ok(contrast(fg, bg) >= 4.5, `${fg} on ${bg}: ${contrast(fg, bg).toFixed(2)}`);
+  await page.close();
+});
+
 test("the explorer filters pairs, shows a chosen pair's changed criteria, and renders hostile evidence as text", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#pair-count", { timeout: 60_000 });
