@@ -12,6 +12,8 @@ export default {
 .gcpc-table { overflow-x: auto; max-width: 100%; }
 .gcpc-card { text-decoration: none; color: inherit; }
 .gcpc-card p { color: var(--theme-foreground-muted); }
+/* Inputs' sticky table header is white in its own stylesheet: follow the page's theme (dark mode). */
+form table thead th { background: var(--theme-background) !important; }
 .gcpc-table table { max-width: none; }
 .gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: break-word; max-width: 32rem;
   vertical-align: top; }
