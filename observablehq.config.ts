@@ -24,6 +24,7 @@ form table thead th { background: var(--theme-background) !important; }
     { name: "RQ2 Human agreement", path: "/rq2" },
     { name: "RQ3 Skill effects", path: "/rq3" },
     { name: "FAIL→FAIL explorer", path: "/explorer" },
+    { name: "Compare methods", path: "/compare" },
     { name: "RQ4 Ablations", path: "/rq4" },
     { name: "RQ5 Reliability and transfer", path: "/rq5" },
     { name: "Design (power)", path: "/design" },

@@ -30,14 +30,21 @@ export async function benchSite(): Promise<string[]> {
         await page.waitForSelector("#pair-count", { timeout: 60_000 });
         interactive = `; DuckDB-wasm ready and first query shown in ${(performance.now() - start).toFixed(0)} ms`;
       }
+      if (path === "/compare") {
+        await page.waitForSelector("#recompute-ms", { timeout: 60_000 });
+        const ms = await page.textContent("#recompute-ms");
+        interactive = `; recompute (pooled and within-task AUC for 2 methods, paired ΔAUC) ${ms} ms in the browser`;
+      }
       await page.waitForLoadState("networkidle");
       const mb = served.bytes / 1e6; // uncompressed bytes the server sent for this page (fresh context, no cache)
       const target =
         path === "/explorer"
           ? "(explorer: loads the 34 MB DuckDB engine)"
-          : mb <= 1.5
-            ? "(≤ 1.5 MB ok)"
-            : "(over 1.5 MB)";
+          : path === "/compare"
+            ? "(compare: carries the per-trajectory scores)"
+            : mb <= 1.5
+              ? "(≤ 1.5 MB ok)"
+              : "(over 1.5 MB)";
       lines.push(
         `page ${path.padEnd(12)} ${mb.toFixed(2)} MB served ${target}, first render ` +
           `${firstRender.toFixed(0)} ms ${firstRender < 2000 ? "(< 2 s ok)" : "(over 2 s)"}${interactive}`,

@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { bundleAnalysisForBrowser } from "./browser-bundle.js";
 import { UsageError } from "./errors.js";
 
 /**
@@ -75,17 +76,7 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
   const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}`;
   const ws = join(b.cacheBase, key);
   const cached = existsSync(join(ws, "site.zip"));
-  mkdirSync(ws, { recursive: true });
-  if (!existsSync(join(ws, "src")))
-    cpSync(join(REPO, "src"), join(ws, "src"), {
-      recursive: true,
-      preserveTimestamps: true,
-      filter: (p) => !p.includes(`${join(REPO, "src", ".observablehq")}`),
-    });
-  for (const name of LINKED) if (!existsSync(join(ws, name))) symlinkSync(join(REPO, name), join(ws, name));
-  if (!existsSync(join(ws, "observablehq.config.ts")))
-    cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
-  linkDuckdbEngine(ws);
+  prepareWorkspace(ws);
   const bundles = reuseNodeBundles(b.cacheBase, ws);
   if (!cached) {
     b.onProgress("running the analysis once for every page");
@@ -174,4 +165,21 @@ function reuseNodeBundles(cacheBase: string, ws: string): { keep: () => void } {
       renameSync(tmp, shared);
     },
   };
+}
+
+/** The workspace's copy of src/ (timestamps kept), links to the code it imports, and the browser bundle. */
+function prepareWorkspace(ws: string): void {
+  mkdirSync(ws, { recursive: true });
+  if (!existsSync(join(ws, "src")))
+    cpSync(join(REPO, "src"), join(ws, "src"), {
+      recursive: true,
+      preserveTimestamps: true,
+      filter: (p) => !p.includes(`${join(REPO, "src", ".observablehq")}`),
+    });
+  for (const name of LINKED) if (!existsSync(join(ws, name))) symlinkSync(join(REPO, name), join(ws, name));
+  if (!existsSync(join(ws, "observablehq.config.ts")))
+    cpSync(join(REPO, "observablehq.config.ts"), join(ws, "observablehq.config.ts"), { preserveTimestamps: true });
+  linkDuckdbEngine(ws);
+  // The Compare page's statistics: the CLI's own analysis code, bundled for the browser.
+  bundleAnalysisForBrowser(REPO, join(ws, "src", "components", "gcpc-analysis.js"));
 }

@@ -137,6 +137,46 @@ test("headline numbers on the pages equal the CLI's JSON for the same store", as
   await rq1.page.close();
 });
 
+test("the compare page recomputes in the browser and equals the CLI's JSON (default and two non-default choices)", async () => {
+  const f3 = (x: number) => x.toFixed(3);
+  const ci3 = (c: [number, number]) => `[${f3(c[0])}, ${f3(c[1])}]`;
+  const read = async (query: string) => {
+    const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
+    await page.waitForSelector("#auc-a", { timeout: 60_000 });
+    const text = async (sel: string) => ((await page.locator(sel).count()) ? await page.textContent(sel) : null);
+    const out = {
+      a: await text("#auc-a"),
+      aci: await text("#auc-a-ci"),
+      b: await text("#auc-b"),
+      bci: await text("#auc-b-ci"),
+      delta: await text("#delta"),
+      dci: await text("#delta-ci"),
+      p: await text("#test-p"),
+      ms: Number(await text("#recompute-ms")),
+    };
+    assert.deepEqual(problems.consoleErrors, []);
+    await page.close();
+    return out;
+  };
+  const auc = (m: string) => cli.rq1.auc.find((a: any) => a.method === m);
+  const def = await read("");
+  assert.equal(def.a, f3(auc("gcpc").auc));
+  assert.equal(def.aci, ci3(auc("gcpc").ci));
+  assert.equal(def.delta, f3(cli.rq1.paired.delta));
+  assert.equal(def.dci, ci3(cli.rq1.paired.ci));
+  assert.ok(Number.isFinite(def.ms));
+  // Two other methods: the same seeds ("<seed>:rq1:auc:<method>") give the CLI's estimates and intervals.
+  const other = await read("?a=generic&b=tick");
+  assert.equal(other.a, f3(auc("generic").auc));
+  assert.equal(other.aci, ci3(auc("generic").ci));
+  assert.equal(other.b, f3(auc("tick").auc));
+  assert.equal(other.bci, ci3(auc("tick").ci));
+  // A subset: GCPC on the curated condition equals the CLI's RQ1 by-condition estimate.
+  const curated = await read("?condition=curated");
+  const byCondition = cli.rq1.by_condition.find((a: any) => a.method === "gcpc (curated)");
+  assert.equal(curated.a, f3(byCondition.auc));
+});
+
 test("figures download as SVG and PNG with no network", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/rq1`);
   await page.waitForSelector(".download-svg", { timeout: 30_000 });

@@ -4,6 +4,7 @@ import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import type { Store } from "../../analysis/schema/tables.js";
 import { mean } from "../../analysis/stats/shares.js";
+import { methodScoreMaps } from "../../analysis/rq/method-scores.js";
 
 /** One row of a downloadable dataset (CSV, Parquet, Arrow or JSON). */
 export type Row = Record<string, unknown>;
@@ -94,4 +95,26 @@ export function humanRows(prepared: PreparedStore): Row[] {
     const q1 = mean(rows.map((r) => r.rating));
     return [{ trajectory_id: id, gcpc: m.gcpc, q1, outcome: prepared.byId.get(id)?.outcome ?? "non-binary" }];
   });
+}
+
+/**
+ * What the Compare page recomputes from, column-wise: every deduplicated binary-outcome trajectory
+ * (RQ1's population) with its subset fields and each method's score (null where the method did not
+ * score it; GCPC is null for zero-evidence trajectories, as in RQ1).
+ */
+export function compareColumns(prepared: PreparedStore) {
+  const pop = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
+  const task = (id: string) => prepared.tasks.get(id);
+  const maps = methodScoreMaps(prepared);
+  return {
+    trajectory_id: pop.map((t) => t.trajectory_id),
+    task_id: pop.map((t) => t.task_id),
+    benchmark: pop.map((t) => task(t.task_id)?.benchmark ?? ""),
+    domain: pop.map((t) => task(t.task_id)?.domain ?? ""),
+    harness: pop.map((t) => t.harness),
+    model: pop.map((t) => t.model),
+    condition: pop.map((t) => t.condition),
+    pass: pop.map((t) => t.outcome === "PASS"),
+    scores: Object.fromEntries([...maps].map(([m, s]) => [m, pop.map((t) => s.get(t.trajectory_id) ?? null)])),
+  };
 }

@@ -11,7 +11,15 @@ import { protectCsvFormulas } from "../csv-safe.js";
 import { isPaperDemo, loadPaperFigures } from "../paper.js";
 import { renderCsv } from "../render.js";
 import { reportSections } from "../sections.js";
-import { aucRows, checklistRows, explorerPairRows, humanRows, pairItemRows, type Row } from "./datasets.js";
+import {
+  aucRows,
+  checklistRows,
+  compareColumns,
+  explorerPairRows,
+  humanRows,
+  pairItemRows,
+  type Row,
+} from "./datasets.js";
 
 /** One member of the site's data archive: its name under data/site/ and its bytes. */
 export interface SiteFile {
@@ -51,6 +59,7 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     { name: "checklists.json", content: JSON.stringify(checklistRows(prepared.store)) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
+    { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
     { name: "pair-items.arrow", content: arrowIpc(pairItemRows(report, prepared)) },
