@@ -177,6 +177,34 @@ test("the compare page recomputes in the browser and equals the CLI's JSON (defa
   assert.equal(curated.a, f3(byCondition.auc));
 });
 
+test("brushing the explorer's Δ histogram filters the table to the CLI's count for that range", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/explorer`);
+  await page.waitForSelector("#delta-histogram svg", { timeout: 60_000 });
+  const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL");
+  await page
+    .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff.length, {
+      timeout: 60_000,
+    })
+    .catch(() => {});
+  const svg = page.locator("#delta-histogram svg").first();
+  const box = (await svg.boundingBox())!;
+  const width = Number(await svg.getAttribute("width"));
+  // The histogram's x scale: domain [−1.025, 1.025] over [marginLeft 45, width − marginRight 20].
+  const px = (v: number) => box.x + 45 + ((v + 1.025) / 2.05) * (width - 65);
+  await page.mouse.move(px(0.1), box.y + 80);
+  await page.mouse.down();
+  await page.mouse.move(px(0.5), box.y + 80, { steps: 8 });
+  await page.mouse.up();
+  const expected = ff.filter((p: any) => p.delta >= 0.1 && p.delta <= 0.5).length;
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
+    timeout: 20_000,
+  });
+  assert.equal(Number(await page.textContent("#pair-count")), expected);
+  assert.match(page.url(), /min=0\.1&max=0\.5/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
+
 test("figures download as SVG and PNG with no network", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/rq1`);
   await page.waitForSelector(".download-svg", { timeout: 30_000 });
