@@ -9,3 +9,5 @@ export { ClusteredAuc } from "./stats/clustered-auc.js";
 export { WithinTaskAuc } from "./stats/within-task-auc.js";
 export { pairedObuchowskiTest } from "./stats/obuchowski.js";
 export { shareAbove } from "./stats/bootstrap.js";
+export { signTestPValue } from "./stats/sign-test.js";
+export { benjaminiHochberg } from "./stats/multiplicity.js";

@@ -205,6 +205,26 @@ test("brushing the explorer's Δ histogram filters the table to the CLI's count 
   await page.close();
 });
 
+test("the explorer's per-criterion McNemar p and BH q equal the library's (the CLI's RQ3 criteria)", async () => {
+  const { page } = await openOffline(browser, `${origin}/explorer`);
+  await page.waitForSelector("#criteria-table tbody tr td", { timeout: 60_000 });
+  const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL").length;
+  await page
+    .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 })
+    .catch(() => {});
+  await page.waitForTimeout(500);
+  const header = await page.locator("#criteria-table thead th").allTextContents();
+  const cells = await page.locator("#criteria-table tbody tr").first().locator("td").allTextContents();
+  const col = (name: string) => cells[header.indexOf(name)];
+  const row = cli.rq3.criteria_fail_fail.find((c: any) => c.task_id === col("task_id") && c.item_id === col("item_id"));
+  assert.ok(row, `criterion ${col("task_id")}/${col("item_id")} in the CLI's JSON`);
+  assert.equal(Number(col("improved")), row.improved);
+  assert.equal(Number(col("regressed")), row.regressed);
+  assert.ok(Math.abs(Number(col("mcnemar_p")) / row.mcnemar_p - 1) < 1e-3, `${col("mcnemar_p")} vs ${row.mcnemar_p}`);
+  assert.ok(Math.abs(Number(col("bh_q")) / row.bh_q - 1) < 1e-3, `${col("bh_q")} vs ${row.bh_q}`);
+  await page.close();
+});
+
 test("figures download as SVG and PNG with no network", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/rq1`);
   await page.waitForSelector(".download-svg", { timeout: 30_000 });
