@@ -124,29 +124,37 @@ export function pairedDelta(
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {
   const shared = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
-  const pass = shared.map((t) => t.outcome === "PASS");
+  const rows = shared.map((t) => ({
+    a: a.get(t.trajectory_id)!,
+    b: b.get(t.trajectory_id)!,
+    pass: t.outcome === "PASS",
+    task: t.task_id,
+  }));
+  return pairedAucComparison(rows, methods, settings);
+}
+
+/**
+ * The paired comparison of two scores on the same trajectories (RQ1's ΔAUC): both AUCs on each
+ * task-clustered draw, and Obuchowski's paired clustered test. Also what the site's Compare page runs
+ * in the browser (analysis/browser.ts), so both give the same numbers for the same rows and seed.
+ */
+export function pairedAucComparison(
+  rows: ReadonlyArray<{ a: number; b: number; pass: boolean; task: string }>,
+  methods: [string, string],
+  settings: BootstrapSettings,
+): PairedDelta | NotAvailable {
+  const pass = rows.map((r) => r.pass);
   if (!pass.includes(true) || !pass.includes(false))
     return notAvailable(
-      `shared subset of ${methods.join(" and ")} has ${shared.length} trajectories and not both outcome classes`,
+      `shared subset of ${methods.join(" and ")} has ${rows.length} trajectories and not both outcome classes`,
     );
-  const { clusterOf, clusters } = taskClusters(shared.map((t) => t.task_id));
-  const aucOf = (m: Map<string, number>) =>
-    new ClusteredAuc(
-      shared.map((t) => m.get(t.trajectory_id)!),
-      pass,
-      clusterOf,
-      clusters,
-    );
-  const aucA = aucOf(a);
-  const aucB = aucOf(b);
+  const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
+  const scoresA = rows.map((r) => r.a);
+  const scoresB = rows.map((r) => r.b);
+  const aucA = new ClusteredAuc(scoresA, pass, clusterOf, clusters);
+  const aucB = new ClusteredAuc(scoresB, pass, clusterOf, clusters);
   const [estA, estB] = [aucA.estimate(), aucB.estimate()];
-  const ob = pairedObuchowskiTest(
-    shared.map((t) => a.get(t.trajectory_id)!),
-    shared.map((t) => b.get(t.trajectory_id)!),
-    pass,
-    clusterOf,
-    settings.level,
-  );
+  const ob = pairedObuchowskiTest(scoresA, scoresB, pass, clusterOf, settings.level);
   const test = {
     se: finite(ob.se),
     z: finite(ob.z),
@@ -154,9 +162,9 @@ export function pairedDelta(
     ci: finiteCI(ob.ci),
     ...(ob.reason ? { reason: ob.reason } : {}),
   };
-  const base = { available: true as const, methods, n: shared.length, tasks: clusters, auc_a: estA, auc_b: estB };
+  const base = { available: true as const, methods, n: rows.length, tasks: clusters, auc_a: estA, auc_b: estB };
   const few_clusters = clusters < FEW_CLUSTERS;
-  const problem = aucIntervalProblem(shared.map((t, i) => ({ pass: pass[i], task: t.task_id })));
+  const problem = aucIntervalProblem(rows);
   if (problem) {
     const none = { positive_share: null, bootstrap: null, draws: [] };
     return { ...base, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, ...none, test };

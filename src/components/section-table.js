@@ -24,8 +24,12 @@ export function syntheticBanner(report) {
     : html`<span></span>`;
 }
 
-export const fmt = (x) => (x === null || x === undefined ? "n/a" : Number(x).toFixed(3));
-export const fmtCI = (c) => (c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : "n/a");
+/** The site's number formats, one copy for every page (the report's are in report/format.ts). */
+export const fmt = (x) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? "n/a" : Number(x).toFixed(3));
+export const fmtCI = (c, missing = "n/a") => (c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : missing);
+/** p-values as the report prints them: four decimals, or one significant digit below 1e-4. */
+export const fmtP = (p) =>
+  p === null || p === undefined || !Number.isFinite(p) ? "n/a" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 
 /**
  * An x domain that fits every value given (estimates, interval ends, paper ticks), padded, and
