@@ -2,7 +2,7 @@ import * as Plot from "@observablehq/plot";
 
 // Bins of width 0.05 centred on multiples of 0.05, so the many Δ = 0 pairs sit in a bar centred on
 // zero (edges at 0 would draw that spike right of zero).
-const BIN_EDGES = Array.from({ length: 42 }, (_, i) => -1.025 + 0.05 * i);
+export const BIN_EDGES = Array.from({ length: 42 }, (_, i) => -1.025 + 0.05 * i);
 
 /**
  * Figure 5: distribution of Δ GCPC per outcome transition, one row per group,
