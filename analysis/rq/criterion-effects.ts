@@ -1,3 +1,4 @@
+import { group } from "d3";
 import type { Label } from "../schema/tables.js";
 import { benjaminiHochberg } from "../stats/multiplicity.js";
 import { signTestPValue } from "../stats/sign-test.js";
@@ -35,8 +36,7 @@ export function criterionEffects(
   pairs: ReadonlyArray<{ task_id: string; without_id: string; with_id: string }>,
 ): CriterionEffect[] {
   const rows: CriterionEffect[] = [];
-  const byTask = new Map<string, { without_id: string; with_id: string }[]>();
-  for (const pair of pairs) byTask.set(pair.task_id, [...(byTask.get(pair.task_id) ?? []), pair]);
+  const byTask = group(pairs, (pair) => pair.task_id);
   for (const task of [...byTask.keys()].sort(compareCodePoints)) {
     const taskPairs = byTask.get(task)!;
     for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {

@@ -1,3 +1,4 @@
+import { group } from "d3";
 import seedrandom from "seedrandom";
 import { isBinary, type PreparedStore } from "./prepared.js";
 import { methodScoreMaps } from "./method-scores.js";
@@ -47,12 +48,16 @@ export function pairedDeltaPower(
   const maps = methodScoreMaps(p);
   const [a, b] = [maps.get(methods[0]), maps.get(methods[1])];
   if (!a || !b) return notAvailable(`needs scores for ${methods.join(" and ")}`);
-  const byTask = new Map<string, { a: number; b: number; pass: boolean }[]>();
-  for (const t of p.trajectories) {
-    if (!isBinary(t) || !a.has(t.trajectory_id) || !b.has(t.trajectory_id)) continue;
-    const row = { a: a.get(t.trajectory_id)!, b: b.get(t.trajectory_id)!, pass: t.outcome === "PASS" };
-    byTask.set(t.task_id, [...(byTask.get(t.task_id) ?? []), row]);
-  }
+  const scored = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
+  const byTask = group(
+    scored.map((t) => ({
+      a: a.get(t.trajectory_id)!,
+      b: b.get(t.trajectory_id)!,
+      pass: t.outcome === "PASS",
+      task: t.task_id,
+    })),
+    (r) => r.task,
+  );
   const tasks = [...byTask.keys()].sort(compareCodePoints).map((k) => byTask.get(k)!);
   if (tasks.length < 2) return notAvailable("fewer than 2 tasks with both methods scored");
   const all = tasks.flat();
