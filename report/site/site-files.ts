@@ -28,15 +28,17 @@ export interface SiteFile {
 }
 
 /** Downloads: each dataset as CSV (formula-safe) and Parquet (written by DuckDB, types inferred). */
-const DOWNLOADS: Record<string, (r: AnalysisReport, p: PreparedStore) => Row[]> = {
-  auc: (r) => aucRows(r),
-  transitions: (r) => r.rq3.transitions as unknown as Row[],
-  pairs: (r) => r.rq3.pairs as unknown as Row[],
-  "pair-items": (r, p) => pairItemRows(r, p),
-  "per-trajectory": (r) => (r.per_trajectory ?? []) as unknown as Row[],
-  checklists: (_, p) => checklistRows(p.store),
-  criteria: (r) => (r.rq3.criteria_fail_fail ?? []) as unknown as Row[],
-};
+function downloads(report: AnalysisReport, built: { pairItems: Row[]; checklists: Row[] }): Record<string, Row[]> {
+  return {
+    auc: aucRows(report),
+    transitions: report.rq3.transitions as unknown as Row[],
+    pairs: report.rq3.pairs as unknown as Row[],
+    "pair-items": built.pairItems,
+    "per-trajectory": (report.per_trajectory ?? []) as unknown as Row[],
+    checklists: built.checklists,
+    criteria: (report.rq3.criteria_fail_fail ?? []) as unknown as Row[],
+  };
+}
 
 /**
  * Every file the pages read, from one analysis run (issue 10: one process for the site's
@@ -53,19 +55,20 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     sections,
     paper: paper?.figures ?? null,
   };
+  // Built once: each is both a page file and a download.
+  const built = { checklists: checklistRows(prepared.store), pairItems: pairItemRows(report, prepared) };
   const files: SiteFile[] = [
     { name: "report.json", content: JSON.stringify(pageReport) },
     { name: "report-tables.csv", content: renderCsv(sections) },
-    { name: "checklists.json", content: JSON.stringify(checklistRows(prepared.store)) },
+    { name: "checklists.json", content: JSON.stringify(built.checklists) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
-    { name: "pair-items.arrow", content: arrowIpc(pairItemRows(report, prepared)) },
+    { name: "pair-items.arrow", content: arrowIpc(built.pairItems) },
   ];
-  for (const [name, rows] of Object.entries(DOWNLOADS)) {
-    const data = rows(report, prepared);
+  for (const [name, data] of Object.entries(downloads(report, built))) {
     files.push({ name: `${name}.csv`, content: csvFormat(protectCsvFormulas(data)) });
     files.push({ name: `${name}.parquet`, content: await parquetBytes(data) });
   }
