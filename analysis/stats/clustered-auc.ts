@@ -1,4 +1,5 @@
 import { argError } from "../errors.js";
+import { lowerBound } from "./ranks.js";
 
 /**
  * AUC prepared for cluster-weighted evaluation: sort once, then evaluate any
@@ -231,7 +232,7 @@ function groupByLevelAndCluster(
     const pos = new Float64Array(L * clusters);
     const neg = new Float64Array(L * clusters);
     for (let i = 0; i < n; i++) {
-      const cell = levelOf(distinct, scores[i]) * clusters + clusterOf[i];
+      const cell = lowerBound(distinct, scores[i]) * clusters + clusterOf[i];
       if (outcomes[i]) pos[cell]++;
       else neg[cell]++;
     }
@@ -265,16 +266,4 @@ function groupByLevelAndCluster(
   }
   if (n > 0) ends.push(gc.length);
   return { gc, gp, gn, ends };
-}
-
-/** Index of `x` in the sorted distinct values (binary search; x is one of them). */
-function levelOf(distinct: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = distinct.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (distinct[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,4 +1,5 @@
 import { argError } from "../errors.js";
+import { lowerBound, upperBound } from "./ranks.js";
 
 export interface ObuchowskiResult {
   method: "Obuchowski (1997) clustered AUC variance";
@@ -180,27 +181,6 @@ export function componentCovariance(a: ClusterComponents, b: ClusterComponents):
   const S11 = (I / (I - 1)) * s11;
   const S11t = (I / (I - 1)) * s11t;
   return S10 / M + S01 / N + (S11 + S11t) / (M * N);
-}
-
-function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-function upperBound(sorted: Float64Array, x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -31,3 +31,27 @@ export function sortedOrder(values: ArrayLike<number>): Uint32Array {
   order.sort((a, b) => values[a] - values[b] || a - b);
   return order;
 }
+
+/** First index whose value is ≥ x in an ascending array (binary search; length if none). */
+export function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose value is > x in an ascending array (binary search; length if none). */
+export function upperBound(sorted: Float64Array, x: number): number {
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
