@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { analyzeStore } from "../analysis/rq/report.js";
+import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
@@ -24,7 +24,7 @@ import { siteArchive } from "../report/site/archive.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 
-type Progress = (step: string) => void;
+export type Progress = (step: string) => void;
 
 /** Inputs must exist: a clear "no such file or directory" naming the path. */
 function requireExisting(paths: string[]): void {
@@ -37,7 +37,7 @@ function oneStore(cmd: string, positionals: string[]): string {
   return positionals[0];
 }
 
-async function loadValidStore(dir: string, values: Parsed["values"], io: Io, progress: Progress) {
+export async function loadValidStore(dir: string, values: Parsed["values"], io: Io, progress: Progress) {
   progress(`reading ${dir}`);
   const result = await readStore(dir, { maxProblems: intOption("max-problems", values["max-problems"], 50, 1) });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
@@ -233,11 +233,13 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     storeName: store.manifest.name,
     onProgress: progress,
     archive: async () => {
-      const report = JSON.parse(
-        JSON.stringify(analyzeStore(store, settings, { perTrajectory: true, onProgress: progress })),
-      );
+      progress("preparing store");
+      const prepared = prepareStore(store);
+      const analysis = analyzePrepared(prepared, settings, { perTrajectory: true, onProgress: progress });
+      // Through JSON, as the dev loader reads its cached report: a build and a preview see the same object.
+      const report = JSON.parse(JSON.stringify(analysis));
       progress("writing the site's data files");
-      return siteArchive(report, prepareStore(store), await readRealStores(REPO));
+      return siteArchive(report, prepared, await readRealStores(REPO));
     },
   });
   io.out(

@@ -1,6 +1,6 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { pairedDeltaPower, type PowerResult } from "../analysis/rq/power.js";
-import { readStore } from "../store/read-store.js";
+import { loadValidStore, type Progress } from "./commands.js";
 import { escapeMarkdownCell } from "../report/render.js";
 import { UsageError } from "./errors.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
@@ -18,12 +18,12 @@ function intList(name: string, raw: unknown, fallback: number[]): number[] {
 }
 
 /** `gcpc power STORE`: power of the paired ΔAUC comparison for other designs (analysis/rq/power.ts). */
-export async function powerCommand({ values, positionals }: Parsed, io: Io): Promise<number> {
+export async function powerCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("power takes exactly one store folder (try gcpc help power)");
   const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
   const simulations = intOption("simulations", values.simulations, 400, 20);
   const seed = intOption("seed", values.seed, 20260101);
-  const { store } = await readStore(positionals[0]);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
   const p = prepareStore(store);
   const taskList = intList("tasks", values.tasks, [12, 30, 87, 150, 300]);
   const perTask = intList("per-task", values["per-task"], [10, 20, 50]);

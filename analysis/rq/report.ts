@@ -41,11 +41,25 @@ export interface AnalysisReport {
 export function analyzeStore(
   store: Store,
   settings: BootstrapSettings = DEFAULT_SETTINGS,
-  options: { perTrajectory?: boolean; onProgress?: (step: string) => void } = {},
+  options: AnalyzeOptions = {},
+): AnalysisReport {
+  options.onProgress?.("preparing store");
+  return analyzePrepared(prepareStore(store), settings, options);
+}
+
+export interface AnalyzeOptions {
+  perTrajectory?: boolean;
+  onProgress?: (step: string) => void;
+}
+
+/** The same on a store already prepared (the site build keeps the prepared store for its data files). */
+export function analyzePrepared(
+  p: PreparedStore,
+  settings: BootstrapSettings = DEFAULT_SETTINGS,
+  options: AnalyzeOptions = {},
 ): AnalysisReport {
   const progress = options.onProgress ?? (() => {});
-  progress("preparing store");
-  const p = prepareStore(store);
+  const store = p.store;
   const c = p.counts;
   progress(
     `scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`,

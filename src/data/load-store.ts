@@ -19,9 +19,10 @@ export async function loadStore() {
 }
 
 /**
- * The analysis report, computed once per build: Framework runs each loader in its own
- * process, so the report is cached in the OS temp folder under a key made of the store's
- * files (name, size, mtime), the settings and the analysis source code.
+ * The analysis report for `npm run dev` (a `gcpc site` build hands the loader a finished archive
+ * instead). The preview reruns the loader on every edit of a page, so the report is cached in the
+ * OS temp folder under a key made of the store's files (name, size, mtime), the settings and the
+ * analysis source code.
  */
 export async function loadReport() {
   const store = await loadStore();
