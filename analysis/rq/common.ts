@@ -35,8 +35,6 @@ export interface AucEstimate {
   note?: string;
 }
 
-export { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
-
 /**
  * Contract rule 14: a clustered interval for an AUC or ΔAUC needs ≥ 2 clusters, ≥ 2 of them holding
  * a positive and ≥ 2 holding a negative; otherwise it is null with this reason (never redrawn around).

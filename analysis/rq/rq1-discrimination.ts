@@ -1,6 +1,7 @@
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import {
+  FEW_CLUSTERS,
   headline,
   bootstrapIntervals,
   type BootstrapDescriptor,
@@ -8,14 +9,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
-import {
-  aucIntervalProblem,
-  aucWithCI,
-  AUC_ESTIMATOR,
-  FEW_CLUSTERS,
-  taskClusters,
-  type AucEstimate,
-} from "./common.js";
+import { aucIntervalProblem, aucWithCI, AUC_ESTIMATOR, taskClusters, type AucEstimate } from "./common.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 

@@ -10,7 +10,8 @@ import {
 import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { ClusteredQuantile } from "../stats/clustered-quantile.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
-import { FEW_CLUSTERS, taskClusters } from "./common.js";
+import { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
+import { taskClusters } from "./common.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";

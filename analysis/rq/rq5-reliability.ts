@@ -5,7 +5,8 @@ import { signTest } from "../stats/sign-test.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
-import { FEW_CLUSTERS, taskClusters } from "./common.js";
+import { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
+import { taskClusters } from "./common.js";
 import {
   bootstrapIntervals,
   type BootstrapDescriptor,
