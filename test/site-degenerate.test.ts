@@ -1,0 +1,89 @@
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import type { Server } from "node:http";
+import { generateDemoStore } from "../store/generate/demo-store.js";
+import { writeStore } from "../store/write-store.js";
+import { buildSite, launch, openOffline, serve } from "./browser/harness.js";
+
+// Issue 12: "no chart is empty on the degenerate store (AUC 1.0)". A store where GCPC separates
+// PASS from FAIL perfectly (every PASS trajectory judged all Yes, every FAIL all No) and which
+// holds no human annotations: the charts with a fixed AUC range or a human scatter used to be empty.
+let tmp: string, origin: string, server: Server, browser: Browser;
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "gcpc-degenerate-"));
+  const s = generateDemoStore({ seed: 3, scale: 0.1 });
+  const outcome = new Map(s.trajectories.map((t) => [t.trajectory_id, t.outcome]));
+  for (const j of s.judgments) {
+    const o = outcome.get(j.trajectory_id);
+    if (o === "PASS" || o === "FAIL") j.label = o === "PASS" ? "Yes" : "No";
+  }
+  s.human_ratings = undefined;
+  s.human_item_labels = undefined;
+  s.human_preferences = undefined;
+  s.manifest.name = "degenerate store (synthetic, AUC 1.0)";
+  await writeStore(join(tmp, "store"), s, "jsonl");
+  buildSite(join(tmp, "store"), join(tmp, "dist"), join(tmp, "cache"));
+  ({ server, origin } = await serve(join(tmp, "dist")));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * Every Plot figure on the page, with the number of its data marks' shapes (axes and grids
+ * excluded) and the number of those shapes drawn outside the figure's own box.
+ */
+async function charts(page: import("playwright-core").Page) {
+  return page.$$eval("svg[class^='plot']", (svgs) =>
+    svgs.map((svg) => {
+      const box = svg.getBoundingClientRect();
+      const groups = [...svg.querySelectorAll("g[aria-label]")].filter(
+        (g) => !/axis|grid|tick label/.test(g.getAttribute("aria-label") ?? ""),
+      );
+      const shapes = groups.flatMap((g) => [...g.querySelectorAll("circle, rect, path, line, text")]);
+      const outside = shapes.filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.right < box.left - 1 || r.left > box.right + 1 || r.bottom < box.top - 1 || r.top > box.bottom + 1;
+      }).length;
+      const title = svg.closest("figure")?.querySelector("h2, h3, figcaption")?.textContent ?? "";
+      return { title: title.slice(0, 60), shapes: shapes.length, outside };
+    }),
+  );
+}
+
+test("on a store with AUC 1.0 and no human data, no chart on any page is empty or draws outside itself", async () => {
+  const seen: string[] = [];
+  for (const path of ["/", "/rq1", "/rq2", "/rq3", "/rq4", "/rq5", "/explorer", "/compare"]) {
+    const { page, problems } = await openOffline(browser, origin + path);
+    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+    if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+    if (path === "/compare") await page.waitForSelector("#compare-table", { timeout: 60_000 });
+    await page.waitForTimeout(300);
+    for (const c of await charts(page)) {
+      seen.push(`${path} ${c.title}`);
+      assert.ok(c.shapes > 0, `${path}: chart "${c.title}" is empty`);
+      assert.equal(c.outside, 0, `${path}: chart "${c.title}" draws ${c.outside} shapes outside its box`);
+    }
+    assert.deepEqual(problems.consoleErrors, [], `${path}: console errors`);
+    await page.close();
+  }
+  // The pages that draw AUC charts were looked at (RQ1 and RQ4 had a fixed 0.4–1 range).
+  assert.ok(seen.some((s) => s.startsWith("/rq1 ")) && seen.some((s) => s.startsWith("/rq4 ")), seen.join("\n"));
+});
+
+test("the degenerate store's AUC is 1.0 on the RQ1 page (the case the test is about)", async () => {
+  const { page } = await openOffline(browser, `${origin}/rq1`);
+  await page.waitForSelector("#synthetic-banner", { timeout: 30_000 });
+  const text = await page.textContent("main");
+  assert.match(text ?? "", /1\.000/);
+  await page.close();
+});
