@@ -6,12 +6,13 @@ import {
   bootstrapIntervals,
   DEFAULT_SETTINGS,
   type BootstrapSettings,
-  type IntervalMethod,
+  INTERVAL_METHODS,
 } from "../analysis/estimates/bootstrap-interval.js";
 import { aucWithCI } from "../analysis/rq/common.js";
+import { pairedAucComparison } from "../analysis/rq/rq1-discrimination.js";
 import { ClusteredAuc } from "../analysis/stats/clustered-auc.js";
 import { ClusteredQuantile } from "../analysis/stats/clustered-quantile.js";
-import { normalCdf, pairedObuchowskiTest } from "../analysis/stats/obuchowski.js";
+import { normalCdf } from "../analysis/stats/obuchowski.js";
 import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
@@ -69,16 +70,10 @@ function truth(): Estimates {
 function intervals(d: Sample, tasks: number, settings: BootstrapSettings): Record<string, [number, number] | null> {
   const rows = d.gcpc.map((score, i) => ({ score, pass: d.pass[i], task: `t${d.task[i]}` }));
   const est = aucWithCI("gcpc", rows, settings, "cov:auc");
-  const a = new ClusteredAuc(d.gcpc, d.pass, d.task, tasks);
-  const b = new ClusteredAuc(d.holistic, d.pass, d.task, tasks);
-  const paired = bootstrapIntervals({
-    settings,
-    figure: "cov:paired",
-    clusters: tasks,
-    estimator: "ΔAUC",
-    accept: (w) => a.hasBothClasses(w),
-    statistics: { delta: (w) => a.evaluate(w) - b.evaluate(w) },
-  });
+  // The paired ΔAUC as the report computes it (bootstrap and Obuchowski test in one call).
+  const pairRows = d.gcpc.map((a, i) => ({ a, b: d.holistic[i], pass: d.pass[i], task: `t${d.task[i]}` }));
+  const paired = pairedAucComparison(pairRows, ["gcpc", "holistic"], settings);
+  if (!paired.available) throw new Error(paired.reason);
   const q = new ClusteredQuantile(d.delta, d.pairTask, 0.5);
   const rq3 = bootstrapIntervals({
     settings,
@@ -102,14 +97,13 @@ function intervals(d: Sample, tasks: number, settings: BootstrapSettings): Recor
   const out: Record<string, [number, number] | null> = {
     [`pooled AUC, ${method}`]: est.ci,
     [`within-task AUC, ${method}`]: est.within_task?.ci ?? null,
-    [`paired ΔAUC, ${method}`]: paired.ci.delta,
+    [`paired ΔAUC, ${method}`]: paired.ci,
     [`RQ3 improved share, ${method}`]: rq3.ci.improved,
     [`RQ3 median Δ, ${method}`]: rq3.ci.median,
   };
   if (method === "percentile") {
     out["pooled AUC, Obuchowski Wald"] = est.obuchowski?.ci ?? null;
-    const ob = pairedObuchowskiTest(d.gcpc, d.holistic, d.pass, d.task);
-    out["paired ΔAUC, Obuchowski Wald"] = Number.isFinite(ob.se) ? ob.ci : null;
+    out["paired ΔAUC, Obuchowski Wald"] = paired.test.ci;
   }
   return out;
 }
@@ -133,7 +127,7 @@ for (const tasks of [12, 30, 87]) {
   const rng = seedrandom(`coverage-${tasks}`);
   for (let r = 0; r < REPLICATES; r++) {
     const d = simulate(rng, tasks);
-    for (const interval of ["percentile", "bca"] as IntervalMethod[]) {
+    for (const interval of INTERVAL_METHODS) {
       const settings = { ...DEFAULT_SETTINGS, seed: r, resamples: RESAMPLES, headline_resamples: RESAMPLES, interval };
       for (const [name, ci] of Object.entries(intervals(d, tasks, settings))) {
         const cell = results.get(name) ?? new Map();

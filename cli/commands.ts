@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
-import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
+import { DEFAULT_SETTINGS, INTERVAL_METHODS } from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
@@ -72,7 +72,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     // An explicit --resamples applies to every interval, the headline ones included.
     headline_resamples: intOption("resamples", values.resamples, DEFAULT_SETTINGS.headline_resamples, 1),
     level: DEFAULT_SETTINGS.level,
-    interval: choiceOption("interval", values.interval, ["percentile", "bca"] as const, "percentile"),
+    interval: choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile"),
   };
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });

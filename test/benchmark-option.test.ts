@@ -68,3 +68,17 @@ test("--interval bca: every descriptor says bca, intervals move off the percenti
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--interval must be percentile, bca/);
 });
+
+test("--interval expanded: every interval holds the percentile one, on the same draws; captions say so", async () => {
+  const args = ["report", "examples/jsonl-store", "--format", "json", "--resamples", "400"];
+  const pct = JSON.parse((await cli(args)).stdout);
+  const exp = JSON.parse((await cli([...args, "--interval", "expanded"])).stdout);
+  assert.equal(exp.settings.interval, "expanded");
+  const [a, b] = [pct.rq1.auc[0], exp.rq1.auc[0]];
+  assert.equal(b.bootstrap.interval, "expanded");
+  assert.match(b.bootstrap.interval_note, /quantiles for a nominal 95\.00% interval over \d+ clusters/);
+  assert.equal(b.auc, a.auc);
+  assert.ok(b.ci[0] <= a.ci[0] && b.ci[1] >= a.ci[1], `${b.ci} holds ${a.ci}`);
+  const md = await cli(["report", "examples/jsonl-store", "--resamples", "400", "--interval", "expanded"]);
+  assert.match(md.stdout, /expanded percentile \(Hesterberg 2015, widened for few tasks\) 95% CI/);
+});

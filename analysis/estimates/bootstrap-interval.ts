@@ -1,6 +1,7 @@
 import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
 import { bcaInterval } from "../stats/bca.js";
 import { endpointMcSe } from "../stats/monte-carlo-error.js";
+import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
 export interface BootstrapSettings {
@@ -12,11 +13,16 @@ export interface BootstrapSettings {
    */
   headline_resamples: number;
   level: number;
-  /** Interval method: percentile (the paper's, default) or BCa (bias-corrected and accelerated). */
+  /**
+   * Interval method: percentile (the paper's, default), BCa (bias-corrected and accelerated) or
+   * expanded (the percentile interval widened for few clusters, Hesterberg 2015).
+   */
   interval: IntervalMethod;
 }
 
-export type IntervalMethod = "percentile" | "bca";
+export type IntervalMethod = "percentile" | "bca" | "expanded";
+
+export const INTERVAL_METHODS: readonly IntervalMethod[] = ["percentile", "bca", "expanded"];
 
 export const HEADLINE_RESAMPLES = 10_000;
 
@@ -91,9 +97,13 @@ export function bootstrapIntervals<K extends string>(o: {
   const mcSe = {} as Record<K, [number, number] | null>;
   const method = o.settings.interval ?? "percentile";
   const bca = method === "bca" ? bcaIntervals(o, res.draws) : undefined;
+  // The expanded interval is the percentile interval read at a wider nominal level (its endpoints'
+  // Monte Carlo error is measured at that level too); with one cluster there is nothing to expand.
+  const level =
+    method === "expanded" && o.clusters >= 2 ? expandedPercentileLevel(o.settings.level, o.clusters) : o.settings.level;
   for (const name of Object.keys(o.statistics) as K[]) {
-    ci[name] = bca?.ci[name] ?? percentileCI(res.draws[name], o.settings.level);
-    mcSe[name] = endpointMcSe(res.draws[name], o.settings.level);
+    ci[name] = bca?.ci[name] ?? percentileCI(res.draws[name], level);
+    mcSe[name] = endpointMcSe(res.draws[name], level);
   }
   const bootstrap: BootstrapDescriptor = {
     estimator: o.estimator,
@@ -104,10 +114,19 @@ export function bootstrapIntervals<K extends string>(o: {
     few_clusters: o.clusters < FEW_CLUSTERS,
     interval: method,
     ...(bca?.note ? { interval_note: bca.note } : {}),
+    ...(method === "expanded" ? { interval_note: expandedNote(o.settings.level, level, o.clusters) } : {}),
     redrawn: res.redrawn,
     mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
   };
   return { ci, mcSe, draws: res.draws, bootstrap };
+}
+
+function expandedNote(nominal: number, level: number, clusters: number): string {
+  const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+  return (
+    `expanded percentile (Hesterberg 2015): draws read at the ${pct((1 - level) / 2)} and ` +
+    `${pct(1 - (1 - level) / 2)} quantiles for a nominal ${pct(nominal)} interval over ${clusters} clusters`
+  );
 }
 
 function largestMcSe(all: ([number, number] | null)[]): [number, number] | null {

@@ -26,10 +26,16 @@ export interface SectionContext {
   synthetic: string;
 }
 
+const INTERVAL_CAPTION: Record<string, string> = {
+  percentile: "percentile",
+  bca: "BCa (bias-corrected and accelerated)",
+  expanded: "expanded percentile (Hesterberg 2015, widened for few tasks)",
+};
+
 export function sectionContext(report: AnalysisReport, paper?: PaperFigures): SectionContext {
   const s = report.settings;
   const level = Math.round(s.level * 100);
-  const method = s.interval === "bca" ? "BCa (bias-corrected and accelerated)" : "percentile";
+  const method = INTERVAL_CAPTION[s.interval] ?? s.interval;
   const bootOf = (n: number) =>
     `${n} task-clustered bootstrap resamples, ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
   const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
