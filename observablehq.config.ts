@@ -17,6 +17,9 @@ form table thead th { background: var(--theme-background) !important; }
 .gcpc-table table { max-width: none; }
 .gcpc-table td, .gcpc-table th { white-space: normal; overflow-wrap: break-word; max-width: 32rem;
   vertical-align: top; }
+.scroll-x { overflow-x: auto; max-width: 100%; }
+.scroll-x td.evidence { min-width: 12rem; white-space: normal; overflow-wrap: anywhere; }
+.filter-chips button { margin-right: 0.5rem; cursor: pointer; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },

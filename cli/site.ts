@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
-import { bundleAnalysisForBrowser } from "./browser-bundle.js";
+import { bundleAnalysisForBrowser, bundleCompareWorker } from "./browser-bundle.js";
 import { UsageError } from "./errors.js";
 
 /**
@@ -182,4 +182,5 @@ function prepareWorkspace(ws: string): void {
   linkDuckdbEngine(ws);
   // The Compare page's statistics: the CLI's own analysis code, bundled for the browser.
   bundleAnalysisForBrowser(REPO, join(ws, "src", "components", "gcpc-analysis.js"));
+  bundleCompareWorker(REPO, join(ws, "src", "components", "compare-worker.js"));
 }

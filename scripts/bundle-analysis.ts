@@ -1,7 +1,9 @@
-// `npm run dev` first bundles analysis/ for the Compare page into src/components/gcpc-analysis.js
-// (git-ignored; `gcpc site` writes its own copy into each build workspace).
+// `npm run dev` first bundles analysis/ for the pages into src/components/gcpc-analysis.js and the
+// Compare page's worker into src/components/compare-worker.js (both git-ignored; `gcpc site` writes
+// its own copies into each build workspace).
 import { join } from "node:path";
-import { bundleAnalysisForBrowser } from "../cli/browser-bundle.js";
+import { bundleAnalysisForBrowser, bundleCompareWorker } from "../cli/browser-bundle.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 bundleAnalysisForBrowser(repo, join(repo, "src/components/gcpc-analysis.js"));
+bundleCompareWorker(repo, join(repo, "src/components/compare-worker.js"));

@@ -205,6 +205,50 @@ test("brushing the explorer's Δ histogram filters the table to the CLI's count 
   await page.close();
 });
 
+test("clicking a criterion bar keeps the CLI's count of pairs in which it moved; a category click survives a reload", async () => {
+  const count = async (page: import("playwright-core").Page) => Number(await page.textContent("#pair-count"));
+  const { page, problems } = await openOffline(browser, `${origin}/explorer`);
+  await page.waitForSelector("#criterion-bars rect[data-key]", { timeout: 60_000 });
+  const all = await count(page);
+  const key = (await page.getAttribute("#criterion-bars rect[data-key]", "data-key"))!;
+  const [task, item] = key.split(" · ");
+  const c = cli.rq3.criteria_fail_fail.find((x: any) => x.task_id === task && x.item_id === item);
+  await page.click(`#criterion-bars rect[data-key="${key}"]`);
+  await page.waitForSelector("#clear-criterion", { timeout: 20_000 });
+  // A pair counts once per criterion: the pairs in which it moved are its improved + regressed pairs.
+  await page.waitForFunction(
+    (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
+    c.improved + c.regressed,
+    {
+      timeout: 20_000,
+    },
+  );
+  assert.match(page.url(), new RegExp(`ctask=${encodeURIComponent(task)}&citem=${encodeURIComponent(item)}`));
+  await page.click("#clear-criterion");
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, all, {
+    timeout: 20_000,
+  });
+  // Category: click, note the count and URL, reload that URL: same filter, same count.
+  const category = (await page.getAttribute("#category-bars rect[data-key]", "data-key"))!;
+  await page.click(`#category-bars rect[data-key="${category}"]`);
+  await page.waitForSelector("#clear-category", { timeout: 20_000 });
+  await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, all, {
+    timeout: 20_000,
+  });
+  const filtered = await count(page);
+  assert.ok(filtered > 0 && filtered < all, `${filtered} of ${all}`);
+  const url = page.url();
+  assert.match(url, /category=/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+  const again = await openOffline(browser, url);
+  await again.page.waitForSelector("#clear-category", { timeout: 60_000 });
+  await again.page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, filtered, {
+    timeout: 60_000,
+  });
+  await again.page.close();
+});
+
 test("the explorer's per-criterion McNemar p and BH q equal the library's (the CLI's RQ3 criteria)", async () => {
   const { page } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#criteria-table tbody tr td", { timeout: 60_000 });
