@@ -31,7 +31,7 @@ row, key and reference, and prints counts. Problems are listed with file, line o
 field (up to --max-problems, default 50). Exit 2 if invalid.`,
   report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]
                    [--out FILE] [--per-trajectory] [--paper | --no-paper] [--benchmark NAME]
-                   [--interval percentile|bca|expanded]
+                   [--interval percentile|bca|expanded|studentized]
 
 Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --format         md (default); json (stable keys, see README); csv (tidy: one row per
@@ -45,7 +45,8 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
                    bundled demo store); --no-paper hides them
   --interval       percentile (default, the paper's: type-7 quantiles of the draws), bca (bias-corrected
                    and accelerated, Efron 1987; acceleration from the delete-one-task jackknife) or
-                   expanded (percentile widened for few tasks, Hesterberg 2015; recommended under 87 tasks)
+                   expanded (percentile widened for few tasks, Hesterberg 2015) or studentized (bootstrap-t
+                   with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; percentile elsewhere)
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
                    per-benchmark view; the paper's headline figures are SkillsBench-only)`,
   site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]

@@ -64,7 +64,7 @@ test("--interval bca: every descriptor says bca, intervals move off the percenti
   assert.equal(pct.rq1.auc[0].bootstrap.interval, "percentile");
   assert.equal(bca.rq1.auc[0].auc, pct.rq1.auc[0].auc);
   assert.notDeepEqual(bca.rq4.outcome_step[0].ci, pct.rq4.outcome_step[0].ci);
-  const bad = await cli([...args, "--interval", "studentized"]);
+  const bad = await cli([...args, "--interval", "wald"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--interval must be percentile, bca/);
 });
@@ -81,4 +81,16 @@ test("--interval expanded: every interval holds the percentile one, on the same 
   assert.ok(b.ci[0] <= a.ci[0] && b.ci[1] >= a.ci[1], `${b.ci} holds ${a.ci}`);
   const md = await cli(["report", "examples/jsonl-store", "--resamples", "400", "--interval", "expanded"]);
   assert.match(md.stdout, /expanded percentile \(Hesterberg 2015, widened for few tasks\) 95% CI/);
+});
+
+test("--interval studentized: AUC and ΔAUC get bootstrap-t intervals, other figures say they stay percentile", async () => {
+  const args = ["report", "examples/jsonl-store", "--format", "json", "--resamples", "400"];
+  const pct = JSON.parse((await cli(args)).stdout);
+  const st = JSON.parse((await cli([...args, "--interval", "studentized"])).stdout);
+  assert.equal(st.settings.interval, "studentized");
+  const auc = st.rq1.auc.find((a: any) => a.ci !== null);
+  assert.match(auc.bootstrap.interval_note, /^studentized \(bootstrap-t\) for auc/);
+  assert.notDeepEqual(auc.ci, pct.rq1.auc.find((a: any) => a.method === auc.method).ci);
+  assert.match(st.rq4.outcome_step[0].bootstrap.interval_note, /percentile for .*no per-draw standard error/);
+  assert.deepEqual(st.rq4.outcome_step[0].ci, pct.rq4.outcome_step[0].ci);
 });

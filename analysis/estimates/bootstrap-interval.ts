@@ -2,6 +2,7 @@ import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/boot
 import { bcaInterval } from "../stats/bca.js";
 import { endpointMcSe } from "../stats/monte-carlo-error.js";
 import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
+import { studentizedIntervals, withStandardErrors } from "./studentized.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
 export interface BootstrapSettings {
@@ -14,15 +15,16 @@ export interface BootstrapSettings {
   headline_resamples: number;
   level: number;
   /**
-   * Interval method: percentile (the paper's, default), BCa (bias-corrected and accelerated) or
-   * expanded (the percentile interval widened for few clusters, Hesterberg 2015).
+   * Interval method: percentile (the paper's, default), BCa (bias-corrected and accelerated),
+   * expanded (the percentile interval widened for few clusters, Hesterberg 2015) or studentized
+   * (bootstrap-t, where the figure has a per-draw standard error; percentile elsewhere).
    */
   interval: IntervalMethod;
 }
 
-export type IntervalMethod = "percentile" | "bca" | "expanded";
+export type IntervalMethod = "percentile" | "bca" | "expanded" | "studentized";
 
-export const INTERVAL_METHODS: readonly IntervalMethod[] = ["percentile", "bca", "expanded"];
+export const INTERVAL_METHODS: readonly IntervalMethod[] = ["percentile", "bca", "expanded", "studentized"];
 
 export const HEADLINE_RESAMPLES = 10_000;
 
@@ -85,25 +87,31 @@ export function bootstrapIntervals<K extends string>(o: {
   estimator: string;
   statistics: Record<K, (weights: Float64Array) => number>;
   accept?: (weights: Float64Array) => boolean;
+  /** Per-draw standard errors, for the studentized interval (only statistics that have one). */
+  standardErrors?: Partial<Record<K, (weights: Float64Array) => number>>;
 }): BootstrapIntervals<K> {
+  const method = o.settings.interval ?? "percentile";
+  const studentize = method === "studentized" ? (o.standardErrors ?? {}) : undefined;
   const res = clusterBootstrap({
     clusters: o.clusters,
     seed: seedFor(o.settings, o.figure),
     resamples: o.settings.resamples,
-    statistics: o.statistics,
+    statistics: studentize ? withStandardErrors(o.statistics, studentize) : o.statistics,
     accept: o.accept,
   });
   const ci = {} as Record<K, [number, number]>;
   const mcSe = {} as Record<K, [number, number] | null>;
-  const method = o.settings.interval ?? "percentile";
   const bca = method === "bca" ? bcaIntervals(o, res.draws) : undefined;
+  const st = studentize ? studentizedFor(o, studentize, res.draws) : undefined;
   // The expanded interval is the percentile interval read at a wider nominal level (its endpoints'
   // Monte Carlo error is measured at that level too); with one cluster there is nothing to expand.
   const level =
     method === "expanded" && o.clusters >= 2 ? expandedPercentileLevel(o.settings.level, o.clusters) : o.settings.level;
+  const draws = {} as Record<K, Float64Array>;
   for (const name of Object.keys(o.statistics) as K[]) {
-    ci[name] = bca?.ci[name] ?? percentileCI(res.draws[name], level);
-    mcSe[name] = endpointMcSe(res.draws[name], level);
+    draws[name] = res.draws[name];
+    ci[name] = st?.ci[name] ?? bca?.ci[name] ?? percentileCI(res.draws[name], level);
+    mcSe[name] = st?.mcSe[name] !== undefined ? (st.mcSe[name] ?? null) : endpointMcSe(res.draws[name], level);
   }
   const bootstrap: BootstrapDescriptor = {
     estimator: o.estimator,
@@ -115,10 +123,35 @@ export function bootstrapIntervals<K extends string>(o: {
     interval: method,
     ...(bca?.note ? { interval_note: bca.note } : {}),
     ...(method === "expanded" ? { interval_note: expandedNote(o.settings.level, level, o.clusters) } : {}),
+    ...(st ? { interval_note: st.note } : {}),
     redrawn: res.redrawn,
     mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
   };
-  return { ci, mcSe, draws: res.draws, bootstrap };
+  return { ci, mcSe, draws, bootstrap };
+}
+
+/** Studentized intervals for the statistics with a per-draw SE; the note names those left percentile. */
+function studentizedFor<K extends string>(
+  o: { statistics: Record<K, (w: Float64Array) => number>; clusters: number; settings: BootstrapSettings },
+  standardErrors: Partial<Record<K, (w: Float64Array) => number>>,
+  draws: Record<string, Float64Array>,
+) {
+  const names = Object.keys(o.statistics) as K[];
+  const withSe = names.filter((n) => standardErrors[n] !== undefined);
+  // θ̂ and SE on the sample (every weight 1), statistics first and in order (they may share work).
+  const ones = new Float64Array(o.clusters).fill(1);
+  const sample = {} as Record<K, number>;
+  for (const n of names) sample[n] = o.statistics[n](ones);
+  const sampleSe = {} as Record<K, number>;
+  for (const n of withSe) sampleSe[n] = standardErrors[n]!(ones);
+  const defined = withSe.filter((n) => sampleSe[n] > 0);
+  const r = studentizedIntervals(defined, sample, sampleSe, draws, o.settings.level);
+  const rest = names.filter((n) => !defined.includes(n));
+  const note =
+    (defined.length ? `studentized (bootstrap-t) for ${defined.join(", ")}, SE recomputed on every draw` : "") +
+    (defined.length && rest.length ? "; " : "") +
+    (rest.length ? `percentile for ${rest.join(", ")} (no per-draw standard error)` : "");
+  return { ...r, note };
 }
 
 function expandedNote(nominal: number, level: number, clusters: number): string {

@@ -8,6 +8,7 @@ import { finite, finiteCI } from "../estimates/not-defined.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import { obuchowskiAuc } from "../stats/obuchowski.js";
 import { WithinTaskAuc } from "../stats/within-task-auc.js";
+import { aucDrawSe, DrawComponents } from "../stats/draw-components.js";
 import { compareCodePoints } from "../order.js";
 
 /** Dense cluster indices for a list of task ids (sorted by code point for determinism). */
@@ -97,6 +98,9 @@ export function aucWithCI(
       estimator: AUC_ESTIMATOR,
       statistics: { auc: (w) => prepared.evaluate(w) },
       accept: (w) => prepared.hasBothClasses(w),
+      ...(settings.interval === "studentized"
+        ? { standardErrors: { auc: aucDrawSe(new DrawComponents(scores, pass, clusterOf, clusters)) } }
+        : {}),
     });
   } catch (e) {
     const note = `CI not available: ${(e as Error).message}`;

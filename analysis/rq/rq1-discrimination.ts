@@ -1,3 +1,4 @@
+import { DrawComponents, pairedDeltaDrawSe } from "../stats/draw-components.js";
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
 import {
@@ -170,6 +171,16 @@ export function pairedAucComparison(
     estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)",
     accept: (w) => aucA.hasBothClasses(w),
     statistics: { delta: (w) => aucA.evaluate(w) - aucB.evaluate(w) },
+    ...(settings.interval === "studentized"
+      ? {
+          standardErrors: {
+            delta: pairedDeltaDrawSe(
+              new DrawComponents(scoresA, pass, clusterOf, clusters),
+              new DrawComponents(scoresB, pass, clusterOf, clusters),
+            ),
+          },
+        }
+      : {}),
   });
   return {
     ...base,

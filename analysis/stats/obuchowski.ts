@@ -160,21 +160,29 @@ export function clusterComponents(
  * paper; with a = b it is the variance of eq. 3–4): S10/M + S01/N + (S11 + S11')/(MN), with the
  * I10/(I10−1) and I01/(I01−1) factors of contract rule 15.
  */
-export function componentCovariance(a: ClusterComponents, b: ClusterComponents): number {
+export function componentCovariance(
+  a: ClusterComponents,
+  b: ClusterComponents,
+  /** Copies of each cluster slot (a bootstrap draw, analysis/stats/draw-components.ts); 1 each by default. */
+  copies?: ArrayLike<number>,
+): number {
   const { M, N, clusters: I, withPositive: i10, withNegative: i01 } = a;
   let s10 = 0;
   let s01 = 0;
   let s11 = 0;
   let s11t = 0;
-  for (let k = 0; k < I; k++) {
+  const slots = a.V10.length;
+  for (let k = 0; k < slots; k++) {
+    const w = copies ? copies[k] : 1;
+    if (w === 0) continue;
     const a10 = a.V10[k] - a.m[k] * a.auc;
     const a01 = a.V01[k] - a.n[k] * a.auc;
     const b10 = b.V10[k] - b.m[k] * b.auc;
     const b01 = b.V01[k] - b.n[k] * b.auc;
-    s10 += a10 * b10;
-    s01 += a01 * b01;
-    s11 += a10 * b01;
-    s11t += a01 * b10;
+    s10 += w * a10 * b10;
+    s01 += w * a01 * b01;
+    s11 += w * a10 * b01;
+    s11t += w * a01 * b10;
   }
   const S10 = (i10 / (i10 - 1) / M) * s10;
   const S01 = (i01 / (i01 - 1) / N) * s01;
