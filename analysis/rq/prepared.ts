@@ -1,4 +1,5 @@
 import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
+import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
 import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
 import { trajectoryMetrics, type TrajectoryMetrics } from "../scoring/trajectory-metrics.js";
 import { compareCodePoints } from "../order.js";
@@ -55,8 +56,11 @@ export function prepareStore(store: Store): PreparedStore {
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
-  const { labels, judges } = alignLabels(store, byId, checklist, primaryJudge);
-  const labelsOf = (id: string, judge = primaryJudge, run = 1) => labels.get(id)?.get(`${judge}\u0000${run}`);
+  const { runs, judgments, judges } = labelRuns(store, byId, checklist, primaryJudge);
+  const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
+    const r = runs.get(id)?.find((x) => x.judge === judge && x.run === run);
+    return r ? decodeLabels(r.labels) : undefined;
+  };
   const metrics = new Map<string, TrajectoryMetrics>();
   for (const t of trajectories) {
     const items = checklist.get(t.task_id)!;
@@ -78,15 +82,12 @@ export function prepareStore(store: Store): PreparedStore {
     tasks,
     checklist,
     metrics,
-    counts: storeCounts(store, trajectories, metrics, dropped, judges),
+    counts: storeCounts(store, trajectories, metrics, dropped, judges, judgments),
     labelsOf,
     testResults,
-    hasJudgments: store.judgments.length > 0,
+    hasJudgments: judgments > 0,
     runsOf(id) {
-      return [...(labels.get(id)?.keys() ?? [])].map((k) => {
-        const [judge, run] = k.split("\u0000");
-        return { judge, run: Number(run) };
-      });
+      return (runs.get(id) ?? []).map(({ judge, run }) => ({ judge, run }));
     },
     score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
       const t = byId.get(id);
@@ -114,31 +115,29 @@ function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; droppe
   return { trajectories, dropped: sorted.length - trajectories.length };
 }
 
-/** labels[trajectory]["judge\u0000run"] = label vector aligned with the task's checklist order. */
-function alignLabels(
-  store: Store,
-  byId: Map<string, Trajectory>,
-  checklist: Map<string, Item[]>,
-  primaryJudge: string,
-) {
-  const itemIndex = new Map<string, Map<string, number>>();
-  for (const [taskId, items] of checklist) itemIndex.set(taskId, new Map(items.map((it, i) => [it.item_id, i])));
-  const labels = new Map<string, Map<string, (Label | undefined)[]>>();
+/**
+ * The label runs of the kept trajectories: the store's label vectors when it was read from disk,
+ * else built from its judgment rows; judges are those of the kept trajectories' runs.
+ */
+function labelRuns(store: Store, byId: Map<string, Trajectory>, checklist: Map<string, Item[]>, primaryJudge: string) {
+  const vectors =
+    store.labels ??
+    labelVectorsFromRows(
+      store.judgments,
+      (id) => {
+        const t = byId.get(id);
+        return t ? checklist.get(t.task_id) : undefined;
+      },
+      primaryJudge,
+    );
+  const runs = new Map<string, LabelRun[]>();
   const judges = new Set<string>();
-  for (const j of store.judgments) {
-    const t = byId.get(j.trajectory_id);
-    if (!t) continue; // judgment of a dropped duplicate
-    const judge = j.judge ?? primaryJudge;
-    judges.add(judge);
-    const key = `${judge}\u0000${j.run ?? 1}`;
-    const perRun = labels.get(j.trajectory_id) ?? new Map<string, (Label | undefined)[]>();
-    if (perRun.size === 0) labels.set(j.trajectory_id, perRun);
-    const vec = perRun.get(key) ?? new Array(checklist.get(t.task_id)!.length).fill(undefined);
-    if (!perRun.has(key)) perRun.set(key, vec);
-    const idx = itemIndex.get(t.task_id)!.get(j.item_id);
-    if (idx !== undefined) vec[idx] = j.label;
+  for (const [id, list] of vectors.runs) {
+    if (!byId.has(id)) continue; // runs of a dropped duplicate
+    runs.set(id, list);
+    for (const r of list) judges.add(r.judge);
   }
-  return { labels, judges };
+  return { runs, judges, judgments: vectors.judgments };
 }
 
 function storeCounts(
@@ -147,6 +146,7 @@ function storeCounts(
   metrics: Map<string, TrajectoryMetrics>,
   dropped: number,
   judges: Set<string>,
+  judgments: number,
 ): StoreCounts {
   const binary = trajectories.filter(isBinary).length;
   const zeroEvidence = trajectories.filter((t) => metrics.get(t.trajectory_id)!.zero_evidence).length;
@@ -159,7 +159,7 @@ function storeCounts(
     binary,
     non_binary: trajectories.length - binary,
     zero_evidence: zeroEvidence,
-    judgments: store.judgments.length,
+    judgments,
     judges: [...judges].sort(compareCodePoints),
   };
 }

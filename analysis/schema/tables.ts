@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LabelVectors } from "./label-vectors.js";
 
 /**
  * Row schemas of the verdict-store contract (docs/verdict-store.md).
@@ -125,13 +126,18 @@ export type EvidenceReplacement = z.infer<typeof EvidenceReplacementRow>;
 export type SchemaAudit = z.infer<typeof SchemaAuditRow>;
 export type VerifierResult = z.infer<typeof VerifierResultRow>;
 
-/** A validated store in memory: the input of every analysis. Optional tables are absent, not empty. */
+/**
+ * A validated store in memory: the input of every analysis. Optional tables are absent, not empty.
+ * A store read from disk carries its judgments as `labels` (label vectors built in DuckDB, issue 10)
+ * and an empty `judgments` list; a store built in memory (generator, importers, tests) carries rows.
+ */
 export interface Store {
   manifest: Manifest;
   tasks: Task[];
   items: Item[];
   trajectories: Trajectory[];
   judgments: Judgment[];
+  labels?: LabelVectors;
   method_scores?: MethodScore[];
   human_ratings?: HumanRating[];
   human_preferences?: HumanPreference[];
