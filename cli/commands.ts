@@ -37,9 +37,19 @@ function oneStore(cmd: string, positionals: string[]): string {
   return positionals[0];
 }
 
-export async function loadValidStore(dir: string, values: Parsed["values"], io: Io, progress: Progress) {
+export async function loadValidStore(
+  dir: string,
+  values: Parsed["values"],
+  io: Io,
+  progress: Progress,
+  options: { evidence?: boolean } = {},
+) {
   progress(`reading ${dir}`);
-  const result = await readStore(dir, { maxProblems: intOption("max-problems", values["max-problems"], 50, 1) });
+  const result = await readStore(dir, {
+    maxProblems: intOption("max-problems", values["max-problems"], 50, 1),
+    onProgress: progress,
+    evidence: options.evidence,
+  });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
   progress(
     `read ${Object.values(result.rows).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.rows).length} tables`,
@@ -223,7 +233,8 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
   const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
-  const { store } = await loadValidStore(dir, values, io, progress);
+  // The explorer shows the judge's evidence beside each label: the site reads it too.
+  const { store } = await loadValidStore(dir, values, io, progress, { evidence: true });
   const settings = { ...DEFAULT_SETTINGS, seed };
   const { workspace, cached } = await buildSite({
     store: dir,

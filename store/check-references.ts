@@ -24,10 +24,13 @@ export function checkReferences(
   add: (p: Problem) => void,
   incomplete: ReadonlySet<TableName> = new Set(),
   primaryJudge = DEFAULT_JUDGE,
+  /** Problems of a judgments table checked in DuckDB (store/judgment-table.ts), emitted in their place. */
+  judgments?: { duplicates: Problem[]; references: Problem[] },
 ): void {
   const c = new ReferenceCheck(tables as Partial<Record<TableName, Row[]>>, locations, files, add, incomplete);
-  c.uniqueKeys(primaryJudge);
+  c.uniqueKeys(primaryJudge, judgments?.duplicates);
   c.taskReferences();
+  for (const p of judgments?.references ?? []) add(p);
   for (const table of ["judgments", "human_item_labels", "evidence_replacements"] as const) {
     c.rows(table).forEach((r, i) => {
       c.itemReference(table, r, i);
@@ -86,7 +89,7 @@ class ReferenceCheck {
     });
   }
 
-  uniqueKeys(primaryJudge: string): void {
+  uniqueKeys(primaryJudge: string, judgmentDuplicates: Problem[] = []): void {
     const k = (...parts: unknown[]) => parts.join("\u0000");
     this.unique("tasks", (r) => r.task_id, "task_id", "task_id");
     this.unique("items", (r) => k(r.task_id, r.item_id), "item (task_id / item_id)", "item_id");
@@ -99,6 +102,7 @@ class ReferenceCheck {
       "judgment (trajectory / item / run / judge, normalized)",
       "item_id",
     );
+    for (const p of judgmentDuplicates) this.add(p);
     this.unique("method_scores", (r) => k(r.trajectory_id, r.method), "score (trajectory / method)", "method");
     this.unique(
       "human_ratings",

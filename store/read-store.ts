@@ -14,13 +14,28 @@ import { tableColumns, type Column, type ColumnKind, type TableSchemas } from ".
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
 import { checkReferences, type RowLocation } from "./check-references.js";
+import {
+  JUDGMENTS_DDL,
+  judgmentProblems,
+  labelVectorsFromTable,
+  loadParquetJudgments,
+  loadRecordJudgments,
+  loadReferenceTables,
+} from "./judgment-table.js";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { tmpdir } from "node:os";
+import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 
 export interface ReadStoreOptions {
   maxProblems?: number;
+  /** Progress of the slow steps (the CLI prints it on a terminal). */
+  onProgress?: (step: string) => void;
   /** Allow a store without judgments (documented extension for outcome-only imports). */
   allowMissingJudgments?: boolean;
   /** Row schemas to validate against: the contract's by default (a test extends one to show the single source). */
   schemas?: TableSchemas;
+  /** Carry the judge's evidence per item in the label vectors (the site's explorer shows it). */
+  evidence?: boolean;
 }
 
 export interface ReadStoreResult {
@@ -37,12 +52,16 @@ interface ReadContext {
   columns: Record<TableName, Column[]>;
   schemas: TableSchemas;
   duck?: DuckDBInstance;
+  /** The connection holding the judgments table (created when the store has one). */
+  judgments?: DuckDBConnection;
 }
 
 interface TableRows {
   valid: unknown[];
   locations: RowLocation[];
   complete: boolean;
+  /** Valid rows, when they are not held in `valid` (judgments stay in DuckDB). */
+  rows?: number;
 }
 
 /**
@@ -82,18 +101,59 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
       continue;
     }
     if (!read.complete || problemsBefore !== problems.count) incomplete.add(table);
-    tables[table] = read.valid;
-    locations[table] = read.locations;
-    rowsCount[table] = read.valid.length;
+    if (table !== "judgments") {
+      tables[table] = read.valid;
+      locations[table] = read.locations;
+    }
+    rowsCount[table] = read.rows ?? read.valid.length;
   }
-  ctx.duck?.closeSync?.();
-  // References are checked on the rows that passed validation, so one run lists every kind of problem.
-  checkReferences(tables, locations, files, ctx.add, incomplete, manifest.primary_judge ?? undefined);
-  if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
-  const store = { manifest, ...tables } as Store;
-  store.judgments ??= [];
-  store.items ??= [];
-  return { store, files, warnings, rows: rowsCount };
+  try {
+    // References are checked on the rows that passed validation, so one run lists every kind of problem;
+    // the judgments' own checks run in DuckDB, where their rows are.
+    const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
+    const judgmentChecks = ctx.judgments
+      ? await checkJudgments(ctx.judgments, tables, files.judgments, incomplete, primaryJudge)
+      : undefined;
+    checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
+    if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
+    const store = { manifest, ...tables } as Store;
+    store.judgments = [];
+    store.items ??= [];
+    if (ctx.judgments) {
+      options.onProgress?.("building label vectors in DuckDB");
+      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, { evidence: options.evidence });
+    }
+    return { store, files, warnings, rows: rowsCount };
+  } finally {
+    ctx.judgments?.closeSync?.();
+    ctx.duck?.closeSync?.();
+  }
+}
+
+async function checkJudgments(
+  conn: DuckDBConnection,
+  tables: Partial<Record<TableName, unknown[]>>,
+  file: string,
+  incomplete: ReadonlySet<TableName>,
+  primaryJudge: string,
+) {
+  await loadReferenceTables(conn, tables as Parameters<typeof loadReferenceTables>[1]);
+  return judgmentProblems(conn, {
+    file,
+    loc: file.endsWith(".parquet") ? "row" : "line",
+    primaryJudge,
+    checkTrajectories: !incomplete.has("trajectories"),
+    checkItems: !incomplete.has("items") && !incomplete.has("tasks"),
+  });
+}
+
+/** The DuckDB database the judgments live in: in memory, spilling to the OS temp folder when large. */
+async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConnection> {
+  ctx.duck ??= await DuckDBInstance.create(":memory:", { temp_directory: join(tmpdir(), "gcpc-duckdb") });
+  const conn = await ctx.duck.connect();
+  await conn.run(JUDGMENTS_DDL);
+  ctx.judgments = conn;
+  return conn;
 }
 
 function checkIsFolder(dir: string): void {
@@ -171,6 +231,17 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
     ctx.add({ file, message: "file is empty" });
     return undefined;
   }
+  const format = { field: issueField, message: issueMessage };
+  if (table === "judgments" && file.endsWith(".parquet")) {
+    const conn = await judgmentsConnection(ctx);
+    try {
+      const r = await loadParquetJudgments(conn, { path, file, schema: ctx.schemas.judgments, add: ctx.add, format });
+      return r && { valid: [], locations: [], complete: r.complete, rows: r.rows };
+    } catch (e) {
+      ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
+      return undefined;
+    }
+  }
   const loaded = await loadRecords(ctx, table, file);
   if (!loaded) return undefined;
   const { records, columns } = loaded;
@@ -179,6 +250,11 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
     const line = file.endsWith(".csv") ? 1 : undefined;
     for (const f of missing) ctx.add({ file, line, field: f, message: `required column "${f}" is missing` });
     if (missing.length) return undefined;
+  }
+  if (table === "judgments") {
+    const conn = await judgmentsConnection(ctx);
+    const r = await loadRecordJudgments(conn, records, { file, schema: ctx.schemas.judgments, add: ctx.add, format });
+    return { valid: [], locations: [], complete: r.complete, rows: r.rows };
   }
   const schema = ctx.schemas[table];
   const valid: unknown[] = [];

@@ -1,3 +1,5 @@
+import { group as d3group } from "d3";
+import { labelVectorsFromRows } from "../analysis/schema/label-vectors.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -95,14 +97,22 @@ test("md, csv and latex reports render every table; the demo shows the paper's v
 });
 
 test("the committed demo store equals a fresh generation from its seed", async () => {
-  const committed = await readStore(join(repo, "data/demo"));
+  const committed = await readStore(join(repo, "data/demo"), { evidence: true });
   const seed = committed.store.manifest.seed!;
   const fresh = generateDemoStore({ seed });
+  // Judgments come back as label vectors (built in DuckDB): equal to the fresh rows' vectors, evidence included.
+  const taskOf = new Map(fresh.trajectories.map((t) => [t.trajectory_id, t.task_id]));
+  const checklist = d3group(fresh.items, (it) => it.task_id);
+  const primary = fresh.manifest.primary_judge ?? "primary";
+  const expected = labelVectorsFromRows(fresh.judgments, (id) => checklist.get(taskOf.get(id)!), primary, {
+    evidence: true,
+  });
+  assert.equal(committed.store.labels?.judgments, fresh.judgments.length);
+  assert.deepEqual([...committed.store.labels!.runs], [...expected.runs]);
   for (const table of [
     "tasks",
     "items",
     "trajectories",
-    "judgments",
     "method_scores",
     "human_ratings",
     "human_preferences",

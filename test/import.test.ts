@@ -240,7 +240,7 @@ test("gcpc import harbor merges user checklists and verdicts, and names the user
   assert.equal(ok.status, 0, ok.stderr);
   const { readStore } = await import("../store/read-store.js");
   const { store } = await readStore(join(dir, "store"));
-  assert.equal(store.judgments.length, 2);
+  assert.equal(store.labels?.judgments, 2);
   assert.equal(store.items.length, 1);
   const failed = run("--out", join(dir, "store2"), "--verdicts", bad);
   assert.equal(failed.status, 2);

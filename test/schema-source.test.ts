@@ -8,6 +8,7 @@ import { TABLE_SCHEMAS, TrajectoryRow, type Store } from "../analysis/schema/tab
 import { tableColumns } from "../analysis/schema/columns.js";
 import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
+import { generateDemoStore } from "../store/generate/demo-store.js";
 import type { StoreValidationError } from "../store/problems.js";
 
 const repo = new URL("..", import.meta.url).pathname;
@@ -15,7 +16,8 @@ const repo = new URL("..", import.meta.url).pathname;
 const schemas = { ...TABLE_SCHEMAS, trajectories: TrajectoryRow.extend({ cost_usd: z.number().nullish() }) };
 
 async function storeWithCost(): Promise<Store> {
-  const { store } = await readStore(join(repo, "examples/jsonl-store"));
+  // A store held in memory with its judgment rows (a store read from disk keeps them in DuckDB).
+  const store = generateDemoStore({ seed: 5, scale: 0.05 });
   store.trajectories = store.trajectories.map((t, i) => ({ ...t, cost_usd: i / 4 }));
   return store;
 }

@@ -19,6 +19,13 @@ export function benchmarkSubset(store: Store, benchmark: string): Store {
     trajectories: store.trajectories.filter((t) => ids.has(t.trajectory_id)),
     judgments: store.judgments.filter((j) => ids.has(j.trajectory_id)),
   };
+  if (store.labels) {
+    // Label vectors of a store read from disk: the runs of the kept trajectories; the row count is theirs.
+    const runs = new Map([...store.labels.runs].filter(([id]) => ids.has(id)));
+    let judgments = 0;
+    for (const list of runs.values()) for (const r of list) judgments += r.labels.replaceAll(".", "").length;
+    out.labels = { judgments, runs };
+  }
   for (const key of [
     "method_scores",
     "human_ratings",

@@ -39,15 +39,7 @@ export function explorerPairRows(report: AnalysisReport, prepared: PreparedStore
 
 /** Both sides' label of every checklist item of every matched pair, with the judge's evidence. */
 export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): Row[] {
-  const primary = (j: Store["judgments"][number]) =>
-    (j.run ?? 1) === 1 && (j.judge ?? prepared.primaryJudge) === prepared.primaryJudge && j.evidence;
-  const evidence = rollup(
-    prepared.store.judgments.filter(primary),
-    (js) => js[js.length - 1].evidence ?? "",
-    (j) => j.trajectory_id,
-    (j) => j.item_id,
-  );
-  const evidenceOf = (id: string, item: string) => evidence.get(id)?.get(item) ?? "";
+  const evidenceOf = primaryEvidence(prepared);
   return report.rq3.pairs.flatMap((p) => {
     const a = prepared.labelsOf(p.without_id) ?? [];
     const b = prepared.labelsOf(p.with_id) ?? [];
@@ -66,6 +58,31 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
       evidence_with: evidenceOf(p.with_id, it.item_id),
     }));
   });
+}
+
+/**
+ * The primary judge's evidence (run 1) per trajectory and item: from the label vectors of a store
+ * read with `evidence` (judgments live in DuckDB), else from the judgment rows held in memory.
+ */
+function primaryEvidence(prepared: PreparedStore): (id: string, item: string) => string {
+  const labels = prepared.store.labels;
+  if (labels) {
+    return (id, item) => {
+      const run = labels.runs.get(id)?.find((r) => r.judge === prepared.primaryJudge && r.run === 1);
+      const t = prepared.byId.get(id);
+      const k = t ? (prepared.checklist.get(t.task_id)?.findIndex((it) => it.item_id === item) ?? -1) : -1;
+      return (k >= 0 ? run?.evidence?.[k] : undefined) ?? "";
+    };
+  }
+  const primary = (j: Store["judgments"][number]) =>
+    (j.run ?? 1) === 1 && (j.judge ?? prepared.primaryJudge) === prepared.primaryJudge && j.evidence;
+  const evidence = rollup(
+    prepared.store.judgments.filter(primary),
+    (js) => js[js.length - 1].evidence ?? "",
+    (j) => j.trajectory_id,
+    (j) => j.item_id,
+  );
+  return (id, item) => evidence.get(id)?.get(item) ?? "";
 }
 
 /** AUC per method and per condition with both intervals, resamples and seed (RQ1, Table 3A). */

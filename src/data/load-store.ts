@@ -14,7 +14,7 @@ export function storePath(): string {
 }
 
 export async function loadStore() {
-  const { store } = await readStore(storePath());
+  const { store } = await readStore(storePath(), { evidence: true });
   return store;
 }
 

@@ -1,0 +1,270 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { z } from "zod";
+import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
+import type { Item, Task, Trajectory } from "../analysis/schema/tables.js";
+import type { RawRecord } from "./parse-text.js";
+import type { Problem } from "./problems.js";
+
+/**
+ * The judgments table lives in DuckDB (issue 10): it is the one table with a row per (trajectory,
+ * item, run, judge), so it is validated, checked and turned into label vectors there, and only
+ * O(trajectory runs) data comes back to JavaScript. Every row keeps its location (`_loc`: the file
+ * line for JSONL/CSV, the 1-based row for Parquet) so every problem still names it.
+ */
+export const JUDGMENTS_DDL = `CREATE TABLE judgments (trajectory_id VARCHAR, item_id VARCHAR, label VARCHAR,
+  run BIGINT, judge VARCHAR, evidence VARCHAR, _loc BIGINT)`;
+
+/** How a row's location is named in problems. */
+export type LocationKind = "line" | "row";
+
+type Add = (p: Problem) => void;
+type Issue = z.core.$ZodIssue;
+type IssueFormat = {
+  field: (i: Issue) => string | undefined;
+  message: (i: Issue, v: Record<string, unknown>) => string;
+};
+
+const KNOWN = ["trajectory_id", "item_id", "label", "run", "judge", "evidence"];
+const SAFE_INT = "9007199254740991";
+
+/**
+ * SQL that is true exactly for the rows the zod row schema (JudgmentRow) rejects, by column type:
+ * DuckDB types a Parquet column as a whole, so a non-string id column fails every row. The rows it
+ * selects are re-read and passed through zod, which writes the messages, so the schema stays the
+ * one source of the wording; test/judgment-table.test.ts checks both select the same rows.
+ */
+export function invalidJudgmentSql(types: Map<string, string>): string {
+  const q = (c: string) => `"${c.replaceAll('"', '""')}"`;
+  const isText = (c: string) => types.get(c) === "VARCHAR";
+  const parts: string[] = [];
+  for (const id of ["trajectory_id", "item_id"])
+    parts.push(isText(id) ? `(${q(id)} IS NULL OR length(${q(id)}) = 0)` : "TRUE");
+  parts.push(isText("label") ? `(label IS NULL OR label NOT IN ('Yes', 'No', 'Abstain'))` : "TRUE");
+  const run = types.get("run");
+  if (run !== undefined) {
+    if (/^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|UHUGEINT)$/.test(run))
+      parts.push(`(run IS NOT NULL AND (run < 1 OR run > ${SAFE_INT}))`);
+    else if (/^(FLOAT|DOUBLE|DECIMAL)/.test(run)) {
+      const x = "CAST(run AS DOUBLE)";
+      parts.push(
+        `(run IS NOT NULL AND (isnan(${x}) OR isinf(${x}) OR ${x} <> floor(${x}) OR ${x} < 1 OR ${x} > ${SAFE_INT}))`,
+      );
+    } else parts.push("(run IS NOT NULL)");
+  }
+  for (const c of ["judge", "evidence"]) if (types.has(c) && !isText(c)) parts.push(`(${q(c)} IS NOT NULL)`);
+  // The schema is strict: a non-null value in a column outside the contract is a problem.
+  for (const c of types.keys()) if (!KNOWN.includes(c) && c !== "_loc") parts.push(`(${q(c)} IS NOT NULL)`);
+  return parts.join(" OR ");
+}
+
+/**
+ * Loads judgments.parquet: the rows zod would reject are reported (through zod, with their row),
+ * the others go into the `judgments` table. Returns the number of rows and whether all were valid.
+ */
+export async function loadParquetJudgments(
+  conn: DuckDBConnection,
+  o: { path: string; file: string; schema: z.ZodObject; add: Add; format: IssueFormat },
+): Promise<{ rows: number; complete: boolean } | undefined> {
+  const path = o.path.replaceAll("'", "''");
+  await conn.run(
+    `CREATE TEMP VIEW judgments_file AS SELECT * EXCLUDE (file_row_number), file_row_number + 1 AS _loc
+     FROM read_parquet('${path}', file_row_number = true)`,
+  );
+  const described = await conn.runAndReadAll("DESCRIBE judgments_file");
+  const d = described.getColumnsObjectJS() as Record<string, string[]>;
+  const types = new Map(d.column_name.map((c, i) => [c, d.column_type[i]]));
+  const missing = ["trajectory_id", "item_id", "label"].filter((c) => !types.has(c));
+  for (const f of missing) o.add({ file: o.file, field: f, message: `required column "${f}" is missing` });
+  if (missing.length) return undefined;
+  const invalid = invalidJudgmentSql(types);
+  const bad = await conn.runAndReadAll(`SELECT * FROM judgments_file WHERE ${invalid} ORDER BY _loc LIMIT 100000`);
+  const rows = bad.getRowObjectsJS() as Record<string, unknown>[];
+  for (const r of rows) {
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(r)) {
+      if (k === "_loc" || v === null || v === undefined) continue; // Parquet null = absent (optional field)
+      values[k] = typeof v === "bigint" ? Number(v) : v;
+    }
+    reportRow(o, { values, row: Number(r._loc) });
+  }
+  const col = (c: string, cast = "") => (types.has(c) ? (cast ? `CAST(${c} AS ${cast})` : c) : "NULL");
+  await conn.run(
+    `INSERT INTO judgments SELECT ${col("trajectory_id")}, ${col("item_id")}, ${col("label")}, ${col("run", "BIGINT")},
+       ${col("judge")}, ${col("evidence")}, _loc FROM judgments_file WHERE NOT (${invalid})`,
+  );
+  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments_file");
+  const total = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+  if (total === 0) o.add({ file: o.file, message: "table has no rows" });
+  return { rows: total, complete: rows.length === 0 };
+}
+
+/** JSONL/CSV judgments, already parsed with their lines: zod per row, valid rows appended to DuckDB. */
+export async function loadRecordJudgments(
+  conn: DuckDBConnection,
+  records: readonly RawRecord[],
+  o: { file: string; schema: z.ZodObject; add: Add; format: IssueFormat },
+): Promise<{ rows: number; complete: boolean }> {
+  const appender = await conn.createAppender("judgments");
+  let valid = 0;
+  const text = (v: unknown) =>
+    v === null || v === undefined ? appender.appendNull() : appender.appendVarchar(String(v));
+  for (const rec of records) {
+    const parsed = o.schema.safeParse(rec.values);
+    if (!parsed.success) {
+      reportRow(o, rec, parsed.error.issues);
+      continue;
+    }
+    const j = parsed.data as Record<string, unknown>;
+    text(j.trajectory_id);
+    text(j.item_id);
+    text(j.label);
+    if (j.run === null || j.run === undefined) appender.appendNull();
+    else appender.appendBigInt(BigInt(j.run as number));
+    text(j.judge);
+    text(j.evidence);
+    appender.appendBigInt(BigInt(rec.line ?? rec.row ?? 0));
+    appender.endRow();
+    valid++;
+  }
+  appender.closeSync();
+  if (records.length === 0) o.add({ file: o.file, message: "table has no rows" });
+  return { rows: valid, complete: valid === records.length };
+}
+
+function reportRow(
+  o: { file: string; schema: z.ZodObject; add: Add; format: IssueFormat },
+  rec: RawRecord,
+  known?: Issue[],
+) {
+  const issues = known ?? (o.schema.safeParse(rec.values).error?.issues as Issue[] | undefined) ?? [];
+  for (const issue of issues)
+    o.add({
+      file: o.file,
+      line: rec.line,
+      row: rec.row,
+      field: o.format.field(issue),
+      message: o.format.message(issue, rec.values),
+    });
+}
+
+/** The validated rows the judgments are checked against, loaded as small reference tables. */
+export async function loadReferenceTables(
+  conn: DuckDBConnection,
+  t: { tasks?: Task[]; items?: Item[]; trajectories?: Trajectory[] },
+): Promise<void> {
+  await conn.run("CREATE TABLE ref_tasks (task_id VARCHAR)");
+  await conn.run("CREATE TABLE ref_items (task_id VARCHAR, item_id VARCHAR, _pos BIGINT)");
+  await conn.run("CREATE TABLE ref_trajectories (trajectory_id VARCHAR, task_id VARCHAR)");
+  const fill = async (table: string, rows: unknown[][]) => {
+    const a = await conn.createAppender(table);
+    for (const row of rows) {
+      for (const v of row) typeof v === "number" ? a.appendBigInt(BigInt(v)) : a.appendVarchar(String(v));
+      a.endRow();
+    }
+    a.closeSync();
+  };
+  await fill(
+    "ref_tasks",
+    (t.tasks ?? []).map((x) => [x.task_id]),
+  );
+  await fill(
+    "ref_items",
+    (t.items ?? []).map((x, i) => [x.task_id, x.item_id, i]),
+  );
+  await fill(
+    "ref_trajectories",
+    (t.trajectories ?? []).map((x) => [x.trajectory_id, x.task_id]),
+  );
+}
+
+/**
+ * Duplicate judgments (contract rule 13: the key is normalised first, omitted run = 1, omitted judge
+ * = the primary judge) and references (a known trajectory, an item of that trajectory's task), as
+ * problems in file order, worded as for every other table (store/check-references.ts).
+ */
+export async function judgmentProblems(
+  conn: DuckDBConnection,
+  o: { file: string; loc: LocationKind; primaryJudge: string; checkTrajectories: boolean; checkItems: boolean },
+): Promise<{ duplicates: Problem[]; references: Problem[] }> {
+  const at = (loc: unknown) => (o.loc === "line" ? { line: Number(loc) } : { row: Number(loc) });
+  const where = (loc: unknown) => `${o.loc} ${Number(loc)}`;
+  const dup = await conn.runAndReadAll(
+    `SELECT _loc, trajectory_id, item_id, run, judge, first_loc FROM (
+       SELECT _loc, trajectory_id, item_id, coalesce(run, 1) AS run, coalesce(judge, $primary) AS judge,
+              first_value(_loc) OVER w AS first_loc, row_number() OVER w AS k
+       FROM judgments WINDOW w AS (PARTITION BY trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)
+                                   ORDER BY _loc))
+     WHERE k > 1 ORDER BY _loc`,
+    { primary: o.primaryJudge },
+  );
+  const duplicates = (dup.getRowObjectsJS() as Record<string, unknown>[]).map((r) => ({
+    file: o.file,
+    ...at(r._loc),
+    field: "item_id",
+    message:
+      "duplicate judgment (trajectory / item / run / judge, normalized) " +
+      `${JSON.stringify(`${r.trajectory_id} / ${r.item_id} / ${r.run} / ${r.judge}`)} (first at ${where(r.first_loc)})`,
+  }));
+  const refs = await conn.runAndReadAll(
+    `SELECT j._loc, j.trajectory_id, j.item_id, t.task_id, t.trajectory_id IS NULL AS unknown,
+            t.task_id IN (SELECT task_id FROM ref_tasks) AS task_known
+     FROM judgments j LEFT JOIN ref_trajectories t USING (trajectory_id)
+     LEFT JOIN ref_items i ON i.task_id = t.task_id AND i.item_id = j.item_id
+     WHERE t.trajectory_id IS NULL OR i.item_id IS NULL ORDER BY j._loc`,
+  );
+  const references: Problem[] = [];
+  for (const r of refs.getRowObjectsJS() as Record<string, unknown>[]) {
+    if (r.unknown) {
+      if (o.checkTrajectories) {
+        const message = `unknown trajectory ${JSON.stringify(r.trajectory_id)} (not in trajectories)`;
+        references.push({ file: o.file, ...at(r._loc), field: "trajectory_id", message });
+      }
+    } else if (o.checkItems && r.task_known) {
+      const message =
+        `item ${JSON.stringify(r.item_id)} is not in the checklist of task ${JSON.stringify(r.task_id)} ` +
+        "(the trajectory's task)";
+      references.push({ file: o.file, ...at(r._loc), field: "item_id", message });
+    }
+  }
+  return { duplicates, references };
+}
+
+/**
+ * Label vectors of every trajectory run, in SQL: each run's labels in checklist (store) order, one
+ * character per item ("." not judged); runs of a trajectory in the order they first appear in the
+ * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
+ */
+export async function labelVectorsFromTable(
+  conn: DuckDBConnection,
+  primaryJudge: string,
+  options: { evidence?: boolean } = {},
+): Promise<LabelVectors> {
+  const reader = await conn.runAndReadAll(
+    `WITH jn AS (
+       SELECT trajectory_id, item_id, label, coalesce(run, 1) AS run, coalesce(judge, $primary) AS judge, evidence, _loc
+       FROM judgments),
+     runs AS (SELECT trajectory_id, judge, run, min(_loc) AS first_loc FROM jn GROUP BY ALL),
+     idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k FROM ref_items)
+     SELECT r.trajectory_id, r.judge, r.run::INTEGER AS run,
+            string_agg(CASE jn.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' WHEN 'Abstain' THEN 'A' ELSE '.' END, ''
+                       ORDER BY idx.k) AS labels
+            ${options.evidence ? ", list(jn.evidence ORDER BY idx.k) AS evidence" : ""}
+     FROM runs r JOIN ref_trajectories t USING (trajectory_id) JOIN idx ON idx.task_id = t.task_id
+     LEFT JOIN jn ON jn.trajectory_id = r.trajectory_id AND jn.judge = r.judge AND jn.run = r.run
+                 AND jn.item_id = idx.item_id
+     GROUP BY r.trajectory_id, r.judge, r.run, r.first_loc ORDER BY r.first_loc`,
+    { primary: primaryJudge },
+  );
+  const c = reader.getColumnsObjectJS() as Record<string, unknown[]>;
+  const runs = new Map<string, LabelRun[]>();
+  const ids = c.trajectory_id as string[];
+  for (let i = 0; i < ids.length; i++) {
+    const run: LabelRun = { judge: c.judge[i] as string, run: c.run[i] as number, labels: c.labels[i] as string };
+    if (options.evidence) run.evidence = c.evidence[i] as (string | null)[];
+    const list = runs.get(ids[i]);
+    if (list) list.push(run);
+    else runs.set(ids[i], [run]);
+  }
+  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
+  return { judgments: Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]), runs };
+}
