@@ -46,7 +46,7 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --interval       percentile (default, the paper's: type-7 quantiles of the draws), bca (bias-corrected
                    and accelerated, Efron 1987; acceleration from the delete-one-task jackknife) or
                    expanded (percentile widened for few tasks, Hesterberg 2015) or studentized (bootstrap-t
-                   with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; percentile elsewhere)
+                   with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; expanded elsewhere)
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
                    per-benchmark view; the paper's headline figures are SkillsBench-only)`,
   site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]

@@ -83,7 +83,7 @@ test("--interval expanded: every interval holds the percentile one, on the same 
   assert.match(md.stdout, /expanded percentile \(Hesterberg 2015, widened for few tasks\) 95% CI/);
 });
 
-test("--interval studentized: AUC and ΔAUC get bootstrap-t intervals, other figures say they stay percentile", async () => {
+test("--interval studentized: AUC and ΔAUC get bootstrap-t intervals, other figures the expanded percentile", async () => {
   const args = ["report", "examples/jsonl-store", "--format", "json", "--resamples", "400"];
   const pct = JSON.parse((await cli(args)).stdout);
   const st = JSON.parse((await cli([...args, "--interval", "studentized"])).stdout);
@@ -91,6 +91,7 @@ test("--interval studentized: AUC and ΔAUC get bootstrap-t intervals, other fig
   const auc = st.rq1.auc.find((a: any) => a.ci !== null);
   assert.match(auc.bootstrap.interval_note, /^studentized \(bootstrap-t\) for auc/);
   assert.notDeepEqual(auc.ci, pct.rq1.auc.find((a: any) => a.method === auc.method).ci);
-  assert.match(st.rq4.outcome_step[0].bootstrap.interval_note, /percentile for .*no per-draw standard error/);
-  assert.deepEqual(st.rq4.outcome_step[0].ci, pct.rq4.outcome_step[0].ci);
+  const exp = JSON.parse((await cli([...args, "--interval", "expanded"])).stdout);
+  assert.match(st.rq4.outcome_step[0].bootstrap.interval_note, /expanded percentile for .*no per-draw standard error/);
+  assert.deepEqual(st.rq4.outcome_step[0].ci, exp.rq4.outcome_step[0].ci);
 });

@@ -61,7 +61,8 @@ test("on integer weights it equals Obuchowski's estimator on the concatenated re
     const comp = prepared.components(w);
     const v = weightedCovariance(comp, comp, w);
     assert.ok(Math.abs(comp.auc - ref.auc) < 1e-12, `draw ${r}: auc ${comp.auc} vs ${ref.auc}`);
-    if (Number.isFinite(ref.variance)) assert.ok(Math.abs(v - ref.variance) < 1e-12, `draw ${r}: ${v} vs ${ref.variance}`);
+    if (Number.isFinite(ref.variance))
+      assert.ok(Math.abs(v - ref.variance) < 1e-12, `draw ${r}: ${v} vs ${ref.variance}`);
     else assert.ok(Number.isNaN(v) || v < 0, `draw ${r}: undefined in the reference, ${v} here`);
   }
 });
@@ -74,6 +75,9 @@ test("paired: the covariance of two methods on a draw equals the materialised pa
   const w = new Float64Array(14).fill(1);
   const a = A.components(w);
   const b = B.components(w);
-  const ref = componentCovariance(clusterComponents(d.scores, d.pass, d.cluster), clusterComponents(other, d.pass, d.cluster));
+  const ref = componentCovariance(
+    clusterComponents(d.scores, d.pass, d.cluster),
+    clusterComponents(other, d.pass, d.cluster),
+  );
   assert.ok(Math.abs(weightedCovariance(a, b, w) - ref) < 1e-14);
 });

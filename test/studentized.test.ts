@@ -91,14 +91,19 @@ test("end to end: the studentized AUC interval equals one rebuilt from each draw
   assert.match(res.bootstrap.interval_note ?? "", /studentized \(bootstrap-t\) for auc/);
 });
 
-test("a figure without a per-draw SE keeps its percentile interval under --interval studentized, and says so", () => {
+test("a figure without a per-draw SE gets the expanded percentile interval under --interval studentized, and says so", () => {
   const d = sample();
   const rows = d.scores.map((score, i) => ({ score, pass: d.pass[i], task: `t${d.task[i]}` }));
   const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
   const pct = aucWithCI("m", rows, settings, "x");
   const stu = aucWithCI("m", rows, { ...settings, interval: "studentized" }, "x");
-  // Within-task AUC has no per-draw SE here: same draws, same percentile interval.
-  assert.deepEqual(stu.within_task?.ci, pct.within_task?.ci);
-  assert.match(stu.within_task?.bootstrap?.interval_note ?? "", /percentile for auc \(no per-draw standard error\)/);
+  // Within-task AUC has no per-draw SE here: same draws, read as the expanded percentile interval.
+  const exp = aucWithCI("m", rows, { ...settings, interval: "expanded" }, "x");
+  assert.deepEqual(stu.within_task?.ci, exp.within_task?.ci);
+  assert.notDeepEqual(stu.within_task?.ci, pct.within_task?.ci);
+  assert.match(
+    stu.within_task?.bootstrap?.interval_note ?? "",
+    /expanded percentile for auc \(no per-draw standard error\)/,
+  );
   assert.notDeepEqual(stu.ci, pct.ci);
 });

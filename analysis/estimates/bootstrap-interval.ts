@@ -17,7 +17,7 @@ export interface BootstrapSettings {
   /**
    * Interval method: percentile (the paper's, default), BCa (bias-corrected and accelerated),
    * expanded (the percentile interval widened for few clusters, Hesterberg 2015) or studentized
-   * (bootstrap-t, where the figure has a per-draw standard error; percentile elsewhere).
+   * (bootstrap-t where the figure has a per-draw standard error, expanded percentile elsewhere).
    */
   interval: IntervalMethod;
 }
@@ -105,8 +105,10 @@ export function bootstrapIntervals<K extends string>(o: {
   const st = studentize ? studentizedFor(o, studentize, res.draws) : undefined;
   // The expanded interval is the percentile interval read at a wider nominal level (its endpoints'
   // Monte Carlo error is measured at that level too); with one cluster there is nothing to expand.
-  const level =
-    method === "expanded" && o.clusters >= 2 ? expandedPercentileLevel(o.settings.level, o.clusters) : o.settings.level;
+  // Studentized falls back to the expanded percentile interval for a statistic without a per-draw SE
+  // (the better-covering of the SE-free intervals in `npm run coverage`).
+  const widen = (method === "expanded" || method === "studentized") && o.clusters >= 2;
+  const level = widen ? expandedPercentileLevel(o.settings.level, o.clusters) : o.settings.level;
   const draws = {} as Record<K, Float64Array>;
   for (const name of Object.keys(o.statistics) as K[]) {
     draws[name] = res.draws[name];
@@ -130,7 +132,7 @@ export function bootstrapIntervals<K extends string>(o: {
   return { ci, mcSe, draws, bootstrap };
 }
 
-/** Studentized intervals for the statistics with a per-draw SE; the note names those left percentile. */
+/** Studentized intervals for the statistics with a per-draw SE; the note names those read as expanded. */
 function studentizedFor<K extends string>(
   o: { statistics: Record<K, (w: Float64Array) => number>; clusters: number; settings: BootstrapSettings },
   standardErrors: Partial<Record<K, (w: Float64Array) => number>>,
@@ -150,7 +152,7 @@ function studentizedFor<K extends string>(
   const note =
     (defined.length ? `studentized (bootstrap-t) for ${defined.join(", ")}, SE recomputed on every draw` : "") +
     (defined.length && rest.length ? "; " : "") +
-    (rest.length ? `percentile for ${rest.join(", ")} (no per-draw standard error)` : "");
+    (rest.length ? `expanded percentile for ${rest.join(", ")} (no per-draw standard error)` : "");
   return { ...r, note };
 }
 

@@ -22,7 +22,7 @@ export class DrawComponents {
   private readonly n: Float64Array;
 
   constructor(
-    private readonly scores: ArrayLike<number>,
+    scores: ArrayLike<number>,
     private readonly outcomes: ArrayLike<boolean>,
     private readonly clusterOf: ArrayLike<number>,
     readonly clusters: number,

@@ -30,7 +30,7 @@ const INTERVAL_CAPTION: Record<string, string> = {
   percentile: "percentile",
   bca: "BCa (bias-corrected and accelerated)",
   expanded: "expanded percentile (Hesterberg 2015, widened for few tasks)",
-  studentized: "studentized (bootstrap-t; AUC and ΔAUC, percentile elsewhere)",
+  studentized: "studentized (bootstrap-t for AUC and ΔAUC, expanded percentile elsewhere)",
 };
 
 export function sectionContext(report: AnalysisReport, paper?: PaperFigures): SectionContext {
