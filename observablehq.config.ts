@@ -20,6 +20,7 @@ form table thead th { background: var(--theme-background) !important; }
 .scroll-x { overflow-x: auto; max-width: 100%; }
 .scroll-x td.evidence { min-width: 12rem; white-space: normal; overflow-wrap: anywhere; }
 .filter-chips button { margin-right: 0.5rem; cursor: pointer; }
+form table td:has(> .wrap-cell) { white-space: normal; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },

@@ -44,9 +44,10 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --paper          show the paper's reported values beside ours (md, csv, latex; default for the
                    bundled demo store); --no-paper hides them
   --interval       percentile (default, the paper's: type-7 quantiles of the draws), bca (bias-corrected
-                   and accelerated, Efron 1987; acceleration from the delete-one-task jackknife) or
+                   and accelerated, Efron 1987; acceleration from the delete-one-task jackknife),
                    expanded (percentile widened for few tasks, Hesterberg 2015) or studentized (bootstrap-t
-                   with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; expanded elsewhere)
+                   with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; expanded elsewhere;
+                   the best measured coverage, recommended for few tasks: README "Coverage")
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
                    per-benchmark view; the paper's headline figures are SkillsBench-only)`,
   site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]
