@@ -235,12 +235,14 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
   // The explorer shows the judge's evidence beside each label: the site reads it too.
   const { store } = await loadValidStore(dir, values, io, progress, { evidence: true });
-  const settings = { ...DEFAULT_SETTINGS, seed };
+  const interval = choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile");
+  const settings = { ...DEFAULT_SETTINGS, seed, interval };
   const { workspace, cached } = await buildSite({
     store: dir,
     out,
     cacheBase,
     seed,
+    interval,
     storeName: store.manifest.name,
     onProgress: progress,
     archive: async () => {

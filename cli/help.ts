@@ -50,13 +50,14 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
                    the best measured coverage, recommended for few tasks: README "Coverage")
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
                    per-benchmark view; the paper's headline figures are SkillsBench-only)`,
-  site: `gcpc site STORE --out DIR [--seed N] [--cache DIR]
+  site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR]
 
 Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs
 once; each store gets its own build cache keyed by its content, so a build can never show
 another store. DIR must be new, empty or a previous site build; on failure it is left as it
 was. The site needs no network: serve DIR with any static server
-(python3 -m http.server -d DIR). --cache defaults to .site-cache/ in the repo.`,
+(python3 -m http.server -d DIR). --cache defaults to .site-cache/ in the repo. --interval
+as for report (percentile by default; studentized for a store with few tasks).`,
   import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
                                      [--benchmark NAME] [--format parquet|jsonl]
 gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--format parquet|jsonl]

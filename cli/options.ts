@@ -21,6 +21,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   site: {
     out: { type: "string" },
     seed: { type: "string" },
+    interval: { type: "string" },
     cache: { type: "string" },
     "max-problems": { type: "string" },
   },

@@ -65,6 +65,8 @@ export interface SiteBuild {
   out: string;
   cacheBase: string;
   seed: number;
+  /** The interval method of every CI on the site (part of the cache key). */
+  interval: string;
   /** Every data file of the site as one zip, built once by the caller (report/site/archive.ts). */
   archive: () => Promise<Uint8Array>;
   storeName: string;
@@ -73,7 +75,8 @@ export interface SiteBuild {
 
 export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cached: boolean }> {
   const storeHash = storeContentHash(b.store);
-  const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}`;
+  const variant = b.interval === "percentile" ? "" : `-${b.interval}`;
+  const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}${variant}`;
   const ws = join(b.cacheBase, key);
   const cached = existsSync(join(ws, "site.zip"));
   prepareWorkspace(ws);
@@ -119,7 +122,7 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
     bundles.keep();
     writeFileSync(
       join(staging, SITE_MARKER),
-      `${JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed }, null, 2)}\n`,
+      `${JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed, interval: b.interval }, null, 2)}\n`,
     );
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
     if (old) renameSync(outAbs, old);

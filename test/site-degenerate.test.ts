@@ -27,7 +27,8 @@ before(async () => {
   s.human_preferences = undefined;
   s.manifest.name = "degenerate store (synthetic, AUC 1.0)";
   await writeStore(join(tmp, "store"), s, "jsonl");
-  buildSite(join(tmp, "store"), join(tmp, "dist"), join(tmp, "cache"));
+  // Built with the studentized interval: at AUC 1.0 the sample SE is 0, so it must fall back cleanly.
+  buildSite(join(tmp, "store"), join(tmp, "dist"), join(tmp, "cache"), {}, ["--interval", "studentized"]);
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
 });
@@ -85,5 +86,6 @@ test("the degenerate store's AUC is 1.0 on the RQ1 page (the case the test is ab
   await page.waitForSelector("#synthetic-banner", { timeout: 30_000 });
   const text = await page.textContent("main");
   assert.match(text ?? "", /1\.000/);
+  assert.match(text ?? "", /studentized/, "the captions name the interval the site was built with");
   await page.close();
 });

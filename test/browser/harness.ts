@@ -30,8 +30,10 @@ export function buildSite(
   out: string,
   cache: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): { stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache], {
+  const cli = [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache, ...args];
+  const r = spawnSync(process.execPath, cli, {
     cwd: repo,
     env: { ...process.env, ...env },
     encoding: "utf8",
