@@ -9,7 +9,9 @@ const t1 = performance.now();
 const report = analyzeStore(store, DEFAULT_SETTINGS);
 JSON.stringify(report);
 const t2 = performance.now();
-const rows = Object.values(store).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 0), 0) + (store.labels?.judgments ?? 0);
+const rows =
+  Object.values(store).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 0), 0) +
+  (store.labels?.judgments ?? 0);
 console.log(
   JSON.stringify({
     readMs: t1 - t0,
