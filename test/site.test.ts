@@ -153,6 +153,8 @@ test("the compare page recomputes in the browser and equals the CLI's JSON (defa
       dci: await text("#delta-ci"),
       p: await text("#test-p"),
       ms: Number(await text("#recompute-ms")),
+      // The worker's "Computing…" line is gone once the numbers are shown.
+      busy: await page.locator("#compare-busy").count(),
     };
     assert.deepEqual(problems.consoleErrors, []);
     await page.close();
@@ -165,6 +167,7 @@ test("the compare page recomputes in the browser and equals the CLI's JSON (defa
   assert.equal(def.delta, f3(cli.rq1.paired.delta));
   assert.equal(def.dci, ci3(cli.rq1.paired.ci));
   assert.ok(Number.isFinite(def.ms));
+  assert.equal(def.busy, 0);
   // Two other methods: the same seeds ("<seed>:rq1:auc:<method>") give the CLI's estimates and intervals.
   const other = await read("?a=generic&b=tick");
   assert.equal(other.a, f3(auc("generic").auc));
