@@ -120,10 +120,8 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
       );
     }
     bundles.keep();
-    writeFileSync(
-      join(staging, SITE_MARKER),
-      `${JSON.stringify({ store: b.storeName, store_sha256: storeHash, seed: b.seed, interval: b.interval }, null, 2)}\n`,
-    );
+    const marker = { store: b.storeName, store_sha256: storeHash, seed: b.seed, interval: b.interval };
+    writeFileSync(join(staging, SITE_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
     if (old) renameSync(outAbs, old);
     renameSync(staging, outAbs);
