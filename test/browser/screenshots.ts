@@ -23,6 +23,8 @@ for (const path of PAGES) {
         await page.locator("table input[type=radio]").first().check({ force: true });
         await page.waitForSelector("#changed-count", { timeout: 20_000 });
       }
+      // The Compare page computes in a worker: wait for its numbers, not the "Computing…" line.
+      if (path === "/compare") await page.waitForSelector("#recompute-ms", { timeout: 60_000 });
       await page.waitForTimeout(500);
       const name = `${path === "/" ? "index" : path.slice(1)}-${width}-${colorScheme}.jpg`;
       await page.screenshot({ path: join(out, name), fullPage: true, type: "jpeg", quality: 70 });
