@@ -1,8 +1,10 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
-import type { Item, Task, Trajectory } from "../analysis/schema/tables.js";
+import { JudgmentRow, type Item, type Task, type Trajectory } from "../analysis/schema/tables.js";
+import { columnsOfSchema } from "../analysis/schema/columns.js";
 import type { RawRecord } from "./parse-text.js";
+import { parquetValues } from "./parquet-values.js";
 import type { Problem } from "./problems.js";
 
 /**
@@ -24,7 +26,8 @@ type IssueFormat = {
   message: (i: Issue, v: Record<string, unknown>) => string;
 };
 
-const KNOWN = ["trajectory_id", "item_id", "label", "run", "judge", "evidence"];
+/** The contract's judgment columns, from the zod row schema. */
+const KNOWN = Object.keys(JudgmentRow.shape);
 const SAFE_INT = "9007199254740991";
 
 /**
@@ -73,20 +76,15 @@ export async function loadParquetJudgments(
   const described = await conn.runAndReadAll("DESCRIBE judgments_file");
   const d = described.getColumnsObjectJS() as Record<string, string[]>;
   const types = new Map(d.column_name.map((c, i) => [c, d.column_type[i]]));
-  const missing = ["trajectory_id", "item_id", "label"].filter((c) => !types.has(c));
+  const missing = columnsOfSchema(o.schema)
+    .filter((c) => c.required && !types.has(c.name))
+    .map((c) => c.name);
   for (const f of missing) o.add({ file: o.file, field: f, message: `required column "${f}" is missing` });
   if (missing.length) return undefined;
   const invalid = invalidJudgmentSql(types);
   const bad = await conn.runAndReadAll(`SELECT * FROM judgments_file WHERE ${invalid} ORDER BY _loc LIMIT 100000`);
   const rows = bad.getRowObjectsJS() as Record<string, unknown>[];
-  for (const r of rows) {
-    const values: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(r)) {
-      if (k === "_loc" || v === null || v === undefined) continue; // Parquet null = absent (optional field)
-      values[k] = typeof v === "bigint" ? Number(v) : v;
-    }
-    reportRow(o, { values, row: Number(r._loc) });
-  }
+  for (const r of rows) reportRow(o, { values: parquetValues(r, ["_loc"]), row: Number(r._loc) });
   const col = (c: string, cast = "") => (types.has(c) ? (cast ? `CAST(${c} AS ${cast})` : c) : "NULL");
   await conn.run(
     `INSERT INTO judgments SELECT ${col("trajectory_id")}, ${col("item_id")}, ${col("label")}, ${col("run", "BIGINT")},

@@ -14,6 +14,7 @@ import { tableColumns, type Column, type ColumnKind, type TableSchemas } from ".
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
 import { checkReferences, type RowLocation } from "./check-references.js";
+import { parquetValues } from "./parquet-values.js";
 import {
   JUDGMENTS_DDL,
   judgmentProblems,
@@ -147,10 +148,18 @@ async function checkJudgments(
   });
 }
 
-/** The DuckDB database the judgments live in: in memory, spilling to the OS temp folder when large. */
-async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConnection> {
+/**
+ * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory,
+ * spilling to the OS temp folder when large. Created on first use.
+ */
+async function duckOf(ctx: ReadContext): Promise<DuckDBInstance> {
   ctx.duck ??= await DuckDBInstance.create(":memory:", { temp_directory: join(tmpdir(), "gcpc-duckdb") });
-  const conn = await ctx.duck.connect();
+  return ctx.duck;
+}
+
+/** The connection holding the judgments table. */
+async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConnection> {
+  const conn = await (await duckOf(ctx)).connect();
   await conn.run(JUDGMENTS_DDL);
   ctx.judgments = conn;
   return conn;
@@ -288,9 +297,9 @@ async function loadRecords(
 ): Promise<{ records: RawRecord[]; columns?: string[] } | undefined> {
   const path = join(ctx.dir, file);
   if (file.endsWith(".parquet")) {
-    ctx.duck ??= await DuckDBInstance.create(":memory:");
+    const duck = await duckOf(ctx);
     try {
-      return await readParquet(ctx.duck, path);
+      return await readParquet(duck, path);
     } catch (e) {
       ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
       return undefined;
@@ -338,8 +347,7 @@ async function readParquet(duck: DuckDBInstance, path: string): Promise<{ record
 }
 
 async function parquetRow(conn: DuckDBConnection, from: string, i: number): Promise<Record<string, unknown>> {
-  const row = (await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 1 OFFSET ${i}`)).getRowObjectsJS()[0];
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v]));
+  return parquetValues((await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 1 OFFSET ${i}`)).getRowObjectsJS()[0]);
 }
 
 /** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON
