@@ -1,5 +1,5 @@
 import { argError } from "../errors.js";
-import { componentCovariance, type ClusterComponents } from "./obuchowski.js";
+import { componentCovariance, undefinedEstimatorReason, type ClusterComponents } from "./obuchowski.js";
 
 /**
  * Obuchowski's per-cluster components (analysis/stats/obuchowski.ts) on a cluster-bootstrap draw
@@ -90,7 +90,7 @@ export class DrawComponents {
  * undefined on the draw (fewer than 2 drawn clusters with a positive or a negative).
  */
 export function weightedCovariance(a: ClusterComponents, b: ClusterComponents, w: ArrayLike<number>): number {
-  if (a.withPositive < 2 || a.withNegative < 2) return NaN;
+  if (undefinedEstimatorReason(a) !== undefined) return NaN;
   return componentCovariance(a, b, w);
 }
 

@@ -62,20 +62,26 @@ export function obuchowskiAuc(
     ci: [NaN, NaN] as [number, number],
     reason,
   });
-  if (c.M === 0 || c.N === 0) return undefinedVariance(NaN, "only one outcome class");
+  const reason = undefinedEstimatorReason(c);
+  if (reason) return undefinedVariance(c.auc, reason); // c.auc is NaN with one outcome class
   const A = c.auc;
-  if (c.withPositive < 2 || c.withNegative < 2) {
-    return undefinedVariance(
-      A,
-      `fewer than 2 clusters hold a positive (${c.withPositive}) or a negative (${c.withNegative})`,
-    );
-  }
   const variance = componentCovariance(c, c);
   if (!(variance >= 0))
     return { ...undefinedVariance(A, `negative variance estimate (${variance.toExponential(3)})`), variance };
   const se = Math.sqrt(variance);
   const z = normalQuantile(1 - (1 - level) / 2);
   return { ...base, auc: A, variance, se, ci: [Math.max(0, A - z * se), Math.min(1, A + z * se)] };
+}
+
+/**
+ * Why Obuchowski's estimator is undefined on these components (contract rule 15: both outcome
+ * classes, and at least 2 clusters holding a positive and 2 holding a negative), or undefined.
+ */
+export function undefinedEstimatorReason(c: ClusterComponents): string | undefined {
+  if (c.M === 0 || c.N === 0) return "only one outcome class";
+  if (c.withPositive < 2 || c.withNegative < 2)
+    return `fewer than 2 clusters hold a positive (${c.withPositive}) or a negative (${c.withNegative})`;
+  return undefined;
 }
 
 /** Per-cluster structural components of one method's AUC (DeLong placements summed by cluster). */
@@ -273,9 +279,8 @@ export function pairedObuchowskiTest(
     ci: [NaN, NaN] as [number, number],
     reason,
   });
-  if (a.M === 0 || a.N === 0) return undefinedTest("only one outcome class");
-  if (a.withPositive < 2 || a.withNegative < 2)
-    return undefinedTest(`fewer than 2 clusters hold a positive (${a.withPositive}) or a negative (${a.withNegative})`);
+  const reason = undefinedEstimatorReason(a);
+  if (reason) return undefinedTest(reason);
   const variance = componentCovariance(a, a) + componentCovariance(b, b) - 2 * componentCovariance(a, b);
   if (!(variance > 0)) return undefinedTest(`variance of Δ not positive (${variance.toExponential(3)})`, variance);
   const se = Math.sqrt(variance);
