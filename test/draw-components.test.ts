@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import seedrandom from "seedrandom";
+import { materialiseDraw } from "./helpers/materialise-draw.js";
 import { DrawComponents, weightedCovariance } from "../analysis/stats/draw-components.js";
 import { clusterComponents, componentCovariance, obuchowskiAuc } from "../analysis/stats/obuchowski.js";
 
@@ -43,21 +44,8 @@ test("on integer weights it equals Obuchowski's estimator on the concatenated re
     const w = new Float64Array(14);
     for (let k = 0; k < 14; k++) w[Math.floor(rng() * 14)]++;
     // Materialise the draw: every copy of a cluster becomes its own cluster id.
-    const s: number[] = [];
-    const p: boolean[] = [];
-    const cl: number[] = [];
-    let next = 0;
-    for (let c = 0; c < 14; c++) {
-      for (let copy = 0; copy < w[c]; copy++, next++) {
-        d.cluster.forEach((ci, i) => {
-          if (ci !== c) return;
-          s.push(d.scores[i]);
-          p.push(d.pass[i]);
-          cl.push(next);
-        });
-      }
-    }
-    const ref = obuchowskiAuc(s, p, cl);
+    const m = materialiseDraw(d, w);
+    const ref = obuchowskiAuc(m.scores, m.pass, m.cluster);
     const comp = prepared.components(w);
     const v = weightedCovariance(comp, comp, w);
     assert.ok(Math.abs(comp.auc - ref.auc) < 1e-12, `draw ${r}: auc ${comp.auc} vs ${ref.auc}`);

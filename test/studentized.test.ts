@@ -7,6 +7,7 @@ import { ClusteredAuc } from "../analysis/stats/clustered-auc.js";
 import { aucDrawSe, DrawComponents } from "../analysis/stats/draw-components.js";
 import { obuchowskiAuc } from "../analysis/stats/obuchowski.js";
 import { aucWithCI } from "../analysis/rq/common.js";
+import { materialiseDraw } from "./helpers/materialise-draw.js";
 
 test("hand example: θ̂ = 0.7, SE = 0.05, t* = −2, −1, 0, 1, 3 → [0.7 − 2.6·0.05, 0.7 + 1.8·0.05] at 80%", () => {
   // t* sorted −2, −1, 0, 1, 3; type-7 quantiles at 0.1 and 0.9: h = 0.4 → −2 + 0.4·1 = −1.6; h = 3.6 → 1 + 0.6·2 = 2.2.
@@ -63,19 +64,8 @@ test("end to end: the studentized AUC interval equals one rebuilt from each draw
   // The last evaluation is the sample itself (every weight 1), made after the draws.
   assert.ok(seen[seen.length - 1].every((x) => x === 1));
   for (const w of seen.slice(0, -1)) {
-    const s: number[] = [];
-    const p: boolean[] = [];
-    const cl: number[] = [];
-    let next = 0;
-    for (let c = 0; c < 16; c++)
-      for (let copy = 0; copy < w[c]; copy++, next++)
-        d.task.forEach((tc, i) => {
-          if (tc !== c) return;
-          s.push(d.scores[i]);
-          p.push(d.pass[i]);
-          cl.push(next);
-        });
-    const o = obuchowskiAuc(s, p, cl);
+    const m = materialiseDraw({ scores: d.scores, pass: d.pass, cluster: d.task }, w);
+    const o = obuchowskiAuc(m.scores, m.pass, m.cluster);
     if (o.se > 0) t.push((o.auc - full.auc) / o.se);
   }
   assert.equal(t.length, 300, "every accepted draw has a defined SE on this sample");
