@@ -1,8 +1,9 @@
-import { group, rollup } from "d3";
+import { group } from "d3";
 import { checkGates } from "../../analysis/rq/checklist-gates.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import type { Store } from "../../analysis/schema/tables.js";
+import { labelVectorsFromRows } from "../../analysis/schema/label-vectors.js";
 import { mean } from "../../analysis/stats/shares.js";
 import { methodScoreMaps } from "../../analysis/rq/method-scores.js";
 
@@ -43,6 +44,8 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
   return report.rq3.pairs.flatMap((p) => {
     const a = prepared.labelsOf(p.without_id) ?? [];
     const b = prepared.labelsOf(p.with_id) ?? [];
+    const ea = evidenceOf(p.without_id);
+    const eb = evidenceOf(p.with_id);
     return prepared.checklist.get(p.task_id)!.map((it, k) => ({
       pair_id: p.pair_id,
       task_id: p.task_id,
@@ -54,35 +57,30 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
       label_without: a[k] ?? "Abstain",
       label_with: b[k] ?? "Abstain",
       changed: (a[k] ?? "Abstain") !== (b[k] ?? "Abstain"),
-      evidence_without: evidenceOf(p.without_id, it.item_id),
-      evidence_with: evidenceOf(p.with_id, it.item_id),
+      evidence_without: ea[k] ?? "",
+      evidence_with: eb[k] ?? "",
     }));
   });
 }
 
 /**
- * The primary judge's evidence (run 1) per trajectory and item: from the label vectors of a store
- * read with `evidence` (judgments live in DuckDB), else from the judgment rows held in memory.
+ * The primary judge's evidence (run 1) of a trajectory, aligned with its checklist: from the label
+ * vectors of a store read with `evidence` (judgments live in DuckDB), or from label vectors built
+ * from the judgment rows of a store held in memory. Empty when there is none.
  */
-function primaryEvidence(prepared: PreparedStore): (id: string, item: string) => string {
-  const labels = prepared.store.labels;
-  if (labels) {
-    return (id, item) => {
-      const run = labels.runs.get(id)?.find((r) => r.judge === prepared.primaryJudge && r.run === 1);
-      const t = prepared.byId.get(id);
-      const k = t ? (prepared.checklist.get(t.task_id)?.findIndex((it) => it.item_id === item) ?? -1) : -1;
-      return (k >= 0 ? run?.evidence?.[k] : undefined) ?? "";
-    };
-  }
-  const primary = (j: Store["judgments"][number]) =>
-    (j.run ?? 1) === 1 && (j.judge ?? prepared.primaryJudge) === prepared.primaryJudge && j.evidence;
-  const evidence = rollup(
-    prepared.store.judgments.filter(primary),
-    (js) => js[js.length - 1].evidence ?? "",
-    (j) => j.trajectory_id,
-    (j) => j.item_id,
-  );
-  return (id, item) => evidence.get(id)?.get(item) ?? "";
+function primaryEvidence(prepared: PreparedStore): (id: string) => readonly (string | null)[] {
+  const vectors =
+    prepared.store.labels ??
+    labelVectorsFromRows(
+      prepared.store.judgments,
+      (id) => {
+        const t = prepared.byId.get(id);
+        return t ? prepared.checklist.get(t.task_id) : undefined;
+      },
+      prepared.primaryJudge,
+      { evidence: true },
+    );
+  return (id) => vectors.runs.get(id)?.find((r) => r.judge === prepared.primaryJudge && r.run === 1)?.evidence ?? [];
 }
 
 /** AUC per method and per condition with both intervals, resamples and seed (RQ1, Table 3A). */
