@@ -132,6 +132,19 @@ export function bootstrapIntervals<K extends string>(o: {
   return { ci, mcSe, draws, bootstrap };
 }
 
+/**
+ * Every statistic on one weight vector, in the order given: a statistic may read work an earlier one
+ * cached on the same weights (as clusterBootstrap evaluates them on each draw).
+ */
+function evaluateInOrder<K extends string>(
+  statistics: Record<K, (w: Float64Array) => number>,
+  w: Float64Array,
+): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const n of Object.keys(statistics) as K[]) out[n] = statistics[n](w);
+  return out;
+}
+
 /** Studentized intervals for the statistics with a per-draw SE; the note names those read as expanded. */
 function studentizedFor<K extends string>(
   o: { statistics: Record<K, (w: Float64Array) => number>; clusters: number; settings: BootstrapSettings },
@@ -140,10 +153,9 @@ function studentizedFor<K extends string>(
 ) {
   const names = Object.keys(o.statistics) as K[];
   const withSe = names.filter((n) => standardErrors[n] !== undefined);
-  // θ̂ and SE on the sample (every weight 1), statistics first and in order (they may share work).
+  // θ̂ and SE on the sample (every weight 1), statistics first (they may share work).
   const ones = new Float64Array(o.clusters).fill(1);
-  const sample = {} as Record<K, number>;
-  for (const n of names) sample[n] = o.statistics[n](ones);
+  const sample = evaluateInOrder(o.statistics, ones);
   const sampleSe = {} as Record<K, number>;
   for (const n of withSe) sampleSe[n] = standardErrors[n]!(ones);
   const defined = withSe.filter((n) => sampleSe[n] > 0);
@@ -180,20 +192,19 @@ function bcaIntervals<K extends string>(
   draws: Record<K, Float64Array>,
 ): { ci: Partial<Record<K, [number, number]>>; note?: string } {
   const names = Object.keys(o.statistics) as K[];
-  const evaluate = (w: Float64Array) => names.map((n) => o.statistics[n](w));
-  const full = evaluate(new Float64Array(o.clusters).fill(1));
-  const jack = names.map(() => new Float64Array(o.clusters));
+  const full = evaluateInOrder(o.statistics, new Float64Array(o.clusters).fill(1));
+  const jack = {} as Record<K, Float64Array>;
+  for (const n of names) jack[n] = new Float64Array(o.clusters);
   for (let c = 0; c < o.clusters; c++) {
     const w = new Float64Array(o.clusters).fill(1);
     w[c] = 0;
-    evaluate(w).forEach((v, s) => {
-      jack[s][c] = v;
-    });
+    const v = evaluateInOrder(o.statistics, w);
+    for (const n of names) jack[n][c] = v[n];
   }
   const ci: Partial<Record<K, [number, number]>> = {};
   const fellBack: string[] = [];
-  for (const [s, name] of names.entries()) {
-    const r = bcaInterval(draws[name], full[s], jack[s], o.settings.level);
+  for (const name of names) {
+    const r = bcaInterval(draws[name], full[name], jack[name], o.settings.level);
     if (r) ci[name] = r.ci;
     else fellBack.push(name);
   }
