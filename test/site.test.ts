@@ -352,8 +352,7 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   assert.equal(after, expected);
   assert.ok(after > 0 && after < before);
   // A click on a row's cell (not its radio button) selects the pair.
-  await page.locator("form table tbody tr").first().locator("td").nth(2).click();
-  await page.waitForSelector("#changed-count", { timeout: 20_000 });
+  await choosePairWithChanges(page);
   const changed = Number(await page.textContent("#changed-count"));
   assert.ok(changed > 0, "a pair with Δ ≥ 0.05 has changed criteria");
   assert.equal(await page.locator("#pair-detail tr.changed").count(), changed);
