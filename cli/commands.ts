@@ -19,7 +19,7 @@ import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
-import { buildSite, REPO, SITE_MARKER } from "./site.js";
+import { buildSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
 import { siteArchive } from "../report/site/archive.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
@@ -233,9 +233,13 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
   const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
-  // The explorer shows the judge's evidence beside each label: the site reads it too.
-  const { store } = await loadValidStore(dir, values, io, progress, { evidence: true });
   const interval = choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile");
+  const vendor = vendorModules(cacheBase);
+  // The explorer shows the judge's evidence beside each label: the site reads it too.
+  const { store } = await loadValidStore(dir, values, io, progress, { evidence: true }).catch(async (e) => {
+    await vendor.catch(() => {}); // no bundle left half-written in the cache
+    throw e;
+  });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
   const { workspace, cached } = await buildSite({
     store: dir,
@@ -244,6 +248,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     seed,
     interval,
     storeName: store.manifest.name,
+    vendor,
     onProgress: progress,
     archive: async () => {
       progress("preparing store");

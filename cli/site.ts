@@ -17,7 +17,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
-import { bundleAnalysisForBrowser, bundleCompareWorker } from "./browser-bundle.js";
+import {
+  bundleAnalysisForBrowser,
+  bundleCompareWorker,
+  bundleVendorModules,
+  VENDOR_MODULES,
+} from "./browser-bundle.js";
 import { UsageError } from "./errors.js";
 
 /**
@@ -72,6 +77,8 @@ export interface SiteBuild {
   /** Every data file of the site as one zip, built once by the caller (report/site/archive.ts). */
   archive: () => Promise<Uint8Array>;
   storeName: string;
+  /** The pages' libraries, bundled (the promise of {@link vendorModules}). */
+  vendor: Promise<string>;
   onProgress: (step: string) => void;
 }
 
@@ -84,14 +91,15 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
   const archivePath = join(ws, "src", "data", "site.zip");
   const cached = existsSync(archivePath);
   prepareWorkspace(ws);
-  const bundles = reuseNodeBundles(b.cacheBase, ws);
+  const vendor = join(ws, "src", "components", "vendor");
+  if (!existsSync(vendor)) cpSync(await b.vendor, vendor, { recursive: true, preserveTimestamps: true });
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
   const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
   chmodSync(staging, 0o755); // mkdtemp makes it private; a static server must read it
   b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
-  // Framework starts at once: its first ≈ 10 s (bundling d3, Plot, DuckDB-wasm) need no data, and run
-  // on the second core while this process computes the archive. Should Framework reach the data
+  // Framework starts at once: its first seconds (reading pages, bundling its client) need no data, and
+  // run on the second core while this process computes the archive. Should Framework reach the data
   // first, the loader waits for the archive to appear (src/data/site.zip.ts).
   const framework = startFramework(ws, staging, { ...b, archivePath });
   try {
@@ -111,7 +119,6 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
         `site build failed for ${b.store}; the previous ${b.out} is unchanged:\n  ${lines.join("\n  ")}`,
       );
     }
-    bundles.keep();
     const marker = { store: b.storeName, store_sha256: storeHash, seed: b.seed, interval: b.interval };
     writeFileSync(join(staging, SITE_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
@@ -186,26 +193,27 @@ function linkDuckdbEngine(ws: string): void {
 }
 
 /**
- * Framework bundles every npm package a page imports (d3, Plot, Arrow, DuckDB-wasm...) into
- * `.observablehq/cache/_node`, about 5 s of a cold build. The bundles depend on node_modules only,
- * so workspaces share them through `CACHE/_node-<package-lock hash>`: copied in before a build,
- * and saved after the first build that made them.
+ * The pages' libraries (cli/browser-bundle.ts, VENDOR_MODULES) depend on node_modules only: bundled once
+ * per package-lock into CACHE/_vendor-<hash>, then copied into each workspace's src/components/vendor/.
+ * Called before the store is read: esbuild bundles in its own process while this one reads.
+ * Resolves to the shared folder.
  */
-function reuseNodeBundles(cacheBase: string, ws: string): { keep: () => void } {
-  const lock = createHash("sha256")
+export async function vendorModules(cacheBase: string): Promise<string> {
+  const key = createHash("sha256")
     .update(readFileSync(join(REPO, "package-lock.json")))
+    .update(JSON.stringify(VENDOR_MODULES))
     .digest("hex");
-  const shared = join(cacheBase, `_node-${lock.slice(0, 12)}`);
-  const local = join(ws, "src", ".observablehq", "cache", "_node");
-  if (existsSync(shared) && !existsSync(local)) cpSync(shared, local, { recursive: true, preserveTimestamps: true });
-  return {
-    keep() {
-      if (existsSync(shared) || !existsSync(local)) return;
-      const tmp = `${shared}.${process.pid}.tmp`;
-      cpSync(local, tmp, { recursive: true, preserveTimestamps: true });
+  const shared = join(cacheBase, `_vendor-${key.slice(0, 12)}`);
+  if (!existsSync(shared)) {
+    const tmp = `${shared}.${process.pid}.tmp`;
+    try {
+      await bundleVendorModules(REPO, tmp);
       renameSync(tmp, shared);
-    },
-  };
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  return shared;
 }
 
 /** The workspace's copy of src/ (timestamps kept), links to the code it imports, and the browser bundle. */

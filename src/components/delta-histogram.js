@@ -1,4 +1,4 @@
-import * as Plot from "@observablehq/plot";
+import * as Plot from "./vendor/plot.js";
 
 // Bins of width 0.05 centred on multiples of 0.05, so the many Δ = 0 pairs sit in a bar centred on
 // zero (edges at 0 would draw that spike right of zero).

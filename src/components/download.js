@@ -1,4 +1,4 @@
-import { html } from "htl";
+import { html } from "./vendor/htl.js";
 
 /**
  * A chart with "download SVG" and "download PNG" buttons (issue 12: figures a researcher can take

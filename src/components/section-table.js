@@ -1,4 +1,4 @@
-import { html } from "htl";
+import { html } from "./vendor/htl.js";
 
 /** A report section (title, caption, columns, rows) as an HTML table; htl escapes every cell (store text is
  * untrusted). */

@@ -2,9 +2,6 @@
 // the store and the analysis) and names it in $GCPC_SITE_ARCHIVE; this loader then at most copies it.
 // Without it (`npm run dev`), the loader reads the store and builds the same archive itself.
 import { createReadStream, existsSync } from "node:fs";
-import { siteArchive } from "../../report/site/archive.js";
-import { readRealStores } from "../../store/real-stores.js";
-import { loadReport } from "./load-store.js";
 
 const archive = process.env.GCPC_SITE_ARCHIVE;
 if (archive) {
@@ -14,6 +11,10 @@ if (archive) {
   while (!existsSync(archive)) await new Promise((r) => setTimeout(r, 50));
   createReadStream(archive).pipe(process.stdout);
 } else {
+  // Imported here only: the copying path above starts without loading the analysis and DuckDB.
+  const { siteArchive } = await import("../../report/site/archive.js");
+  const { readRealStores } = await import("../../store/real-stores.js");
+  const { loadReport } = await import("./load-store.js");
   const { prepared, report } = await loadReport();
   process.stdout.write(await siteArchive(report, prepared, await readRealStores(process.cwd())));
 }
