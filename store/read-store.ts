@@ -253,7 +253,7 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
   }
   const loaded = await loadRecords(ctx, table, file);
   if (!loaded) return undefined;
-  const { records, columns } = loaded;
+  const { chunks, columns } = loaded;
   if (columns) {
     const missing = ctx.columns[table].filter((c) => c.required && !columns.includes(c.name)).map((c) => c.name);
     const line = file.endsWith(".csv") ? 1 : undefined;
@@ -262,44 +262,69 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
   }
   if (table === "judgments") {
     const conn = await judgmentsConnection(ctx);
+    const records: RawRecord[] = [];
+    for await (const chunk of chunks) records.push(...chunk);
     const r = await loadRecordJudgments(conn, records, { file, schema: ctx.schemas.judgments, add: ctx.add, format });
     return { valid: [], locations: [], complete: r.complete, rows: r.rows };
   }
   const schema = ctx.schemas[table];
   const valid: unknown[] = [];
   const locations: RowLocation[] = [];
-  for (const rec of records) {
-    const parsed = schema.safeParse(rec.values);
-    if (parsed.success) {
-      valid.push(parsed.data);
-      locations.push({ line: rec.line, row: rec.row });
-      continue;
+  let total = 0;
+  try {
+    // Chunk by chunk: a chunk's raw values are garbage once validated, so a large Parquet table never
+    // holds its raw and its validated rows at once.
+    for await (const chunk of chunks) {
+      total += chunk.length;
+      for (const rec of chunk) validateRecord(ctx, schema, file, rec, valid, locations);
     }
-    for (const issue of parsed.error.issues) {
-      ctx.add({
-        file,
-        line: rec.line,
-        row: rec.row,
-        field: issueField(issue),
-        message: issueMessage(issue, rec.values),
-      });
-    }
+  } catch (e) {
+    ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
+    return undefined;
   }
-  if (records.length === 0) ctx.add({ file, message: "table has no rows" });
-  return { valid, locations, complete: valid.length === records.length };
+  if (total === 0) ctx.add({ file, message: "table has no rows" });
+  return { valid, locations, complete: valid.length === total };
 }
 
-/** Raw records of a file in any of the three formats, with the header's columns when the format has one. */
+function validateRecord(
+  ctx: ReadContext,
+  schema: TableSchemas[TableName],
+  file: string,
+  rec: RawRecord,
+  valid: unknown[],
+  locations: RowLocation[],
+): void {
+  const parsed = schema.safeParse(rec.values);
+  if (parsed.success) {
+    valid.push(parsed.data);
+    locations.push({ line: rec.line, row: rec.row });
+    return;
+  }
+  for (const issue of parsed.error.issues) {
+    ctx.add({
+      file,
+      line: rec.line,
+      row: rec.row,
+      field: issueField(issue),
+      message: issueMessage(issue, rec.values),
+    });
+  }
+}
+
+/**
+ * Raw records of a file in any of the three formats, in chunks (a text file is one chunk), with the
+ * header's columns when the format has one.
+ */
 async function loadRecords(
   ctx: ReadContext,
   table: TableName,
   file: string,
-): Promise<{ records: RawRecord[]; columns?: string[] } | undefined> {
+): Promise<{ chunks: AsyncIterable<RawRecord[]>; columns?: string[] } | undefined> {
   const path = join(ctx.dir, file);
   if (file.endsWith(".parquet")) {
     const duck = await duckOf(ctx);
     try {
-      return await readParquet(duck, path);
+      return await parquetRecords(duck, path);
     } catch (e) {
       ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
       return undefined;
@@ -310,38 +335,64 @@ async function loadRecords(
     ctx.add(text);
     return undefined;
   }
-  if (file.endsWith(".jsonl")) return { records: parseJsonl(text, file, ctx.add) };
+  if (file.endsWith(".jsonl")) return { chunks: oneChunk(parseJsonl(text, file, ctx.add)) };
   const parsed = parseCsv(text, file, ctx.add);
   if (!parsed) return undefined;
   const kinds = new Map(ctx.columns[table].map((c) => [c.name, c.kind]));
   const records = parsed.records.map((r) => ({ ...r, values: convertCsvCells(kinds, r) }));
-  return { records, columns: parsed.header };
+  return { chunks: oneChunk(records), columns: parsed.header };
 }
 
-async function readParquet(duck: DuckDBInstance, path: string): Promise<{ records: RawRecord[]; columns: string[] }> {
-  const conn = await duck.connect();
+async function* oneChunk(records: RawRecord[]): AsyncIterable<RawRecord[]> {
+  yield records;
+}
+
+async function parquetRecords(
+  duck: DuckDBInstance,
+  path: string,
+): Promise<{ chunks: AsyncIterable<RawRecord[]>; columns: string[] }> {
   const from = `read_parquet('${path.replaceAll("'", "''")}')`;
+  const conn = await duck.connect();
   try {
     const columns = (await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames();
-    // One JSON text per row, parsed by V8's native JSON.parse: one string to decode per row instead of
-    // one per cell, about twice as fast on trajectories and method scores (`npm run bench -- store`).
-    const reader = await conn.runAndReadAll(`SELECT to_json(f)::VARCHAR AS j FROM ${from} f`);
-    const texts = reader.getColumnsObjectJS().j as string[];
-    const records: RawRecord[] = new Array(texts.length);
-    for (let i = 0; i < texts.length; i++) {
-      let values: Record<string, unknown>;
-      try {
-        values = JSON.parse(texts[i]);
-      } catch {
-        // NaN and ±Infinity are not JSON: read that row cell by cell (the schema then rejects them).
-        values = await parquetRow(conn, from, i);
-      }
-      // Parquet nulls mean "absent" for optional fields.
-      for (const k of Object.keys(values)) if (values[k] === null) delete values[k];
-      records[i] = { values, row: i + 1 };
-    }
-    return { records, columns };
+    return { chunks: parquetChunks(duck, from), columns };
   } finally {
+    conn.closeSync?.();
+  }
+}
+
+/**
+ * The rows of a Parquet file as DuckDB streams them (≈ 2,048 rows a chunk), each one JSON text parsed by
+ * V8's native JSON.parse: one string to decode per row instead of one per cell, about twice as fast on
+ * trajectories and method scores (`npm run bench -- store`).
+ */
+async function* parquetChunks(duck: DuckDBInstance, from: string): AsyncIterable<RawRecord[]> {
+  const conn = await duck.connect();
+  let cells: DuckDBConnection | undefined;
+  try {
+    const result = await conn.stream(`SELECT to_json(f)::VARCHAR AS j FROM ${from} f`);
+    let row = 0;
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const texts = chunk.getColumnVector(0);
+      const records: RawRecord[] = new Array(chunk.rowCount);
+      for (let i = 0; i < chunk.rowCount; i++) {
+        let values: Record<string, unknown>;
+        try {
+          values = JSON.parse(texts.getItem(i) as string);
+        } catch {
+          // NaN and ±Infinity are not JSON: read that row cell by cell (the schema then rejects them).
+          cells ??= await duck.connect();
+          values = await parquetRow(cells, from, row + i);
+        }
+        // Parquet nulls mean "absent" for optional fields.
+        for (const k of Object.keys(values)) if (values[k] === null) delete values[k];
+        records[i] = { values, row: row + i + 1 };
+      }
+      row += chunk.rowCount;
+      yield records;
+    }
+  } finally {
+    cells?.closeSync?.();
     conn.closeSync?.();
   }
 }
