@@ -84,7 +84,7 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
 
 type Binary = PreparedStore["trajectories"][number];
 
-function scoredRows(pop: Binary[], scores: Map<string, number>) {
+function scoredRows(pop: Binary[], scores: ReadonlyMap<string, number>) {
   return pop
     .filter((t) => scores.has(t.trajectory_id))
     .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
@@ -94,7 +94,7 @@ function scoredRows(pop: Binary[], scores: Map<string, number>) {
 function aucPerMethod(
   p: PreparedStore,
   pop: Binary[],
-  maps: Map<string, Map<string, number>>,
+  maps: ReadonlyMap<string, ReadonlyMap<string, number>>,
   settings: BootstrapSettings,
 ): AucEstimate[] {
   const auc: AucEstimate[] = [];
@@ -113,8 +113,8 @@ function aucPerMethod(
 /** ΔAUC = AUC(a) − AUC(b) on the trajectories both methods scored, both AUCs on each task-clustered draw. */
 export function pairedDelta(
   p: PreparedStore,
-  a: Map<string, number>,
-  b: Map<string, number>,
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
   methods: [string, string],
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {

@@ -11,7 +11,7 @@ import type { PreparedStore } from "./prepared.js";
 export function spearmanWithCI(
   p: PreparedStore,
   ids: string[],
-  scores: Map<string, number>,
+  scores: ReadonlyMap<string, number>,
   target: Map<string, number>,
   settings: BootstrapSettings,
   figure: string,

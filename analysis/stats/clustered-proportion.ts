@@ -38,8 +38,10 @@ export class ClusteredProportions {
       n0 = 0,
       s1 = 0,
       n1 = 0;
-    const [a, b] = this.s,
-      [na, nb] = this.n;
+    const a = this.s[0],
+      b = this.s[1],
+      na = this.n[0],
+      nb = this.n[1];
     for (let c = 0; c < this.clusters; c++) {
       const wc = w[c];
       if (wc === 0) continue;

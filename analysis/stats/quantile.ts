@@ -21,9 +21,10 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
 
 /** Percentile interval [q(α/2), q(1−α/2)] of unsorted values (NaN values are an error). */
 export function percentileInterval(values: ArrayLike<number>, level = 0.95): [number, number] {
-  const sorted = Float64Array.from(values);
-  for (const v of sorted)
-    if (Number.isNaN(v)) throw argError("percentileInterval", "values", v, "must not contain NaN");
+  // A typed array (the bootstrap's draws, or a batch of them) is copied by slice, not through its iterator.
+  const sorted = values instanceof Float64Array ? values.slice() : Float64Array.from(values);
+  for (let i = 0; i < sorted.length; i++)
+    if (Number.isNaN(sorted[i])) throw argError("percentileInterval", "values", sorted[i], "must not contain NaN");
   sorted.sort();
   const tail = (1 - level) / 2;
   return [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)];

@@ -1,0 +1,71 @@
+import seedrandom from "seedrandom";
+
+/**
+ * Brent's xorgens generator "xor4096" (4096-bit state plus a Weyl sequence), as seedrandom's
+ * `lib/xor4096.js` defines it, restated over an Int32Array so the bootstrap's innermost loop (one
+ * call per cluster per draw: most of a large store's bootstrap time) runs without a closure call or
+ * object property loads per number. The state is seeded by seedrandom itself, and every number is the
+ * one `seedrandom.xor4096(seed)()` returns, in the same order (test/xor4096.test.ts checks the
+ * stream against seedrandom), so every interval is unchanged.
+ */
+export class Xor4096 {
+  private readonly x: Int32Array;
+  private i: number;
+  private w: number;
+
+  constructor(seed: string) {
+    const state = (seedrandom.xor4096(seed, { state: true }) as unknown as { state(): XorState }).state();
+    this.x = Int32Array.from(state.X);
+    this.i = state.i;
+    this.w = state.w;
+  }
+
+  /** The next uniform in [0, 1): seedrandom's `prng()`, (next() >>> 0) / 2³². */
+  uniform(): number {
+    const x = this.x;
+    let i = this.i;
+    const w = (this.w + 0x61c88647) | 0;
+    let v = x[(i + 34) & 127];
+    i = (i + 1) & 127;
+    let t = x[i];
+    v ^= v << 13;
+    t ^= t << 17;
+    v ^= v >>> 15;
+    t ^= t >>> 12;
+    v = x[i] = v ^ t;
+    this.i = i;
+    this.w = w;
+    return (((v + (w ^ (w >>> 16))) | 0) >>> 0) / 0x100000000;
+  }
+
+  /**
+   * One cluster-bootstrap draw: `n` clusters drawn uniformly with replacement, counted into `counts`
+   * (counts[⌊u·n⌋] += 1 for n successive uniforms u; the caller zeroes it). The same numbers as n calls
+   * of {@link uniform}, with the state kept in locals.
+   */
+  addDraw(counts: Float64Array, n: number): void {
+    const x = this.x;
+    let i = this.i;
+    let w = this.w;
+    for (let k = 0; k < n; k++) {
+      w = (w + 0x61c88647) | 0;
+      let v = x[(i + 34) & 127];
+      i = (i + 1) & 127;
+      let t = x[i];
+      v ^= v << 13;
+      t ^= t << 17;
+      v ^= v >>> 15;
+      t ^= t >>> 12;
+      v = x[i] = v ^ t;
+      counts[Math.floor(((((v + (w ^ (w >>> 16))) | 0) >>> 0) / 0x100000000) * n)]++;
+    }
+    this.i = i;
+    this.w = w;
+  }
+}
+
+interface XorState {
+  X: number[];
+  i: number;
+  w: number;
+}
