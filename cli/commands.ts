@@ -21,6 +21,7 @@ import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
 import { buildSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
 import { siteArchive } from "../report/site/archive.js";
+import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 
@@ -118,16 +119,33 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   return 0;
 }
 
+/** Above scale 100 the store is generated in shards (store/generate/sharded-store.ts); 1000 is ≈ 5 M trajectories. */
+const MAX_SCALE = 1000;
+
 export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError("generate takes exactly one output folder (try gcpc help generate)");
   if (values.seed === undefined) throw new UsageError("generate needs --seed N");
   const seed = intOption("seed", values.seed, 0);
   const scale = values.scale === undefined ? 1 : Number(values.scale);
-  if (!(scale > 0 && scale <= 100)) throw new UsageError(`--scale must be a number in (0, 100], got "${values.scale}"`);
+  if (!(scale > 0 && scale <= MAX_SCALE))
+    throw new UsageError(`--scale must be a number in (0, ${MAX_SCALE}], got "${values.scale}"`);
   const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
   const out = positionals[0];
   checkWriteTarget(out, { kind: "new-folder", inputs: [] });
+  if (scale > 100) {
+    const c = await writeShardedStore(out, {
+      seed,
+      scale,
+      format,
+      onShard: (k, n) => progress(`generating shard ${k + 1} of ${n} (scale ${scale / n} each)`),
+    });
+    io.out(
+      `wrote ${out}: ${c.tasks} tasks, ${c.items} items, ${c.trajectories} trajectories, ` +
+        `${c.judgments} judgments in ${c.shards} shards (SYNTHETIC)\n`,
+    );
+    return 0;
+  }
   progress(`generating synthetic store (seed ${seed}, scale ${scale})`);
   const store = generateDemoStore({ seed, scale });
   progress(`writing ${store.judgments.length} judgments of ${store.trajectories.length} trajectories`);

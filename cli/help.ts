@@ -75,5 +75,8 @@ The new store is validated before it is kept; STORE must not exist or be empty.`
   generate: `gcpc generate OUT --seed N [--scale F] [--format parquet|jsonl]
 
 Writes a SYNTHETIC store from the latent-progress model of data/README.md to the new
-folder OUT (refuses a non-empty folder). --scale multiplies the number of tasks (0 < F ≤ 100).`,
+folder OUT (refuses a non-empty folder). --scale multiplies the number of tasks (0 < F ≤ 1000).
+Above 100 the store is written in shards of scale ≤ 25, each an independent demo store with
+its own seed and ids prefixed "sK." (only one shard is held in memory; scale 430 is about
+100× the paper: 2.1 M trajectories, 17 M judgments).`,
 };
