@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from "@duckdb/node-api";
+import { JSDuckDBValueConverter, type DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
 import { JudgmentRow, type Item, type Task, type Trajectory } from "../analysis/schema/tables.js";
@@ -239,7 +239,7 @@ export async function labelVectorsFromTable(
 ): Promise<LabelVectors> {
   // Each judgment is placed at its checklist position k (1-based), then each run's string is read off
   // a position → label map, "." where the run has no judgment (2× faster than a gap-filling join).
-  const reader = await conn.runAndReadAll(
+  const result = await conn.stream(
     `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
                          count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
      placed AS (
@@ -257,15 +257,19 @@ export async function labelVectorsFromTable(
      FROM runs ORDER BY first_loc`,
     { primary: primaryJudge },
   );
-  const c = reader.getColumnsObjectJS() as Record<string, unknown[]>;
+  // Read chunk by chunk (≈ 2,048 runs each): the result is never held twice, whole by DuckDB and whole
+  // as JavaScript arrays (scale 100 read: peak RSS 2.17 GiB -> 1.99 GiB).
   const runs = new Map<string, LabelRun[]>();
-  const ids = c.trajectory_id as string[];
-  for (let i = 0; i < ids.length; i++) {
-    const run: LabelRun = { judge: c.judge[i] as string, run: c.run[i] as number, labels: c.labels[i] as string };
-    if (options.evidence) run.evidence = c.evidence[i] as (string | null)[];
-    const list = runs.get(ids[i]);
-    if (list) list.push(run);
-    else runs.set(ids[i], [run]);
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [ids, judges, runNumbers, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
+      const run: LabelRun = { judge: judges[i] as string, run: runNumbers[i] as number, labels: labels[i] as string };
+      if (options.evidence) run.evidence = evidence[i] as (string | null)[];
+      const list = runs.get(id);
+      if (list) list.push(run);
+      else runs.set(id, [run]);
+    }
   }
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
   return { judgments: Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]), runs };
