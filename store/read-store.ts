@@ -13,7 +13,7 @@ import {
 import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
-import { checkReferences, type RowLocation } from "./check-references.js";
+import { checkReferences, RowLocations } from "./check-references.js";
 import { parquetValues } from "./parquet-values.js";
 import {
   JUDGMENTS_DDL,
@@ -59,7 +59,7 @@ interface ReadContext {
 
 interface TableRows {
   valid: unknown[];
-  locations: RowLocation[];
+  locations: RowLocations;
   complete: boolean;
   /** Valid rows, when they are not held in `valid` (judgments stay in DuckDB). */
   rows?: number;
@@ -84,7 +84,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   checkRequiredTables(found, optionalJudgments, ctx.add);
   const files: Record<string, string> = {};
   const tables: Partial<Record<TableName, unknown[]>> = {};
-  const locations: Partial<Record<TableName, RowLocation[]>> = {};
+  const locations: Partial<Record<TableName, RowLocations>> = {};
   const rowsCount: Record<string, number> = {};
   // Tables with rows that could not be read: references into them are not checked (they would only cascade).
   const incomplete = new Set<TableName>();
@@ -245,7 +245,7 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
     const conn = await judgmentsConnection(ctx);
     try {
       const r = await loadParquetJudgments(conn, { path, file, schema: ctx.schemas.judgments, add: ctx.add, format });
-      return r && { valid: [], locations: [], complete: r.complete, rows: r.rows };
+      return r && { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
     } catch (e) {
       ctx.add({ file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` });
       return undefined;
@@ -265,11 +265,11 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
     const records: RawRecord[] = [];
     for await (const chunk of chunks) records.push(...chunk);
     const r = await loadRecordJudgments(conn, records, { file, schema: ctx.schemas.judgments, add: ctx.add, format });
-    return { valid: [], locations: [], complete: r.complete, rows: r.rows };
+    return { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
   }
   const schema = ctx.schemas[table];
   const valid: unknown[] = [];
-  const locations: RowLocation[] = [];
+  const locations = new RowLocations();
   let total = 0;
   try {
     // Chunk by chunk: a chunk's raw values are garbage once validated, so a large Parquet table never
@@ -292,12 +292,12 @@ function validateRecord(
   file: string,
   rec: RawRecord,
   valid: unknown[],
-  locations: RowLocation[],
+  locations: RowLocations,
 ): void {
   const parsed = schema.safeParse(rec.values);
   if (parsed.success) {
     valid.push(parsed.data);
-    locations.push({ line: rec.line, row: rec.row });
+    locations.push(rec.line, rec.row);
     return;
   }
   for (const issue of parsed.error.issues) {
