@@ -235,42 +235,61 @@ export async function judgmentProblems(
 export async function labelVectorsFromTable(
   conn: DuckDBConnection,
   primaryJudge: string,
-  options: { evidence?: boolean } = {},
+  options: { evidence?: boolean; bucketJudgments?: number } = {},
 ): Promise<LabelVectors> {
-  // Each judgment is placed at its checklist position k (1-based), then each run's string is read off
-  // a position → label map, "." where the run has no judgment (2× faster than a gap-filling join).
-  const result = await conn.stream(
-    `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
+  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
+  const judgments = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+  // Trajectories are taken in hash buckets of about 2 M judgments: the aggregate below holds a bucket's
+  // runs at once, not the whole table's (at 100× the paper, 16 M judgments, that was 3 GiB). A
+  // trajectory's runs all fall in one bucket.
+  const buckets = Math.max(1, Math.ceil(judgments / (options.bucketJudgments ?? 2_000_000)));
+  const entries: { firstLoc: number; id: string; runs: LabelRun[] }[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const result = await conn.stream(labelVectorSql(options), { primary: primaryJudge, buckets, bucket: b });
+    // Read chunk by chunk (≈ 2,048 runs each): the result is never held whole twice, by DuckDB and as
+    // JavaScript arrays.
+    const runs = new Map<string, { firstLoc: number; id: string; runs: LabelRun[] }>();
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const [ids, judges, runNumbers, firstLocs, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i] as string;
+        const run: LabelRun = { judge: judges[i] as string, run: runNumbers[i] as number, labels: labels[i] as string };
+        if (options.evidence) run.evidence = evidence[i] as (string | null)[];
+        const entry = runs.get(id);
+        if (entry) entry.runs.push(run);
+        else {
+          const created = { firstLoc: Number(firstLocs[i]), id, runs: [run] };
+          runs.set(id, created);
+          entries.push(created);
+        }
+      }
+    }
+  }
+  // Trajectories in the order of their first judgment in the file, as one unbucketed query returns them.
+  if (buckets > 1) entries.sort((a, b) => a.firstLoc - b.firstLoc);
+  return { judgments, runs: new Map(entries.map((e) => [e.id, e.runs])) };
+}
+
+/**
+ * Each judgment is placed at its checklist position k (1-based), then each run's string is read off a
+ * position → label map, "." where the run has no judgment (2× faster than a gap-filling join); runs in
+ * the order of their first row in the file.
+ */
+function labelVectorSql(options: { evidence?: boolean }): string {
+  return `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
                          count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
      placed AS (
        SELECT j.trajectory_id, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
               CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence
        FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
-       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id),
+       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id
+       WHERE hash(j.trajectory_id) % $buckets::UBIGINT = $bucket::UBIGINT),
      runs AS (SELECT trajectory_id, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
                      map_from_entries(list((k, c))) AS m
                      ${options.evidence ? ", map_from_entries(list((k, evidence))) AS e" : ""}
               FROM placed GROUP BY trajectory_id, judge, run)
-     SELECT trajectory_id, judge, run::INTEGER AS run,
+     SELECT trajectory_id, judge, run::INTEGER AS run, first_loc,
             array_to_string(list_transform(range(1, n + 1), x -> coalesce(m[x], '.')), '') AS labels
             ${options.evidence ? ", list_transform(range(1, n + 1), x -> e[x]) AS evidence" : ""}
-     FROM runs ORDER BY first_loc`,
-    { primary: primaryJudge },
-  );
-  // Read chunk by chunk (≈ 2,048 runs each): the result is never held twice, whole by DuckDB and whole
-  // as JavaScript arrays (scale 100 read: peak RSS 2.17 GiB -> 1.99 GiB).
-  const runs = new Map<string, LabelRun[]>();
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const [ids, judges, runNumbers, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as string;
-      const run: LabelRun = { judge: judges[i] as string, run: runNumbers[i] as number, labels: labels[i] as string };
-      if (options.evidence) run.evidence = evidence[i] as (string | null)[];
-      const list = runs.get(id);
-      if (list) list.push(run);
-      else runs.set(id, [run]);
-    }
-  }
-  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
-  return { judgments: Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]), runs };
+     FROM runs ORDER BY first_loc`;
 }

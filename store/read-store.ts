@@ -37,6 +37,8 @@ export interface ReadStoreOptions {
   schemas?: TableSchemas;
   /** Carry the judge's evidence per item in the label vectors (the site's explorer shows it). */
   evidence?: boolean;
+  /** Judgments per bucket when building label vectors (store/judgment-table.ts); tests set small ones. */
+  labelBucketJudgments?: number;
 }
 
 export interface ReadStoreResult {
@@ -122,7 +124,10 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     store.items ??= [];
     if (ctx.judgments) {
       options.onProgress?.("building label vectors in DuckDB");
-      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, { evidence: options.evidence });
+      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, {
+        evidence: options.evidence,
+        bucketJudgments: options.labelBucketJudgments,
+      });
     }
     return { store, files, warnings, rows: rowsCount };
   } finally {

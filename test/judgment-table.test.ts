@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { JudgmentRow } from "../analysis/schema/tables.js";
 import { invalidJudgmentSql } from "../store/judgment-table.js";
+import { readStore } from "../store/read-store.js";
+
+const DEMO = new URL("../data/demo", import.meta.url).pathname;
 
 // Parquet judgment columns of many types and values: the SQL that picks the invalid rows must pick
 // exactly the rows the zod schema rejects (read the way the row reader reads: null = absent).
@@ -75,4 +78,15 @@ test("the SQL row check selects exactly the Parquet rows the zod schema rejects 
     duck.closeSync();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("label vectors built in hash buckets equal the one-query result, trajectories and runs in the same order", async () => {
+  const whole = await readStore(DEMO, { evidence: true });
+  const bucketed = await readStore(DEMO, { evidence: true, labelBucketJudgments: 5_000 });
+  const w = whole.store.labels!;
+  const b = bucketed.store.labels!;
+  assert.ok(w.judgments > 5_000 * 5, "several buckets");
+  assert.equal(b.judgments, w.judgments);
+  assert.deepEqual([...b.runs.keys()], [...w.runs.keys()], "trajectories in file order");
+  assert.deepEqual([...b.runs.values()], [...w.runs.values()], "runs, labels and evidence");
 });
