@@ -1,3 +1,4 @@
+import { max } from "d3";
 import { stripControl } from "./strip-control.js";
 import type { Section } from "./sections.js";
 
@@ -77,7 +78,7 @@ function isNumericColumn(rows: Section["rows"], k: number): boolean {
 export function latexTable(s: Section): string {
   const spec = s.columns.map((_, k) => {
     if (isNumericColumn(s.rows, k)) return "r";
-    const longest = Math.max(...s.rows.map((r) => String(r[k] ?? "").length), s.columns[k].length);
+    const longest = Math.max(max(s.rows, (r) => String(r[k] ?? "").length) ?? 0, s.columns[k].length);
     return longest > 28 ? ">{\\raggedright\\arraybackslash}p{4.2cm}" : "l";
   });
   const head = `${s.columns.map(escapeLatex).join(" & ")} \\\\`;

@@ -267,8 +267,9 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
   }
   if (table === "judgments") {
     const conn = await judgmentsConnection(ctx);
-    const records: RawRecord[] = [];
-    for await (const chunk of chunks) records.push(...chunk);
+    // A text file is one chunk (concat, not push(...chunk): millions of rows exceed the argument limit).
+    let records: RawRecord[] = [];
+    for await (const chunk of chunks) records = records.length === 0 ? chunk : records.concat(chunk);
     const r = await loadRecordJudgments(conn, records, { file, schema: ctx.schemas.judgments, add: ctx.add, format });
     return { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
   }

@@ -1,3 +1,4 @@
+import { max } from "d3";
 import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
 import { bcaInterval } from "../stats/bca.js";
 import { endpointMcSe } from "../stats/monte-carlo-error.js";
@@ -179,7 +180,7 @@ function expandedNote(nominal: number, level: number, clusters: number): string 
 function largestMcSe(all: ([number, number] | null)[]): [number, number] | null {
   const known = all.filter((x): x is [number, number] => x !== null);
   if (known.length === 0) return null;
-  return [Math.max(...known.map((x) => x[0])), Math.max(...known.map((x) => x[1]))];
+  return [max(known, (x) => x[0])!, max(known, (x) => x[1])!];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { max, min } from "d3";
 import { UnitWeightedIntervalAlpha } from "../stats/krippendorff-alpha.js";
 import { median } from "../stats/quantile.js";
 import { roundTo12 } from "../stats/shares.js";
@@ -204,9 +205,9 @@ function transfer(p: PreparedStore): Rq5Result["transfer"] {
       benchmark,
       tasks: tasks.length,
       items: items.length,
-      items_min: perTask.length ? Math.min(...perTask) : null,
+      items_min: perTask.length ? min(perTask)! : null,
       items_median: finite(median(perTask)),
-      items_max: perTask.length ? Math.max(...perTask) : null,
+      items_max: perTask.length ? max(perTask)! : null,
       route_assertion: share("assertion"),
       route_generated: share("generated"),
       route_judge: share("judge"),

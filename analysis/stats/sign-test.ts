@@ -56,7 +56,9 @@ export function signTestPValue(k: number, n: number): number {
     if (i > 0) logC += Math.log((n - i + 1) / i);
     terms.push(logC + logHalfN);
   }
-  const max = Math.max(...terms);
+  // A loop, not Math.max(...terms): k reaches tens of thousands at 100× the paper, past the argument limit.
+  let max = -Infinity;
+  for (const t of terms) if (t > max) max = t;
   let s = 0;
   for (const t of terms) s += Math.exp(t - max);
   return Math.min(1, 2 * Math.exp(max + Math.log(s)));

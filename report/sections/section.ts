@@ -1,3 +1,4 @@
+import { max, min } from "d3";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, pct } from "../format.js";
 import { DEMO_INPUT_FIGURES } from "../../store/generate/demo-inputs.js";
@@ -83,10 +84,10 @@ export function mcNote(
   const few = descriptors.filter((d) => d?.few_clusters);
   const fewText = few.length
     ? ` few_clusters: ${few.length} interval(s) here rest on fewer than 10 clusters ` +
-      `(as few as ${Math.min(...few.map((d) => d?.clusters ?? 0))}); their coverage falls below nominal.`
+      `(as few as ${min(few, (d) => d?.clusters ?? 0)}); their coverage falls below nominal.`
     : "";
   const ses = descriptors.flatMap((d) => d?.mc_se ?? []);
   if (ses.length === 0) return fewText;
-  const worst = Math.max(...ses);
+  const worst = max(ses)!;
   return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} (batch means, 20 batches).${fewText}`;
 }

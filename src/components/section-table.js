@@ -38,7 +38,12 @@ export const fmtP = (p) =>
 export function fitDomain(values, { pad = 0.03, min = 0, max = 1 } = {}) {
   const xs = values.filter((x) => typeof x === "number" && Number.isFinite(x));
   if (xs.length === 0) return [min, max];
-  const lo = Math.min(...xs),
-    hi = Math.max(...xs);
+  // A loop, not Math.min(...xs): a large store's figure can hold more values than a call takes arguments.
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const x of xs) {
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
   return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
 }
