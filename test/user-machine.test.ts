@@ -229,8 +229,8 @@ test("finding 9: --version, help per command (exit 2 for an unknown one), missin
     [["validate", example, "--seed", "3"], /Unknown option '--seed'/],
     [["generate", join(tmpdir(), "gcpc-never")], /needs --seed/],
     [
-      ["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--scale", "500"],
-      /--scale must be a number in \(0, 100\]/,
+      ["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--scale", "5000"],
+      /--scale must be a number in \(0, 1000\]/,
     ],
     [["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--format", "csv"], /--format must be parquet, jsonl/],
     [["import", "nothing", "x", "--out", "y"], /unknown import kind "nothing"/],
