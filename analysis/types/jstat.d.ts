@@ -1,6 +1,10 @@
-// jstat ships no type declarations (and @types/jstat is not on the registry): the one function used.
+// jstat ships no type declarations (and @types/jstat is not on the registry): the functions used
+// (the normal CDF by a test only, as an independent reference).
 // The package is UMD (module.exports = the jStat object), so it is a default import.
 declare module "jstat" {
-  const jStat: { studentt: { inv(p: number, dof: number): number } };
+  const jStat: {
+    studentt: { inv(p: number, dof: number): number };
+    normal: { cdf(x: number, mean: number, sd: number): number };
+  };
   export default jStat;
 }
