@@ -56,15 +56,20 @@ export async function writeParquet(
   const duck = await DuckDBInstance.create(":memory:", { threads: "1" });
   const conn = await duck.connect();
   try {
-    const schema = columns ? `columns = {${columns.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}` : "sample_size = -1";
-    await conn.run(
-      `COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})) ` +
-        `TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
-    );
+    await conn.run(`COPY (${jsonlSelectSql(src, columns)}) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`);
   } finally {
     conn.closeSync?.();
     rmSync(src, { force: true });
   }
+}
+
+/**
+ * SQL reading a JSONL file: with `columns` ([name, DuckDB type]) the types are fixed (the store tables),
+ * without them DuckDB infers them from every row.
+ */
+export function jsonlSelectSql(src: string, columns?: [string, string][]): string {
+  const schema = columns ? `columns = {${columns.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}` : "sample_size = -1";
+  return `SELECT * FROM read_json('${src}', format = 'newline_delimited', ${schema})`;
 }
 
 function dropNulls(r: Record<string, unknown>): Record<string, unknown> {

@@ -13,7 +13,7 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { TABLE_NAMES, type Store, type TableName } from "../../analysis/schema/tables.js";
 import { tableColumns } from "../../analysis/schema/columns.js";
 import { duckdbColumns } from "../columns.js";
-import type { WriteFormat } from "../write-store.js";
+import { jsonlSelectSql, type WriteFormat } from "../write-store.js";
 import { generateDemoStore } from "./demo-store.js";
 
 /** The largest scale generated in one piece (about 4 GiB of rows in memory at scale 100). */
@@ -117,9 +117,7 @@ class ParquetSink {
   async append(table: TableName, jsonl: string, tmp: string): Promise<void> {
     const src = join(tmp, `.${table}.jsonl`);
     writeFileSync(src, jsonl);
-    const cols = duckdbColumns(this.columns[table]);
-    const spec = `columns = {${cols.map(([c, t]) => `'${c}': '${t}'`).join(", ")}}`;
-    const select = `SELECT * FROM read_json('${src}', format = 'newline_delimited', ${spec})`;
+    const select = jsonlSelectSql(src, duckdbColumns(this.columns[table]));
     await this.conn.run(
       this.created.has(table) ? `INSERT INTO "${table}" ${select}` : `CREATE TABLE "${table}" AS ${select}`,
     );
