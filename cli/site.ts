@@ -157,6 +157,7 @@ function startFramework(
       GCPC_STORE: resolve(b.store),
       GCPC_SEED: String(b.seed),
       GCPC_SITE_ARCHIVE: b.archivePath,
+      GCPC_SITE_CLI_PID: String(process.pid),
       GCPC_SITE_OUT: staging,
       GCPC_STORE_NAME: b.storeName,
       NO_COLOR: "1",

@@ -8,7 +8,13 @@ if (archive) {
   // `gcpc site` starts Framework while it computes the archive and normally writes it in time as a static
   // file, which Framework then reads instead of running this loader. If Framework got here first, wait for
   // it: the CLI renames it into place complete, and stops this whole build if its analysis fails.
-  while (!existsSync(archive)) await new Promise((r) => setTimeout(r, 50));
+  // Framework runs in its own process group, so it outlives a `gcpc site` stopped by Ctrl-C: give up
+  // once that process is gone rather than wait forever.
+  const cli = Number(process.env.GCPC_SITE_CLI_PID);
+  while (!existsSync(archive)) {
+    if (cli > 0 && !alive(cli)) throw new Error(`gcpc site (pid ${cli}) stopped before writing ${archive}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   createReadStream(archive).pipe(process.stdout);
 } else {
   // Imported here only: the copying path above starts without loading the analysis and DuckDB.
@@ -17,4 +23,13 @@ if (archive) {
   const { loadReport } = await import("./load-store.js");
   const { prepared, report } = await loadReport();
   process.stdout.write(await siteArchive(report, prepared, await readRealStores(process.cwd())));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
