@@ -1,3 +1,4 @@
+import type { ScoreLookup } from "./score-column.js";
 import { DrawComponents, pairedDeltaDrawSe } from "../stats/draw-components.js";
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredAuc } from "../stats/clustered-auc.js";
@@ -84,7 +85,7 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
 
 type Binary = PreparedStore["trajectories"][number];
 
-function scoredRows(pop: Binary[], scores: ReadonlyMap<string, number>) {
+function scoredRows(pop: Binary[], scores: ScoreLookup) {
   return pop
     .filter((t) => scores.has(t.trajectory_id))
     .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
@@ -94,7 +95,7 @@ function scoredRows(pop: Binary[], scores: ReadonlyMap<string, number>) {
 function aucPerMethod(
   p: PreparedStore,
   pop: Binary[],
-  maps: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  maps: ReadonlyMap<string, ScoreLookup>,
   settings: BootstrapSettings,
 ): AucEstimate[] {
   const auc: AucEstimate[] = [];
@@ -113,8 +114,8 @@ function aucPerMethod(
 /** ΔAUC = AUC(a) − AUC(b) on the trajectories both methods scored, both AUCs on each task-clustered draw. */
 export function pairedDelta(
   p: PreparedStore,
-  a: ReadonlyMap<string, number>,
-  b: ReadonlyMap<string, number>,
+  a: ScoreLookup,
+  b: ScoreLookup,
   methods: [string, string],
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {

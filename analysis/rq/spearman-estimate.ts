@@ -1,3 +1,4 @@
+import type { ScoreLookup } from "./score-column.js";
 import {
   bootstrapIntervals,
   type BootstrapDescriptor,
@@ -11,7 +12,7 @@ import type { PreparedStore } from "./prepared.js";
 export function spearmanWithCI(
   p: PreparedStore,
   ids: string[],
-  scores: ReadonlyMap<string, number>,
+  scores: ScoreLookup,
   target: Map<string, number>,
   settings: BootstrapSettings,
   figure: string,
