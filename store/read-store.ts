@@ -1,3 +1,4 @@
+import { StringPool } from "./string-pool.js";
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -57,6 +58,8 @@ interface ReadContext {
   duck?: DuckDBInstance;
   /** The connection holding the judgments table (created when the store has one). */
   judgments?: DuckDBConnection;
+  /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
+  strings: StringPool;
 }
 
 interface TableRows {
@@ -77,7 +80,13 @@ interface TableRows {
 export async function readStore(dir: string, options: ReadStoreOptions = {}): Promise<ReadStoreResult> {
   const problems = new ProblemList(options.maxProblems ?? 50);
   const schemas = options.schemas ?? TABLE_SCHEMAS;
-  const ctx: ReadContext = { dir, add: (p) => problems.add(p), schemas, columns: tableColumns(schemas) };
+  const ctx: ReadContext = {
+    dir,
+    add: (p) => problems.add(p),
+    schemas,
+    columns: tableColumns(schemas),
+    strings: new StringPool(),
+  };
   checkIsFolder(dir);
   const warnings: string[] = [];
   const found = findTableFiles(dir, warnings);
@@ -309,6 +318,7 @@ function validateRecord(
 ): void {
   const parsed = schema.safeParse(rec.values);
   if (parsed.success) {
+    ctx.strings.internRow(parsed.data as Record<string, unknown>);
     valid.push(parsed.data);
     locations.push(rec.line, rec.row);
     return;

@@ -1,0 +1,34 @@
+/**
+ * One copy of each repeated string value of a field, shared by every row that holds it.
+ *
+ * Each row arrives as its own JSON text (or CSV/JSONL line), so every cell is a fresh string: at
+ * 100× the paper the 6.3 M method score rows each carried their own copy of a trajectory id and a
+ * method name, and 2.1 M trajectory rows their own harness, model and source (issue 10). A pool per
+ * field name, shared across tables, keeps the first copy: the trajectories table's ids then serve
+ * the method scores, ratings and verifier results that name them. Free text (item text, quotes,
+ * evidence, instructions) and values unique by nature (log hashes) are not pooled; a pool stops
+ * growing at `maxEntries` (it keeps answering for the values it holds).
+ */
+export class StringPool {
+  private readonly pools = new Map<string, Map<string, string>>();
+
+  constructor(
+    private readonly maxEntries = 1 << 22,
+    private readonly skip: ReadonlySet<string> = UNPOOLED_FIELDS,
+  ) {}
+
+  /** Replaces, in place, each pooled string field of a validated row by its shared copy. */
+  internRow(row: Record<string, unknown>): void {
+    for (const field in row) {
+      const value = row[field];
+      if (typeof value !== "string" || this.skip.has(field)) continue;
+      let pool = this.pools.get(field);
+      if (!pool) this.pools.set(field, (pool = new Map()));
+      const shared = pool.get(value);
+      if (shared !== undefined) row[field] = shared;
+      else if (pool.size < this.maxEntries) pool.set(value, value);
+    }
+  }
+}
+
+const UNPOOLED_FIELDS: ReadonlySet<string> = new Set(["text", "quote", "evidence", "instruction", "log_hash"]);

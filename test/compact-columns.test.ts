@@ -1,0 +1,54 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { StringPool } from "../store/string-pool.js";
+import { ScoreColumn, trajectorySlots } from "../analysis/rq/score-column.js";
+import type { Trajectory } from "../analysis/schema/tables.js";
+
+// Strings built apart, as rows read one by one are. Which copy a row holds is not observable from
+// JavaScript (strings are values), so these tests check that pooling never changes a value; the memory
+// it saves is measured in docs/scaling.md.
+const fresh = (s: string) => JSON.parse(JSON.stringify({ s })).s as string;
+
+test("pooling a row's strings leaves every value, string or not, as it was", () => {
+  const pool = new StringPool(3);
+  const a = { trajectory_id: fresh("t-0001"), method: fresh("holistic"), text: fresh("same text"), score: 0.5 };
+  const b = { trajectory_id: fresh("t-0001"), method: fresh("holistic"), text: fresh("same text"), score: 0.25 };
+  pool.internRow(a);
+  pool.internRow(b);
+  assert.deepEqual(b, { trajectory_id: "t-0001", method: "holistic", text: "same text", score: 0.25 }, "values kept");
+  assert.deepEqual(a, { trajectory_id: "t-0001", method: "holistic", text: "same text", score: 0.5 });
+});
+
+test("a full string pool keeps values it cannot hold", () => {
+  const pool = new StringPool(1);
+  const first = { model: fresh("m1") };
+  pool.internRow(first);
+  const other = { model: fresh("m2") };
+  pool.internRow(other);
+  assert.equal(other.model, "m2");
+  const again = { model: fresh("m1") };
+  pool.internRow(again);
+  assert.equal(again.model, "m1");
+});
+
+const traj = (id: string) => ({ trajectory_id: id }) as Trajectory;
+
+test("a score column answers has/get/size as a Map of the same scores, ignoring unknown trajectories", () => {
+  const slots = trajectorySlots([traj("a"), traj("b"), traj("c")]);
+  const column = new ScoreColumn(slots);
+  const map = new Map<string, number>();
+  for (const [id, s] of [
+    ["a", 0.5],
+    ["c", 0],
+    ["a", 0.75],
+  ] as const) {
+    column.set(id, s);
+    map.set(id, s);
+  }
+  assert.equal(column.set("zz", 1), false, "a trajectory outside the slots is not stored");
+  assert.equal(column.size, map.size);
+  for (const id of ["a", "b", "c", "zz"]) {
+    assert.equal(column.has(id), map.has(id), id);
+    assert.equal(column.get(id), map.get(id), id);
+  }
+});
