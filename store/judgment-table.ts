@@ -1,3 +1,4 @@
+import { StringPool } from "./string-pool.js";
 import { JSDuckDBValueConverter, type DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
@@ -235,8 +236,10 @@ export async function judgmentProblems(
 export async function labelVectorsFromTable(
   conn: DuckDBConnection,
   primaryJudge: string,
-  options: { evidence?: boolean; bucketJudgments?: number } = {},
+  options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
 ): Promise<LabelVectors> {
+  // Ids, judges and label strings repeat (a label string is one of few patterns): one copy each.
+  const strings = options.strings ?? new StringPool();
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
   const judgments = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
   // Trajectories are taken in hash buckets of about 2 M judgments: the aggregate below holds a bucket's
@@ -252,8 +255,13 @@ export async function labelVectorsFromTable(
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [ids, judges, runNumbers, firstLocs, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
       for (let i = 0; i < ids.length; i++) {
-        const id = ids[i] as string;
-        const run: LabelRun = { judge: judges[i] as string, run: runNumbers[i] as number, labels: labels[i] as string };
+        const id = strings.intern("trajectory_id", ids[i] as string);
+        const judge = strings.intern("judge", judges[i] as string);
+        const run: LabelRun = {
+          judge,
+          run: runNumbers[i] as number,
+          labels: strings.intern("labels", labels[i] as string),
+        };
         if (options.evidence) run.evidence = evidence[i] as (string | null)[];
         const entry = runs.get(id);
         if (entry) entry.runs.push(run);

@@ -136,6 +136,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
       store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, {
         evidence: options.evidence,
         bucketJudgments: options.labelBucketJudgments,
+        strings: ctx.strings,
       });
     }
     return { store, files, warnings, rows: rowsCount };

@@ -21,14 +21,25 @@ export class StringPool {
   internRow(row: Record<string, unknown>): void {
     for (const field in row) {
       const value = row[field];
-      if (typeof value !== "string" || this.skip.has(field)) continue;
-      let pool = this.pools.get(field);
-      if (!pool) this.pools.set(field, (pool = new Map()));
-      const shared = pool.get(value);
-      if (shared !== undefined) row[field] = shared;
-      else if (pool.size < this.maxEntries) pool.set(value, value);
+      if (typeof value === "string" && !this.skip.has(field)) row[field] = this.intern(field, value);
     }
   }
+
+  /** The shared copy of a field's value (the value itself the first time, or once the pool is full). */
+  intern(field: string, value: string): string {
+    let pool = this.pools.get(field);
+    if (!pool) this.pools.set(field, (pool = new Map()));
+    const shared = pool.get(value);
+    if (shared !== undefined) return shared;
+    if (pool.size < (SMALL_POOLS[field] ?? this.maxEntries)) pool.set(value, value);
+    return value;
+  }
 }
+
+/**
+ * Fields whose pool stays small: a run's label string is one of few patterns on short checklists
+ * (3⁸ on 8 items), but unique on long ones, where a large pool would only cost memory.
+ */
+const SMALL_POOLS: Record<string, number> = { labels: 1 << 16 };
 
 const UNPOOLED_FIELDS: ReadonlySet<string> = new Set(["text", "quote", "evidence", "instruction", "log_hash"]);
