@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { StringPool } from "../store/string-pool.js";
 import { ScoreColumn, trajectorySlots } from "../analysis/rq/score-column.js";
 import type { Trajectory } from "../analysis/schema/tables.js";
+import { MetricsTable } from "../analysis/scoring/metrics-table.js";
+import type { TrajectoryMetrics } from "../analysis/scoring/trajectory-metrics.js";
 
 // Strings built apart, as rows read one by one are. Which copy a row holds is not observable from
 // JavaScript (strings are values), so these tests check that pooling never changes a value; the memory
@@ -51,4 +53,32 @@ test("a score column answers has/get/size as a Map of the same scores, ignoring 
     assert.equal(column.has(id), map.has(id), id);
     assert.equal(column.get(id), map.get(id), id);
   }
+});
+
+test("the metrics table gives back every trajectory's metrics as stored, NaN included, in trajectory order", () => {
+  const rows: [string, TrajectoryMetrics][] = [
+    [
+      "a",
+      {
+        gcpc: 2 / 3,
+        gcpc_outcome: 0.7,
+        perfect: 0,
+        coverage: 0.75,
+        zero_evidence: false,
+        yes: 2,
+        decided: 3,
+        items: 4,
+      },
+    ],
+    ["b", { gcpc: NaN, gcpc_outcome: NaN, perfect: 1, coverage: 0, zero_evidence: true, yes: 0, decided: 0, items: 5 }],
+  ];
+  const table = new MetricsTable(
+    rows.map(([id]) => id),
+    trajectorySlots(rows.map(([id]) => traj(id))),
+  );
+  for (const [k, [, m]] of rows.entries()) table.setSlot(k, m);
+  assert.deepEqual([...table], rows);
+  assert.deepEqual(table.get("b"), rows[1][1]);
+  assert.equal(table.get("zz"), undefined);
+  assert.equal(table.has("a") && !table.has("zz") && table.size === 2, true);
 });

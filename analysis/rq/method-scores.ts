@@ -1,6 +1,6 @@
 import type { PreparedStore } from "./prepared.js";
 import { compareCodePoints } from "../order.js";
-import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";
+import { ScoreColumn, type ScoreLookup } from "./score-column.js";
 
 /** Paper baselines first (Table 3A order), then any other stored method by name. */
 const PAPER_ORDER = ["holistic", "generic", "tick", "tick_adapted"];
@@ -22,7 +22,7 @@ const built = new WeakMap<PreparedStore, ReadonlyMap<string, ScoreLookup>>();
 
 function buildMethodScoreMaps(p: PreparedStore): Map<string, ScoreLookup> {
   const maps = new Map<string, ScoreLookup>();
-  const slots = trajectorySlots(p.trajectories);
+  const slots = p.slots;
   const gcpc = new ScoreColumn(slots),
     gcpcOutcome = new ScoreColumn(slots);
   for (const [id, m] of p.metrics) {

@@ -1,8 +1,10 @@
 import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
 import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
-import { trajectoryMetrics, type TrajectoryMetrics } from "../scoring/trajectory-metrics.js";
+import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
 import { compareCodePoints } from "../order.js";
+import { MetricsTable, type MetricsLookup } from "../scoring/metrics-table.js";
+import { trajectorySlots } from "./score-column.js";
 
 export const DEFAULT_JUDGE = "primary";
 
@@ -29,12 +31,14 @@ export interface PreparedStore {
   primaryJudge: string;
   /** Deduplicated trajectories in code-point order of trajectory_id. */
   trajectories: Trajectory[];
-  byId: Map<string, Trajectory>;
+  /** Position of each kept trajectory in `trajectories`: the index of every per-trajectory column. */
+  slots: ReadonlyMap<string, number>;
+  byId: Pick<ReadonlyMap<string, Trajectory>, "get" | "has" | "size">;
   tasks: Map<string, Task>;
   /** Checklist of each task, in store order. */
   checklist: Map<string, Item[]>;
   /** Metrics under the primary judge, run 1 (the primary scoring). */
-  metrics: Map<string, TrajectoryMetrics>;
+  metrics: MetricsLookup;
   counts: StoreCounts;
   /** Labels aligned with the task checklist for (trajectory, judge, run); undefined = not judged. */
   labelsOf(trajectoryId: string, judge?: string, run?: number): (Label | undefined)[] | undefined;
@@ -51,7 +55,17 @@ export interface PreparedStore {
 export function prepareStore(store: Store): PreparedStore {
   const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
   const { trajectories, dropped } = dedupByLogHash(store.trajectories);
-  const byId = new Map(trajectories.map((t) => [t.trajectory_id, t]));
+  // One id → position map serves the trajectory lookup, the metric columns and the score columns
+  // (issue 10: a Map per purpose held one entry per trajectory each).
+  const slots = trajectorySlots(trajectories);
+  const byId = {
+    get: (id: string) => {
+      const k = slots.get(id);
+      return k === undefined ? undefined : trajectories[k];
+    },
+    has: (id: string) => slots.has(id),
+    size: trajectories.length,
+  };
   const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
@@ -61,11 +75,14 @@ export function prepareStore(store: Store): PreparedStore {
     const r = runs.get(id)?.find((x) => x.judge === judge && x.run === run);
     return r ? decodeLabels(r.labels) : undefined;
   };
-  const metrics = new Map<string, TrajectoryMetrics>();
-  for (const t of trajectories) {
+  const metrics = new MetricsTable(
+    trajectories.map((t) => t.trajectory_id),
+    slots,
+  );
+  for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
     const vec = labelsOf(t.trajectory_id) ?? new Array(items.length).fill(undefined);
-    metrics.set(t.trajectory_id, trajectoryMetrics(items, vec, t.outcome));
+    metrics.setSlot(k, trajectoryMetrics(items, vec, t.outcome));
   }
   const testResults = new Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>();
   for (const r of store.verifier_results ?? []) {
@@ -78,6 +95,7 @@ export function prepareStore(store: Store): PreparedStore {
     store,
     primaryJudge,
     trajectories,
+    slots,
     byId,
     tasks,
     checklist,
@@ -119,7 +137,7 @@ function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; droppe
  * The label runs of the kept trajectories: the store's label vectors when it was read from disk,
  * else built from its judgment rows; judges are those of the kept trajectories' runs.
  */
-function labelRuns(store: Store, byId: Map<string, Trajectory>, checklist: Map<string, Item[]>, primaryJudge: string) {
+function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<string, Item[]>, primaryJudge: string) {
   const vectors =
     store.labels ??
     labelVectorsFromRows(
@@ -130,20 +148,20 @@ function labelRuns(store: Store, byId: Map<string, Trajectory>, checklist: Map<s
       },
       primaryJudge,
     );
-  const runs = new Map<string, LabelRun[]>();
   const judges = new Set<string>();
   for (const [id, list] of vectors.runs) {
     if (!byId.has(id)) continue; // runs of a dropped duplicate
-    runs.set(id, list);
     for (const r of list) judges.add(r.judge);
   }
+  // The store's own map, read through the kept trajectories (a filtered copy held a second entry each).
+  const runs = { get: (id: string): LabelRun[] | undefined => (byId.has(id) ? vectors.runs.get(id) : undefined) };
   return { runs, judges, judgments: vectors.judgments };
 }
 
 function storeCounts(
   store: Store,
   trajectories: Trajectory[],
-  metrics: Map<string, TrajectoryMetrics>,
+  metrics: MetricsLookup,
   dropped: number,
   judges: Set<string>,
   judgments: number,

@@ -7,7 +7,7 @@ export type ScoreLookup = Pick<ReadonlyMap<string, number>, "get" | "has" | "siz
  * The slot of every deduplicated trajectory (its position in the prepared store's order), shared by
  * every score column of that store.
  */
-export function trajectorySlots(trajectories: readonly Trajectory[]): ScoreLookup {
+export function trajectorySlots(trajectories: readonly Trajectory[]): ReadonlyMap<string, number> {
   return new Map(trajectories.map((t, k) => [t.trajectory_id, k]));
 }
 
@@ -22,7 +22,7 @@ export class ScoreColumn implements ScoreLookup {
   private readonly present: Uint8Array;
   private count = 0;
 
-  constructor(private readonly slots: ScoreLookup) {
+  constructor(private readonly slots: ReadonlyMap<string, number>) {
     this.values = new Float64Array(slots.size);
     this.present = new Uint8Array(slots.size);
   }
