@@ -34,17 +34,25 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const base = { method: "task-clustered sign-flip test (exact randomization distribution)" as const, statistic };
   if (blocks.length === 0) return { ...base, informative_clusters: 0, pValue: NaN };
   const total = blocks.reduce((a, b) => a + b, 0);
-  // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time.
+  // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time. After the clusters so far, whose
+  // blocks sum to `reach`, only total ± reach can be non-zero: each step walks that span of two reused
+  // buffers, not the whole array (the cost was clusters × total, quadratic in the store's size). The
+  // same additions happen in the same order, so every probability is bit-identical to the full walk.
   let dist = new Float64Array(2 * total + 1);
+  let next = new Float64Array(2 * total + 1);
   dist[total] = 1;
+  let reach = 0;
   for (const b of blocks) {
-    const next = new Float64Array(dist.length);
-    for (let k = 0; k < dist.length; k++) {
+    const from = total - reach;
+    const to = total + reach;
+    next.fill(0, Math.max(0, from - b), Math.min(dist.length, to + b + 1));
+    for (let k = from; k <= to; k++) {
       if (dist[k] === 0) continue;
       if (k + b < dist.length) next[k + b] += 0.5 * dist[k];
       if (k - b >= 0) next[k - b] += 0.5 * dist[k];
     }
-    dist = next;
+    [dist, next] = [next, dist];
+    reach += b;
   }
   let p = 0;
   for (let k = 0; k < dist.length; k++) if (Math.abs(k - total) >= Math.abs(statistic)) p += dist[k];
