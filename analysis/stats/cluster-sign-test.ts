@@ -34,27 +34,29 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const base = { method: "task-clustered sign-flip test (exact randomization distribution)" as const, statistic };
   if (blocks.length === 0) return { ...base, informative_clusters: 0, pValue: NaN };
   const total = blocks.reduce((a, b) => a + b, 0);
-  // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time. After the clusters so far, whose
-  // blocks sum to `reach`, only total ± reach can be non-zero: each step walks that span of two reused
-  // buffers, not the whole array (the cost was clusters × total, quadratic in the store's size). The
-  // same additions happen in the same order, so every probability is bit-identical to the full walk.
-  let dist = new Float64Array(2 * total + 1);
-  let next = new Float64Array(2 * total + 1);
-  dist[total] = 1;
+  // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time: next[k] = ½dist[k − b] + ½dist[k + b].
+  // The distribution is symmetric about `total`, exactly (each step adds the same two terms, and a sum of
+  // two doubles does not depend on their order), so only its lower half lo[k] = dist[k], k ≤ total, is
+  // kept; dist[k] above total is lo[2·total − k]. After clusters whose blocks sum to `reach`, only
+  // k ≥ total − reach is non-zero, so each step walks that span (the whole array per cluster was
+  // quadratic in the store's size). Every probability is bit-identical to the full two-sided walk.
+  let lo = new Float64Array(total + 1);
+  let next = new Float64Array(total + 1);
+  lo[total] = 1;
   let reach = 0;
   for (const b of blocks) {
-    const from = total - reach;
-    const to = total + reach;
-    next.fill(0, Math.max(0, from - b), Math.min(dist.length, to + b + 1));
-    for (let k = from; k <= to; k++) {
-      if (dist[k] === 0) continue;
-      if (k + b < dist.length) next[k + b] += 0.5 * dist[k];
-      if (k - b >= 0) next[k - b] += 0.5 * dist[k];
+    for (let k = Math.max(0, total - reach - b); k <= total; k++) {
+      const below = k - b >= 0 ? lo[k - b] : 0;
+      const c = k + b;
+      const above = c <= total ? lo[c] : c <= 2 * total ? lo[2 * total - c] : 0;
+      next[k] = 0.5 * below + 0.5 * above;
     }
-    [dist, next] = [next, dist];
+    [lo, next] = [next, lo];
     reach += b;
   }
+  // Summed over k = 0 … 2·total in ascending order, as the full array was.
   let p = 0;
-  for (let k = 0; k < dist.length; k++) if (Math.abs(k - total) >= Math.abs(statistic)) p += dist[k];
+  const cut = Math.abs(statistic);
+  for (let k = 0; k <= 2 * total; k++) if (Math.abs(k - total) >= cut) p += k <= total ? lo[k] : lo[2 * total - k];
   return { ...base, informative_clusters: blocks.length, pValue: Math.min(1, p) };
 }
