@@ -1,3 +1,4 @@
+import { prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
@@ -7,7 +8,7 @@ import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
 import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
 import { StoreValidationError, type Problem } from "../store/problems.js";
-import { writeStore, writeFileAtomic } from "../store/write-store.js";
+import { writeStore, writeFileAtomic, writeChunksAtomic } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { reportSections } from "../report/sections.js";
 import { escapeMarkdownCell, renderMarkdown, renderTidyCsv } from "../report/render.js";
@@ -95,9 +96,17 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   });
   const paper: PaperFigures | undefined =
     values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
+  if (format === "json") {
+    // In chunks: at 100× the paper the indented report is longer than a JavaScript string can be.
+    const chunks = prettyJsonChunks(report);
+    if (out) {
+      writeChunksAtomic(out, chunks);
+      progress(`wrote ${out}`);
+    } else for (const chunk of chunks) io.out(chunk);
+    return 0;
+  }
   let text: string;
-  if (format === "json") text = `${JSON.stringify(report, null, 2)}\n`;
-  else if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
+  if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
   else if (format === "latex") text = renderLatex(reportSections(report, paper));
   else {
     const name = escapeMarkdownCell(report.store.name);

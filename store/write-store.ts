@@ -1,4 +1,15 @@
-import { mkdirSync, writeFileSync, renameSync, rmSync, existsSync, readdirSync, mkdtempSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { TABLE_NAMES, type Store, type TableName } from "../analysis/schema/tables.js";
@@ -77,6 +88,24 @@ function dropNulls(r: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Writes a file atomically (temp file in the same folder, then rename). */
+/** writeFileAtomic for text made of chunks (a report too long for one string): all of it appears, or none. */
+export function writeChunksAtomic(path: string, chunks: Iterable<string>): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, "w");
+    for (const chunk of chunks) writeSync(fd, chunk);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, path);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
 export function writeFileAtomic(path: string, content: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);

@@ -1,0 +1,70 @@
+/**
+ * `JSON.stringify(value, null, 2) + "\n"`, byte for byte, as a sequence of text chunks of about
+ * `chunkChars` characters, so that a report larger than one JavaScript string can be written.
+ *
+ * Why: V8 caps a string at 2²⁹ − 24 characters (≈ 537 M). At 100× the paper the report's matched
+ * pairs alone make the indented JSON ≈ 560 M characters, so `JSON.stringify` threw "Invalid string
+ * length" after the whole analysis had run (issue 10). No npm package we use streams JSON with
+ * JSON.stringify's exact indentation, and the rule is short: plain arrays and objects are walked;
+ * anything else, and any container small enough, is serialised by JSON.stringify itself and
+ * re-indented. Re-indenting is safe because JSON.stringify escapes every newline inside a string,
+ * so each "\n" of its output is structural.
+ */
+export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 20): Generator<string> {
+  let buffer = "";
+  for (const piece of pieces(value, 0, true)) {
+    buffer += piece;
+    if (buffer.length >= chunkChars) {
+      yield buffer;
+      buffer = "";
+    }
+  }
+  yield `${buffer}\n`;
+}
+
+/** Containers with at most this many entries are serialised in one JSON.stringify call. */
+const WHOLE_BELOW = 64;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" &&
+  v !== null &&
+  (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/** JSON.stringify leaves these out of an object and writes them as null in an array. */
+const omitted = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+function* pieces(value: unknown, depth: number, inArray: boolean): Generator<string> {
+  const walk =
+    (Array.isArray(value) && value.length > WHOLE_BELOW) ||
+    (isPlainObject(value) && !("toJSON" in value) && (depth < 2 || Object.keys(value).length > WHOLE_BELOW));
+  if (!walk) {
+    const text = JSON.stringify(value, null, 2);
+    yield text === undefined ? (inArray ? "null" : "") : reindent(text, depth);
+    return;
+  }
+  const pad = "  ".repeat(depth + 1);
+  if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      yield `${i === 0 ? "" : ","}\n${pad}`;
+      yield* pieces(omitted(value[i]) ? null : value[i], depth + 1, true);
+    }
+    yield `\n${"  ".repeat(depth)}]`;
+    return;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => !omitted(v));
+  if (entries.length === 0) {
+    yield "{}";
+    return;
+  }
+  yield "{";
+  for (const [i, [key, v]] of entries.entries()) {
+    yield `${i === 0 ? "" : ","}\n${pad}${JSON.stringify(key)}: `;
+    yield* pieces(v, depth + 1, false);
+  }
+  yield `\n${"  ".repeat(depth)}}`;
+}
+
+function reindent(text: string, depth: number): string {
+  return depth === 0 ? text : text.replaceAll("\n", `\n${"  ".repeat(depth)}`);
+}

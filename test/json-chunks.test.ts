@@ -1,0 +1,36 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { prettyJsonChunks } from "../report/json-chunks.js";
+
+const joined = (v: unknown, chunkChars?: number) => [...prettyJsonChunks(v, chunkChars)].join("");
+
+test("chunked JSON is JSON.stringify(value, null, 2) plus a newline, byte for byte, whatever the chunk size", () => {
+  const long = Array.from({ length: 300 }, (_, i) => ({
+    id: `t-${i}`,
+    text: 'line one\nline "two"\u2028 ✓ \u001b[31m',
+    score: i % 7 === 0 ? NaN : i / 7,
+    skip: undefined,
+    nested: { deep: { deeper: [i, null, undefined, () => 1] } },
+  }));
+  const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i % 2 ? [] : {}]));
+  const cases: unknown[] = [
+    { a: 1, b: [1, 2, { c: "x" }], d: {}, e: [], f: undefined, g: null, h: Infinity, "1": "integer key first" },
+    long,
+    { top: { pairs: long, wide, empty: {}, emptyList: [] } },
+    [undefined, () => 0, Symbol("s"), new Float64Array([1, 2]), new Date(0), "tail"],
+    Object.assign(Object.create(null), { bare: { x: 1 } }),
+    "just a string",
+    42,
+  ];
+  for (const [k, v] of cases.entries()) {
+    const expected = `${JSON.stringify(v, null, 2)}\n`;
+    for (const size of [1, 7, 1 << 20]) assert.equal(joined(v, size), expected, `case ${k}, chunks of ${size}`);
+  }
+});
+
+test("chunks stay near the requested size, so no single string holds the whole report", () => {
+  const big = { pairs: Array.from({ length: 20_000 }, (_, i) => ({ i, s: "x".repeat(20) })) };
+  const chunks = [...prettyJsonChunks(big, 4096)];
+  assert.ok(chunks.length > 100, `${chunks.length} chunks`);
+  assert.ok(Math.max(...chunks.map((c) => c.length)) < 4096 + 200);
+});
