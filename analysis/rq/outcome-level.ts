@@ -9,6 +9,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { taskClusters } from "./common.js";
+import { runJobs, type JobRunner } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -56,38 +57,66 @@ export interface OutcomeLevelResult {
  * FAIL-only, mixed and PASS-only cells. Works on any store with binary
  * outcomes, judgments or not.
  */
-export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): OutcomeLevelResult | NotAvailable {
+export function outcomeLevel(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  runner?: JobRunner,
+): OutcomeLevelResult | NotAvailable {
   const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const up = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") =>
-    upliftRow({ group, rows, figure, unit, settings });
-  const by_domain = groupsWithBothArms(pop, (t) => p.tasks.get(t.task_id)?.domain ?? undefined).map(([k, rows]) =>
-    up(k, rows, `outcomes:domain:${k}`),
-  );
-  const by_model = groupsWithBothArms(pop, (t) => `${t.harness} / ${t.model}`).map(([k, rows]) =>
-    up(k, rows, `outcomes:model:${k}`),
-  );
-  const by_task = groupsWithBothArms(pop, (t) => t.task_id).map(([k, rows]) =>
-    up(k, rows, `outcomes:task:${k}`, "configuration"),
+  // Each row is one job (analysis/rq/jobs.ts); a job bound for another thread carries only the fields
+  // an uplift reads.
+  const trial = runner ? upliftTrial : (t: Trajectory): UpliftTrial => t;
+  const job = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") => ({
+    kind: "uplift" as const,
+    group,
+    rows: rows.map(trial),
+    figure,
+    unit,
+    settings,
+  });
+  const domains = groupsWithBothArms(pop, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
+  const models = groupsWithBothArms(pop, (t) => `${t.harness} / ${t.model}`);
+  const tasks = groupsWithBothArms(pop, (t) => t.task_id);
+  const rows = runJobs<UpliftRow>(
+    [
+      job("all", pop, "outcomes:overall"),
+      ...domains.map(([k, rows]) => job(k, rows, `outcomes:domain:${k}`)),
+      ...models.map(([k, rows]) => job(k, rows, `outcomes:model:${k}`)),
+      ...tasks.map(([k, rows]) => job(k, rows, `outcomes:task:${k}`, "configuration")),
+    ],
+    runner,
   );
   return {
     estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
-    overall: up("all", pop, "outcomes:overall"),
-    by_domain,
-    by_model,
-    by_task,
+    overall: rows[0],
+    by_domain: rows.slice(1, 1 + domains.length),
+    by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
+    by_task: rows.slice(1 + domains.length + models.length),
     ...cellTransitions(pop),
   };
 }
 
-const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
+/** What an uplift row reads of a trial. */
+export type UpliftTrial = Pick<Trajectory, "task_id" | "condition" | "outcome" | "harness" | "model" | "source">;
+
+const upliftTrial = (t: Trajectory): UpliftTrial => ({
+  task_id: t.task_id,
+  condition: t.condition,
+  outcome: t.outcome,
+  harness: t.harness,
+  model: t.model,
+  source: t.source,
+});
+
+const configuration = (t: UpliftTrial) => JSON.stringify([t.harness, t.model, t.source ?? null]);
 
 /** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
-function upliftRow(o: {
+export function upliftRow(o: {
   group: string;
-  rows: Trajectory[];
+  rows: UpliftTrial[];
   figure: string;
   unit: "task" | "configuration";
   settings: BootstrapSettings;

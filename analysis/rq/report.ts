@@ -8,6 +8,7 @@ import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomeLevel, type OutcomeLevelResult } from "./outcome-level.js";
+import type { JobRunner } from "./jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 export interface PerTrajectoryRow {
@@ -50,6 +51,8 @@ export function analyzeStore(
 export interface AnalyzeOptions {
   perTrajectory?: boolean;
   onProgress?: (step: string) => void;
+  /** Another thread for the independent intervals of RQ1 and the binary outcomes (same results). */
+  runner?: JobRunner;
 }
 
 /** The same on a store already prepared (the site build keeps the prepared store for its data files). */
@@ -65,7 +68,7 @@ export function analyzePrepared(
     `scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`,
   );
   progress(`RQ1 discrimination (${settings.headline_resamples} resamples per interval)`);
-  const rq1 = rq1Discrimination(p, settings);
+  const rq1 = rq1Discrimination(p, settings, "holistic", options.runner);
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
@@ -75,7 +78,7 @@ export function analyzePrepared(
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
   progress("binary outcomes: pass rates and cell transitions");
-  const outcomes = outcomeLevel(p, settings);
+  const outcomes = outcomeLevel(p, settings, options.runner);
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
     store: {

@@ -11,7 +11,8 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
-import { aucIntervalProblem, aucWithCI, AUC_ESTIMATOR, taskClusters, type AucEstimate } from "./common.js";
+import { aucIntervalProblem, AUC_ESTIMATOR, taskClusters, type AucEstimate } from "./common.js";
+import { runJobs, type AnalysisJob, type JobRunner } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -49,20 +50,41 @@ export interface Rq1Result {
  * subset (both AUCs recomputed on each draw), and AUC(gcpc) by condition.
  * Outcome-inclusive scores are excluded: they contain the label.
  */
-export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
+export function rq1Discrimination(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  pairedWith = "holistic",
+  runner?: JobRunner,
+): Rq1Result {
   const pop = p.trajectories.filter(isBinary);
   const maps = methodScoreMaps(p);
-  const auc = aucPerMethod(p, pop, maps, headline(settings));
   const gcpc = maps.get("gcpc")!;
-  const by_condition = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
+  const other = maps.get(pairedWith);
+  // Every interval of RQ1 is one job (analysis/rq/jobs.ts), so a runner can share them between threads.
+  const methodJobs = aucJobs(pop, maps, headline(settings));
+  const conditionJobs: AnalysisJob[] = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
     const rows = scoredRows(
       pop.filter((t) => t.condition === condition),
       gcpc,
     );
     const figure = `rq1:condition:${condition}`;
-    return rows.length === 0 ? [] : [aucWithCI(`gcpc (${condition})`, rows, headline(settings), figure)];
+    const method = `gcpc (${condition})`;
+    return rows.length === 0 ? [] : [{ kind: "auc" as const, method, rows, settings: headline(settings), figure }];
   });
-  const other = maps.get(pairedWith);
+  const pairedJob: AnalysisJob[] =
+    p.hasJudgments && other
+      ? [
+          {
+            kind: "paired",
+            rows: pairedRows(p, gcpc, other),
+            methods: ["gcpc", pairedWith],
+            settings: headline(settings),
+          },
+        ]
+      : [];
+  const results = runJobs([...methodJobs, ...conditionJobs, ...pairedJob], runner);
+  const auc = notedAuc(p, results.slice(0, methodJobs.length) as AucEstimate[]);
+  const by_condition = results.slice(methodJobs.length, methodJobs.length + conditionJobs.length) as AucEstimate[];
   if (!p.hasJudgments)
     return {
       population: "deduplicated binary-outcome trajectories",
@@ -71,14 +93,13 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
       paired: notAvailable("the store holds no judgments"),
       by_condition,
     };
-  const paired = other
-    ? pairedDelta(p, gcpc, other, ["gcpc", pairedWith], headline(settings))
-    : notAvailable(`no method_scores for '${pairedWith}'`);
   return {
     population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)",
     estimator: AUC_ESTIMATOR,
     auc,
-    paired,
+    paired: other
+      ? (results[results.length - 1] as PairedDelta | NotAvailable)
+      : notAvailable(`no method_scores for '${pairedWith}'`),
     by_condition,
   };
 }
@@ -91,22 +112,26 @@ function scoredRows(pop: Binary[], scores: ScoreLookup) {
     .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
 }
 
-/** AUC of each log-only method on its own available sample (outcome-inclusive scores contain the label). */
-function aucPerMethod(
-  p: PreparedStore,
-  pop: Binary[],
-  maps: ReadonlyMap<string, ScoreLookup>,
-  settings: BootstrapSettings,
-): AucEstimate[] {
-  const auc: AucEstimate[] = [];
-  for (const [method, scores] of maps) {
-    if (method === "gcpc_outcome") continue;
-    const estimate = aucWithCI(method, scoredRows(pop, scores), settings, `rq1:auc:${method}`);
+/** One AUC job per log-only method, on its own available sample (outcome-inclusive scores contain the label). */
+function aucJobs(pop: Binary[], maps: ReadonlyMap<string, ScoreLookup>, settings: BootstrapSettings): AnalysisJob[] {
+  return [...maps]
+    .filter(([method]) => method !== "gcpc_outcome")
+    .map(([method, scores]) => ({
+      kind: "auc" as const,
+      method,
+      rows: scoredRows(pop, scores),
+      settings,
+      figure: `rq1:auc:${method}`,
+    }));
+}
+
+function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
+  for (const estimate of auc) {
     // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
-    if (method === "verifier_tests")
+    if (estimate.method === "verifier_tests")
       estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
-    else if (method === "gcpc" && !p.hasJudgments) estimate.note = "not available: the store holds no judgments";
-    auc.push(estimate);
+    else if (estimate.method === "gcpc" && !p.hasJudgments)
+      estimate.note = "not available: the store holds no judgments";
   }
   return auc;
 }
@@ -119,14 +144,18 @@ export function pairedDelta(
   methods: [string, string],
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {
+  return pairedAucComparison(pairedRows(p, a, b), methods, settings);
+}
+
+/** The binary trajectories both methods scored, with both scores. */
+function pairedRows(p: PreparedStore, a: ScoreLookup, b: ScoreLookup) {
   const shared = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
-  const rows = shared.map((t) => ({
+  return shared.map((t) => ({
     a: a.get(t.trajectory_id)!,
     b: b.get(t.trajectory_id)!,
     pass: t.outcome === "PASS",
     task: t.task_id,
   }));
-  return pairedAucComparison(rows, methods, settings);
 }
 
 /**
