@@ -1,3 +1,4 @@
+import { jobRunnerFor } from "./job-worker.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -90,10 +91,17 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
   const { store: whole } = await loadValidStore(dir, values, io, progress);
   const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
-  const report = analyzeStore(store, settings, {
-    perTrajectory: Boolean(values["per-trajectory"]),
-    onProgress: progress,
-  });
+  const runner = jobRunnerFor(store.trajectories.length);
+  let report: ReturnType<typeof analyzeStore>;
+  try {
+    report = analyzeStore(store, settings, {
+      perTrajectory: Boolean(values["per-trajectory"]),
+      onProgress: progress,
+      runner,
+    });
+  } finally {
+    await runner?.close();
+  }
   const paper: PaperFigures | undefined =
     values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   if (format === "json") {
