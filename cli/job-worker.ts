@@ -1,13 +1,23 @@
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { AnalysisJob, JobResult, JobRunner } from "../analysis/rq/jobs.js";
+import { runJob, type AnalysisJob, type JobResult, type JobRunner, type PendingJobs } from "../analysis/rq/jobs.js";
+import type { JobBatch } from "./job-worker-main.js";
+
+interface WorkerMessage {
+  batch: number;
+  k: number;
+  result?: JobResult;
+  error?: string;
+}
 
 /**
  * A JobRunner on one worker thread: the analyses stay synchronous, and the CLI gets the second core.
  *
- * `submit` posts the jobs and returns at once; the worker runs them in order and posts each result,
- * counting them in a shared integer. Waiting blocks this thread on that integer (Atomics.wait) and reads
- * the results with receiveMessageOnPort, so no event-loop turn is needed: the analyses never await.
+ * `submit` posts a batch of jobs and returns at once. The worker and, once it calls `wait`, this thread
+ * claim the batch's jobs one by one from a shared counter (Atomics.add), so the two cores stay busy
+ * until the last job whatever each job costs. The worker posts each result and counts it in a shared
+ * integer; this thread blocks on that integer (Atomics.wait) and reads the results with
+ * receiveMessageOnPort, so no event-loop turn is needed: the analyses never await.
  * Results cross as structured clones, which keep numbers (NaN, −0), strings and key order exactly, so
  * the report is byte-identical to a single-threaded run (test/job-runner.test.ts).
  */
@@ -15,8 +25,9 @@ export class WorkerJobRunner implements JobRunner {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly done: Int32Array;
-  private posted = 0;
+  private batches = 0;
   private received = 0;
+  private readonly early = new Map<number, { k: number; result: JobResult }[]>();
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -31,35 +42,53 @@ export class WorkerJobRunner implements JobRunner {
     this.worker.unref();
   }
 
-  submit(jobs: AnalysisJob[]): () => JobResult[] {
-    const first = this.posted;
-    for (const job of jobs) this.port.postMessage(job);
-    this.posted += jobs.length;
-    return () => {
-      const out: JobResult[] = [];
-      for (let k = first; k < first + jobs.length; k++) out.push(this.next(k));
-      return out;
+  submit(jobs: AnalysisJob[]): PendingJobs {
+    const batch = this.batches++;
+    const claim = new Int32Array(new SharedArrayBuffer(4));
+    const message: JobBatch = { batch, jobs, claim };
+    this.port.postMessage(message);
+    return {
+      wait: () => {
+        const out = new Array<JobResult>(jobs.length);
+        let here = 0;
+        // Help: claim what the worker has not, until every job is claimed.
+        for (let k = Atomics.add(claim, 0, 1); k < jobs.length; k = Atomics.add(claim, 0, 1), here++)
+          out[k] = runJob(jobs[k]);
+        for (const r of this.collect(batch, jobs.length - here)) out[r.k] = r.result;
+        return out;
+      },
     };
   }
 
-  /** Result number k (0-based, in posting order): waits until the worker has posted it. */
-  private next(k: number): JobResult {
-    if (k !== this.received) throw new Error(`job results are read in order (expected ${this.received}, asked ${k})`);
+  /** The worker's `count` results of a batch; results of other batches read meanwhile are kept for later. */
+  private collect(batch: number, count: number): { k: number; result: JobResult }[] {
+    const mine = this.early.get(batch) ?? [];
+    this.early.delete(batch);
+    while (mine.length < count) {
+      const message = this.next();
+      if (message.error !== undefined) throw new Error(`analysis worker: ${message.error}`);
+      const r = { k: message.k, result: message.result as JobResult };
+      if (message.batch === batch) mine.push(r);
+      else this.early.set(message.batch, [...(this.early.get(message.batch) ?? []), r]);
+    }
+    return mine;
+  }
+
+  /** The worker's next result message, waiting until it has posted one. */
+  private next(): WorkerMessage {
     for (;;) {
       const count = Atomics.load(this.done, 0);
-      if (count > k) break;
+      if (count > this.received) break;
       // Wake at least once a second to notice a worker that died without posting.
       Atomics.wait(this.done, 0, count, 1000);
       if (this.exited) throw new Error("the analysis worker thread stopped");
     }
-    const message = this.receive();
     this.received++;
-    if (message.error !== undefined) throw new Error(`analysis worker: ${message.error}`);
-    return message.result as JobResult;
+    return this.receive();
   }
 
   /** The next posted message; counted before it is readable here only in a race, so briefly retried. */
-  private receive(): { result?: JobResult; error?: string } {
+  private receive(): WorkerMessage {
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let tries = 0; tries < 10_000; tries++) {
       const got = receiveMessageOnPort(this.port);
@@ -67,6 +96,11 @@ export class WorkerJobRunner implements JobRunner {
       Atomics.wait(pause, 0, 0, 1);
     }
     throw new Error("the analysis worker counted a result it never posted");
+  }
+
+  /** Results the worker has posted so far (all batches). */
+  get posted(): number {
+    return Atomics.load(this.done, 0);
   }
 
   private get exited(): boolean {

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { runJobs, type AnalysisJob } from "../analysis/rq/jobs.js";
+import { runJob, startJobs, type AnalysisJob } from "../analysis/rq/jobs.js";
+import { rq1Plan } from "../analysis/rq/rq1-discrimination.js";
+import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
 
 const demo = new URL("../data/demo", import.meta.url).pathname;
@@ -41,11 +43,30 @@ test("a job that fails on the worker fails the analysis with the worker's messag
     settings: { ...DEFAULT_SETTINGS, resamples: 0 },
   } as AnalysisJob;
   try {
-    // With 0 resamples both jobs weigh 0, so both go to the worker (the side with no more work so far).
+    const pending = runner.submit([bad]);
+    // Let the worker claim the job and fail before this thread would claim it.
+    while (runner.posted === 0) await new Promise((r) => setTimeout(r, 50));
     assert.throws(
-      () => runJobs([bad, { ...bad, group: "h" } as AnalysisJob], runner),
+      () => pending.wait(),
       (e: Error) => /^analysis worker: .*resamples/s.test(e.message),
     );
+  } finally {
+    await runner.close();
+  }
+});
+
+test("jobs split between the worker and this thread give the results this thread gives alone", async () => {
+  const { store } = await readStore(demo);
+  const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
+  const { jobs } = rq1Plan(prepareStore(store), settings);
+  const runner = new WorkerJobRunner();
+  try {
+    const pending = startJobs(jobs, runner);
+    // The worker has computed at least one job before this thread starts claiming the rest.
+    while (runner.posted === 0) await new Promise((r) => setTimeout(r, 20));
+    const split = pending.wait();
+    assert.ok(runner.posted >= 1 && runner.posted <= jobs.length);
+    assert.equal(JSON.stringify(split), JSON.stringify(jobs.map(runJob)));
   } finally {
     await runner.close();
   }

@@ -48,41 +48,44 @@ export function runJob(job: AnalysisJob): JobResult {
 }
 
 /**
- * Somewhere else to run jobs (a worker thread, cli/job-worker.ts): `submit` queues them there at once
- * and returns a function that waits for their results, in job order. The analyses stay synchronous and
- * free of I/O; without a runner every job runs here.
+ * Somewhere else to run jobs (a worker thread, cli/job-worker.ts). `submit` hands it the jobs and
+ * returns at once; both sides then claim jobs one at a time, in the order given, from a shared
+ * counter: the other thread as soon as it has them, this one when it calls `wait`, which then returns
+ * every result in job order. The analyses stay synchronous and free of I/O; without a runner every job
+ * runs here.
  */
 export interface JobRunner {
-  submit(jobs: AnalysisJob[]): () => JobResult[];
+  submit(jobs: AnalysisJob[]): PendingJobs;
 }
 
-/** Work of a job, for splitting: rows × resamples (a draw's cost grows with the rows behind it). */
+export interface PendingJobs {
+  wait(): JobResult[];
+}
+
+/** Work of a job, for ordering: rows × resamples (a draw's cost grows with the rows behind it). */
 const cost = (job: AnalysisJob) => (job.rows.length + 1) * job.settings.resamples;
 
 /**
- * Every job's result, in job order, identical with or without a runner. With one, the jobs are split
- * between the runner and this thread, heaviest first, each to whichever side has less work so far
- * (longest-processing-time first); the runner's share is queued before this thread starts its own.
+ * Starts the jobs on the runner, if any, so that this thread can do other work meanwhile; `wait` gives
+ * every job's result in job order, identical with or without a runner (each job is seeded by its
+ * figure). The jobs are claimed heaviest first (longest processing time first), so the two threads end
+ * close together.
  */
-export function runJobs<R extends JobResult>(jobs: AnalysisJob[], runner?: JobRunner): R[] {
-  if (!runner || jobs.length < 2) return jobs.map((j) => runJob(j) as R);
+export function startJobs(jobs: AnalysisJob[], runner?: JobRunner): PendingJobs {
+  if (!runner) return { wait: () => jobs.map(runJob) };
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
-  const here: number[] = [];
-  const there: number[] = [];
-  let hereCost = 0;
-  let thereCost = 0;
-  for (const i of order) {
-    if (thereCost <= hereCost) {
-      there.push(i);
-      thereCost += cost(jobs[i]);
-    } else {
-      here.push(i);
-      hereCost += cost(jobs[i]);
-    }
-  }
-  const wait = runner.submit(there.map((i) => jobs[i]));
-  const out = new Array<R>(jobs.length);
-  for (const i of here) out[i] = runJob(jobs[i]) as R;
-  for (const [k, r] of wait().entries()) out[there[k]] = r as R;
-  return out;
+  const pending = runner.submit(order.map((i) => jobs[i]));
+  return {
+    wait() {
+      const claimed = pending.wait();
+      const out = new Array<JobResult>(jobs.length);
+      for (const [k, i] of order.entries()) out[i] = claimed[k];
+      return out;
+    },
+  };
+}
+
+/** Every job's result, in job order. */
+export function runJobs<R extends JobResult>(jobs: AnalysisJob[], runner?: JobRunner): R[] {
+  return startJobs(jobs, runner).wait() as R[];
 }

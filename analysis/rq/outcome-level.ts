@@ -9,7 +9,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { taskClusters } from "./common.js";
-import { runJobs, type JobRunner } from "./jobs.js";
+import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -62,13 +62,25 @@ export function outcomeLevel(
   settings: BootstrapSettings,
   runner?: JobRunner,
 ): OutcomeLevelResult | NotAvailable {
+  const plan = outcomePlan(p, settings, runner !== undefined);
+  return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs, runner));
+}
+
+/**
+ * The binary outcome view as jobs (one per uplift row, analysis/rq/jobs.ts) and the function that
+ * builds the result from their results, in order; `elsewhere`: the jobs may cross to another thread,
+ * so they carry only the fields an uplift reads.
+ */
+export function outcomePlan(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  elsewhere: boolean,
+): NotAvailable | { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => OutcomeLevelResult } {
   const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  // Each row is one job (analysis/rq/jobs.ts); a job bound for another thread carries only the fields
-  // an uplift reads.
-  const trial = runner ? upliftTrial : (t: Trajectory): UpliftTrial => t;
+  const trial = elsewhere ? upliftTrial : (t: Trajectory): UpliftTrial => t;
   const job = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
@@ -80,23 +92,24 @@ export function outcomeLevel(
   const domains = groupsWithBothArms(pop, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
   const models = groupsWithBothArms(pop, (t) => `${t.harness} / ${t.model}`);
   const tasks = groupsWithBothArms(pop, (t) => t.task_id);
-  const rows = runJobs<UpliftRow>(
-    [
-      job("all", pop, "outcomes:overall"),
-      ...domains.map(([k, rows]) => job(k, rows, `outcomes:domain:${k}`)),
-      ...models.map(([k, rows]) => job(k, rows, `outcomes:model:${k}`)),
-      ...tasks.map(([k, rows]) => job(k, rows, `outcomes:task:${k}`, "configuration")),
-    ],
-    runner,
-  );
-  return {
-    estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
-    overall: rows[0],
-    by_domain: rows.slice(1, 1 + domains.length),
-    by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
-    by_task: rows.slice(1 + domains.length + models.length),
-    ...cellTransitions(pop),
+  const jobs = [
+    job("all", pop, "outcomes:overall"),
+    ...domains.map(([k, rows]) => job(k, rows, `outcomes:domain:${k}`)),
+    ...models.map(([k, rows]) => job(k, rows, `outcomes:model:${k}`)),
+    ...tasks.map(([k, rows]) => job(k, rows, `outcomes:task:${k}`, "configuration")),
+  ];
+  const assemble = (results: JobResult[]): OutcomeLevelResult => {
+    const rows = results as UpliftRow[];
+    return {
+      estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
+      overall: rows[0],
+      by_domain: rows.slice(1, 1 + domains.length),
+      by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
+      by_task: rows.slice(1 + domains.length + models.length),
+      ...cellTransitions(pop),
+    };
   };
+  return { jobs, assemble };
 }
 
 /** What an uplift row reads of a trial. */

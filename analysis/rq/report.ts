@@ -2,13 +2,13 @@ import { SCHEMA_VERSION, type Store } from "../schema/tables.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
-import { rq1Discrimination, type Rq1Result } from "./rq1-discrimination.js";
+import { rq1Plan, type Rq1Result } from "./rq1-discrimination.js";
 import { rq2Human, type Rq2Result } from "./rq2-human.js";
 import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
-import { outcomeLevel, type OutcomeLevelResult } from "./outcome-level.js";
-import type { JobRunner } from "./jobs.js";
+import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
+import { runJobs, startJobs, type JobRunner } from "./jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 export interface PerTrajectoryRow {
@@ -67,18 +67,31 @@ export function analyzePrepared(
   progress(
     `scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`,
   );
-  progress(`RQ1 discrimination (${settings.headline_resamples} resamples per interval)`);
-  const rq1 = rq1Discrimination(p, settings, "holistic", options.runner);
+  // RQ1's intervals and the uplift rows are independent jobs (analysis/rq/jobs.ts): with a runner they
+  // start on the other thread now, while this one computes RQ2–RQ5, then helps with what is left.
+  const rq1Jobs = rq1Plan(p, settings);
+  const outcomeJobs = outcomePlan(p, settings, options.runner !== undefined);
+  const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
+  const jobs = [...rq1Jobs.jobs, ...outcomeList];
+  const pending = options.runner ? startJobs(jobs, options.runner) : undefined;
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
   const rq3 = rq3SkillEffects(p, settings);
   progress("RQ4 ablations");
-  const rq4 = rq4Ablations(p, settings, rq1.auc);
+  // RQ4 repeats RQ1's AUCs as its checklist row; they are filled in below, once the jobs are done.
+  const checklist: Rq1Result["auc"] = [];
+  const rq4 = rq4Ablations(p, settings, checklist);
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
-  progress("binary outcomes: pass rates and cell transitions");
-  const outcomes = outcomeLevel(p, settings, options.runner);
+  progress(
+    `RQ1 discrimination and binary outcomes: ${jobs.length} intervals ` +
+      `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
+  );
+  const results = pending ? pending.wait() : runJobs(jobs);
+  const rq1 = rq1Jobs.assemble(results.slice(0, rq1Jobs.jobs.length));
+  for (const estimate of rq1.auc) checklist.push(estimate);
+  const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(results.slice(rq1Jobs.jobs.length));
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
     store: {

@@ -12,7 +12,7 @@ import {
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
 import { aucIntervalProblem, AUC_ESTIMATOR, taskClusters, type AucEstimate } from "./common.js";
-import { runJobs, type AnalysisJob, type JobRunner } from "./jobs.js";
+import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -56,6 +56,16 @@ export function rq1Discrimination(
   pairedWith = "holistic",
   runner?: JobRunner,
 ): Rq1Result {
+  const plan = rq1Plan(p, settings, pairedWith);
+  return plan.assemble(runJobs(plan.jobs, runner));
+}
+
+/** RQ1 as jobs (analysis/rq/jobs.ts) and the function that builds the result from their results, in order. */
+export function rq1Plan(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  pairedWith = "holistic",
+): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq1Result } {
   const pop = p.trajectories.filter(isBinary);
   const maps = methodScoreMaps(p);
   const gcpc = maps.get("gcpc")!;
@@ -82,9 +92,20 @@ export function rq1Discrimination(
           },
         ]
       : [];
-  const results = runJobs([...methodJobs, ...conditionJobs, ...pairedJob], runner);
-  const auc = notedAuc(p, results.slice(0, methodJobs.length) as AucEstimate[]);
-  const by_condition = results.slice(methodJobs.length, methodJobs.length + conditionJobs.length) as AucEstimate[];
+  const jobs = [...methodJobs, ...conditionJobs, ...pairedJob];
+  return { jobs, assemble: (results) => assembleRq1(p, results, methodJobs.length, conditionJobs.length, pairedWith) };
+}
+
+function assembleRq1(
+  p: PreparedStore,
+  results: JobResult[],
+  methods: number,
+  conditions: number,
+  pairedWith: string,
+): Rq1Result {
+  const other = methodScoreMaps(p).get(pairedWith);
+  const auc = notedAuc(p, results.slice(0, methods) as AucEstimate[]);
+  const by_condition = results.slice(methods, methods + conditions) as AucEstimate[];
   if (!p.hasJudgments)
     return {
       population: "deduplicated binary-outcome trajectories",
