@@ -39,12 +39,14 @@ export function criterionEffects(
   const byTask = group(pairs, (pair) => pair.task_id);
   for (const task of [...byTask.keys()].sort(compareCodePoints)) {
     const taskPairs = byTask.get(task)!;
+    // Each pair's labels decoded once per task, not once per item.
+    const labels = taskPairs.map((pair) => [p.labelsOf(pair.without_id), p.labelsOf(pair.with_id)] as const);
     for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {
       let improved = 0;
       let regressed = 0;
-      for (const pair of taskPairs) {
-        const before = satisfied(p.labelsOf(pair.without_id)?.[k]);
-        const after = satisfied(p.labelsOf(pair.with_id)?.[k]);
+      for (const [without, withSkill] of labels) {
+        const before = satisfied(without?.[k]);
+        const after = satisfied(withSkill?.[k]);
         if (!before && after) improved++;
         if (before && !after) regressed++;
       }

@@ -46,6 +46,13 @@ export interface PreparedStore {
   runsOf(trajectoryId: string): { judge: string; run: number }[];
   /** GCPC under an arbitrary outcome step / abstention rule for the primary run. */
   score(trajectoryId: string, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
+  /** The same under several variants, the labels decoded once (RQ4 scores every trajectory under each). */
+  scores(
+    trajectoryId: string,
+    variants: readonly { step: OutcomeStep; abstention?: AbstentionRule }[],
+    judge?: string,
+    run?: number,
+  ): number[];
   /** Per-test verifier results of a trajectory (test_id → status), if the store has them. */
   testResults: Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>;
   /** True when the store holds at least one judgment (GCPC analyses are possible). */
@@ -91,6 +98,17 @@ export function prepareStore(store: Store): PreparedStore {
     if (m.size === 0) testResults.set(r.trajectory_id, m);
     m.set(r.test_id, r.status);
   }
+  const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
+    const t = byId.get(id);
+    const vec = labelsOf(id, judge, run);
+    if (!t || !vec) return variants.map(() => NaN);
+    const tests = testResults.get(id);
+    const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
+    const items = checklist.get(t.task_id)!;
+    return variants.map(({ step, abstention = "exclude" }) =>
+      gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention, lookup)),
+    );
+  };
   return {
     store,
     primaryJudge,
@@ -108,13 +126,9 @@ export function prepareStore(store: Store): PreparedStore {
       return (runs.get(id) ?? []).map(({ judge, run }) => ({ judge, run }));
     },
     score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
-      const t = byId.get(id);
-      const vec = labelsOf(id, judge, run);
-      if (!t || !vec) return NaN;
-      const tests = testResults.get(id);
-      const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
-      return gcpcOf(countAfterOutcomeStep(checklist.get(t.task_id)!, vec, t.outcome, step, abstention, lookup));
+      return scores(id, [{ step, abstention }], judge, run)[0];
     },
+    scores,
   };
 }
 

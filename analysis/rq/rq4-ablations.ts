@@ -83,8 +83,14 @@ function separationRows(
     return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
   const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
   const rows: SeparationRow[] = [];
-  for (const v of variants) {
-    const scores = pop.map((t) => p.score(t.trajectory_id, v.step, v.abstention ?? "exclude"));
+  // Every variant's scores in one pass over the trajectories (each one's labels decoded once).
+  const byVariant = variants.map(() => new Float64Array(pop.length));
+  for (const [i, t] of pop.entries()) {
+    const all = p.scores(t.trajectory_id, variants);
+    for (let v = 0; v < variants.length; v++) byVariant[v][i] = all[v];
+  }
+  for (const [vi, v] of variants.entries()) {
+    const scores = byVariant[vi];
     const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);
     const estimate = sep.estimate();
     const interval =
