@@ -1,6 +1,25 @@
-/** Plain code-point order (contract rule 2); JS `<` compares UTF-16 code units, which differs above U+FFFF. */
+/**
+ * Plain code-point order (contract rule 2); JS `<` compares UTF-16 code units, which differs above U+FFFF.
+ * Only the sign of the result is meaningful.
+ *
+ * UTF-16 code-unit order equals code-point order wherever the first differing units are not both at or
+ * above U+D800 (a surrogate against U+E000–U+FFFF is where they disagree), so the common case is one
+ * pass over code units without allocating; the rest walks code points.
+ */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return x < 0xd800 || y < 0xd800 ? x - y : byCodePoints(a, b);
+  }
+  return a.length - b.length;
+}
+
+/** The first differing code point decides (a lone surrogate counts as its own code point). */
+function byCodePoints(a: string, b: string): number {
   const ia = a[Symbol.iterator](),
     ib = b[Symbol.iterator]();
   for (;;) {
