@@ -1,3 +1,4 @@
+import { duplicateRows } from "./duplicate-rows.js";
 import type { TableName } from "../analysis/schema/tables.js";
 import type { Problem } from "./problems.js";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
@@ -95,43 +96,44 @@ class ReferenceCheck {
     return l.line !== undefined ? `line ${l.line}` : `row ${l.row}`;
   }
 
-  private unique(table: TableName, key: (r: Row) => string, what: string, field: string): void {
-    const seen = new Map<string, string>();
-    this.rows(table).forEach((r, i) => {
-      const k = key(r);
-      const first = seen.get(k);
-      if (first === undefined) seen.set(k, this.where(table, i));
-      else {
-        const shown = JSON.stringify(k.replaceAll("\u0000", " / "));
-        this.problem(table, i, field, `duplicate ${what} ${shown} (first at ${first})`);
-      }
-    });
+  /** A problem for every row whose key (its `parts`, compared as joined text) an earlier row already has. */
+  private unique(table: TableName, parts: ((r: Row) => unknown)[], what: string, field: string): void {
+    const rows = this.rows(table);
+    for (const { row, first } of duplicateRows(rows, parts)) {
+      const shown = JSON.stringify(
+        parts
+          .map((p) => p(rows[row]))
+          .join("\u0000")
+          .replaceAll("\u0000", " / "),
+      );
+      this.problem(table, row, field, `duplicate ${what} ${shown} (first at ${this.where(table, first)})`);
+    }
   }
 
   uniqueKeys(primaryJudge: string, judgmentDuplicates: Problem[] = []): void {
-    const k = (...parts: unknown[]) => parts.join("\u0000");
-    this.unique("tasks", (r) => r.task_id, "task_id", "task_id");
-    this.unique("items", (r) => k(r.task_id, r.item_id), "item (task_id / item_id)", "item_id");
-    this.unique("trajectories", (r) => r.trajectory_id, "trajectory_id", "trajectory_id");
+    const f = (name: string) => (r: Row) => r[name];
+    this.unique("tasks", [f("task_id")], "task_id", "task_id");
+    this.unique("items", [f("task_id"), f("item_id")], "item (task_id / item_id)", "item_id");
+    this.unique("trajectories", [f("trajectory_id")], "trajectory_id", "trajectory_id");
     // Contract rule 13: the key is normalized first (omitted run = 1, omitted judge = the primary judge),
     // so a row without a judge and a row naming the primary judge are the same judgment.
     this.unique(
       "judgments",
-      (r) => k(r.trajectory_id, r.item_id, r.run ?? 1, r.judge ?? primaryJudge),
+      [f("trajectory_id"), f("item_id"), (r) => r.run ?? 1, (r) => r.judge ?? primaryJudge],
       "judgment (trajectory / item / run / judge, normalized)",
       "item_id",
     );
     for (const p of judgmentDuplicates) this.add(p);
-    this.unique("method_scores", (r) => k(r.trajectory_id, r.method), "score (trajectory / method)", "method");
+    this.unique("method_scores", [f("trajectory_id"), f("method")], "score (trajectory / method)", "method");
     this.unique(
       "human_ratings",
-      (r) => k(r.annotator, r.trajectory_id),
+      [f("annotator"), f("trajectory_id")],
       "rating (annotator / trajectory)",
       "trajectory_id",
     );
-    const labelKey = (r: Row) => k(r.annotator, r.trajectory_id, r.item_id);
+    const labelKey = [f("annotator"), f("trajectory_id"), f("item_id")];
     this.unique("human_item_labels", labelKey, "label (annotator / trajectory / item)", "item_id");
-    this.unique("verifier_results", (r) => k(r.trajectory_id, r.test_id), "result (trajectory / test)", "test_id");
+    this.unique("verifier_results", [f("trajectory_id"), f("test_id")], "result (trajectory / test)", "test_id");
   }
 
   /** items → tasks and trajectories → tasks; builds the checklist and task of every trajectory. */
