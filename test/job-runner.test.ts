@@ -29,15 +29,14 @@ test("a job that fails on the worker fails the analysis with the worker's messag
   const bad = {
     kind: "uplift",
     group: "g",
-    rows: ["t1", "t2"].flatMap((task_id) =>
-      (["none", "curated"] as const).map((condition) => ({
-        task_id,
-        condition,
-        outcome: "PASS",
-        harness: "h",
-        model: "m",
-      })),
-    ),
+    // Two tasks, each with a trial without and with skills: a bootstrap is attempted, and 0 resamples refused.
+    columns: {
+      arm: Uint8Array.of(0, 1, 0, 1),
+      pass: Uint8Array.of(1, 1, 1, 1),
+      clusterOf: Int32Array.of(0, 0, 1, 1),
+      clusters: 2,
+      tasks: 2,
+    },
     figure: "f",
     unit: "task",
     settings: { ...DEFAULT_SETTINGS, resamples: 0 },

@@ -41,9 +41,32 @@ export interface AucEstimate {
  * a positive and ≥ 2 holding a negative; otherwise it is null with this reason (never redrawn around).
  */
 export function aucIntervalProblem(rows: ReadonlyArray<{ pass: boolean; task: string }>): string | undefined {
-  const tasks = new Set(rows.map((r) => r.task)).size;
-  const withPos = new Set(rows.filter((r) => r.pass).map((r) => r.task)).size;
-  const withNeg = new Set(rows.filter((r) => !r.pass).map((r) => r.task)).size;
+  const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
+  return clusterIntervalProblem(
+    rows.map((r) => r.pass),
+    clusterOf,
+    clusters,
+  );
+}
+
+/** The same on outcome and cluster columns. */
+export function clusterIntervalProblem(
+  pass: ArrayLike<boolean>,
+  clusterOf: ArrayLike<number>,
+  clusters: number,
+): string | undefined {
+  const hasPos = new Uint8Array(clusters);
+  const hasNeg = new Uint8Array(clusters);
+  const seen = new Uint8Array(clusters);
+  for (let i = 0; i < pass.length; i++) {
+    seen[clusterOf[i]] = 1;
+    if (pass[i]) hasPos[clusterOf[i]] = 1;
+    else hasNeg[clusterOf[i]] = 1;
+  }
+  const count = (a: Uint8Array) => a.reduce((k, x) => k + x, 0);
+  const tasks = count(seen);
+  const withPos = count(hasPos);
+  const withNeg = count(hasNeg);
   if (tasks < 2 || withPos < 2 || withNeg < 2)
     return (
       `not estimable (contract rule 14): ${tasks} task(s), ${withPos} holding a PASS, ` +
@@ -61,11 +84,44 @@ export function aucWithCI(
   settings: BootstrapSettings,
   figure: string,
 ): AucEstimate {
-  const nPass = rows.filter((r) => r.pass).length;
+  return aucWithCIColumns(method, aucColumns(rows), settings, figure);
+}
+
+/**
+ * Scored trajectories as columns: what an AUC job carries to another thread (analysis/rq/jobs.ts), a
+ * few bytes a row instead of an object. Clusters are tasks numbered by `taskClusters`.
+ */
+export interface AucColumns {
+  scores: Float64Array;
+  pass: Uint8Array;
+  clusterOf: Int32Array;
+  clusters: number;
+}
+
+export function aucColumns(rows: ReadonlyArray<{ score: number; pass: boolean; task: string }>): AucColumns {
   const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
-  const base = { method, n: rows.length, n_pass: nPass, n_fail: rows.length - nPass, tasks: clusters };
+  return {
+    scores: Float64Array.from(rows, (r) => r.score),
+    pass: Uint8Array.from(rows, (r) => (r.pass ? 1 : 0)),
+    clusterOf,
+    clusters,
+  };
+}
+
+/** {@link aucWithCI} on columns. */
+export function aucWithCIColumns(
+  method: string,
+  columns: AucColumns,
+  settings: BootstrapSettings,
+  figure: string,
+): AucEstimate {
+  const { clusterOf, clusters } = columns;
+  const n = columns.scores.length;
+  const pass = Array.from(columns.pass, (x) => x === 1);
+  const nPass = pass.filter(Boolean).length;
+  const base = { method, n, n_pass: nPass, n_fail: n - nPass, tasks: clusters };
   const few_clusters = clusters < FEW_CLUSTERS;
-  if (nPass === 0 || nPass === rows.length) {
+  if (nPass === 0 || nPass === n) {
     return {
       ...base,
       auc: null,
@@ -74,17 +130,16 @@ export function aucWithCI(
       obuchowski: null,
       few_clusters,
       within_task: null,
-      note: rows.length === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class",
+      note: n === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class",
     };
   }
-  const scores = rows.map((r) => r.score),
-    pass = rows.map((r) => r.pass);
+  const scores = Array.from(columns.scores);
   const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();
   const obuchowski = { se: finite(ob.se), ci: finiteCI(ob.ci), ...(ob.reason ? { reason: ob.reason } : {}) };
   const within_task = withinTaskEstimate(new WithinTaskAuc(scores, pass, clusterOf, clusters), settings, figure);
-  const problem = aucIntervalProblem(rows);
+  const problem = clusterIntervalProblem(pass, clusterOf, clusters);
   if (problem) {
     const note = `CI ${problem}`;
     return { ...base, auc: estimate, ci: null, bootstrap: null, obuchowski, few_clusters, within_task, note };

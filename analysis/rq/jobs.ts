@@ -1,7 +1,7 @@
 import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
-import { aucWithCI, type AucEstimate } from "./common.js";
-import { upliftRow, type UpliftRow, type UpliftTrial } from "./outcome-level.js";
-import { pairedAucComparison, type PairedDelta } from "./rq1-discrimination.js";
+import { aucWithCIColumns, type AucColumns, type AucEstimate } from "./common.js";
+import { upliftRow, type UpliftColumns, type UpliftRow } from "./outcome-level.js";
+import { pairedAucColumns, type PairedColumns, type PairedDelta } from "./rq1-discrimination.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 /**
@@ -14,20 +14,20 @@ export type AnalysisJob =
   | {
       kind: "auc";
       method: string;
-      rows: { score: number; pass: boolean; task: string }[];
+      columns: AucColumns;
       settings: BootstrapSettings;
       figure: string;
     }
   | {
       kind: "paired";
-      rows: { a: number; b: number; pass: boolean; task: string }[];
+      columns: PairedColumns;
       methods: [string, string];
       settings: BootstrapSettings;
     }
   | {
       kind: "uplift";
       group: string;
-      rows: UpliftTrial[];
+      columns: UpliftColumns;
       figure: string;
       unit: "task" | "configuration";
       settings: BootstrapSettings;
@@ -39,9 +39,9 @@ export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow;
 export function runJob(job: AnalysisJob): JobResult {
   switch (job.kind) {
     case "auc":
-      return aucWithCI(job.method, job.rows, job.settings, job.figure);
+      return aucWithCIColumns(job.method, job.columns, job.settings, job.figure);
     case "paired":
-      return pairedAucComparison(job.rows, job.methods, job.settings);
+      return pairedAucColumns(job.columns, job.methods, job.settings);
     case "uplift":
       return upliftRow(job);
   }
@@ -62,8 +62,16 @@ export interface PendingJobs {
   wait(): JobResult[];
 }
 
+/** Rows behind a job. */
+const rowsOf = (job: AnalysisJob) =>
+  job.kind === "auc"
+    ? job.columns.scores.length
+    : job.kind === "paired"
+      ? job.columns.a.length
+      : job.columns.arm.length;
+
 /** Work of a job, for ordering: rows × resamples (a draw's cost grows with the rows behind it). */
-const cost = (job: AnalysisJob) => (job.rows.length + 1) * job.settings.resamples;
+const cost = (job: AnalysisJob) => (rowsOf(job) + 1) * job.settings.resamples;
 
 /**
  * Starts the jobs on the runner, if any, so that this thread can do other work meanwhile; `wait` gives

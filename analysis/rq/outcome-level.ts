@@ -62,29 +62,26 @@ export function outcomeLevel(
   settings: BootstrapSettings,
   runner?: JobRunner,
 ): OutcomeLevelResult | NotAvailable {
-  const plan = outcomePlan(p, settings, runner !== undefined);
+  const plan = outcomePlan(p, settings);
   return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs, runner));
 }
 
 /**
  * The binary outcome view as jobs (one per uplift row, analysis/rq/jobs.ts) and the function that
- * builds the result from their results, in order; `elsewhere`: the jobs may cross to another thread,
- * so they carry only the fields an uplift reads.
+ * builds the result from their results, in order.
  */
 export function outcomePlan(
   p: PreparedStore,
   settings: BootstrapSettings,
-  elsewhere: boolean,
 ): NotAvailable | { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => OutcomeLevelResult } {
   const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const trial = elsewhere ? upliftTrial : (t: Trajectory): UpliftTrial => t;
   const job = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
-    rows: rows.map(trial),
+    columns: upliftColumns(rows, unit),
     figure,
     unit,
     settings,
@@ -112,34 +109,44 @@ export function outcomePlan(
   return { jobs, assemble };
 }
 
-/** What an uplift row reads of a trial. */
-export type UpliftTrial = Pick<Trajectory, "task_id" | "condition" | "outcome" | "harness" | "model" | "source">;
+/**
+ * A group's trials as columns (what an uplift job carries to another thread, analysis/rq/jobs.ts): arm
+ * 0 without skills, 1 with curated skills; pass 1/0; the cluster of each trial (its task, or its
+ * harness/model/source configuration), numbered by `taskClusters`; and the group's distinct tasks.
+ */
+export interface UpliftColumns {
+  arm: Uint8Array;
+  pass: Uint8Array;
+  clusterOf: Int32Array;
+  clusters: number;
+  tasks: number;
+}
 
-const upliftTrial = (t: Trajectory): UpliftTrial => ({
-  task_id: t.task_id,
-  condition: t.condition,
-  outcome: t.outcome,
-  harness: t.harness,
-  model: t.model,
-  source: t.source,
-});
+const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
 
-const configuration = (t: UpliftTrial) => JSON.stringify([t.harness, t.model, t.source ?? null]);
+function upliftColumns(rows: Trajectory[], unit: "task" | "configuration"): UpliftColumns {
+  const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
+  return {
+    arm: Uint8Array.from(rows, (t) => (t.condition === "none" ? 0 : 1)),
+    pass: Uint8Array.from(rows, (t) => (t.outcome === "PASS" ? 1 : 0)),
+    clusterOf,
+    clusters,
+    tasks: new Set(rows.map((t) => t.task_id)).size,
+  };
+}
 
 /** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
 export function upliftRow(o: {
   group: string;
-  rows: UpliftTrial[];
+  columns: UpliftColumns;
   figure: string;
   unit: "task" | "configuration";
   settings: BootstrapSettings;
 }): UpliftRow {
-  const { rows, unit } = o;
-  const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
+  const { unit } = o;
+  const { arm, pass, clusterOf, clusters } = o.columns;
   const props = new ClusteredProportions(clusters);
-  for (const [i, t] of rows.entries()) {
-    props.add(t.condition === "none" ? 0 : 1, clusterOf[i], t.outcome === "PASS" ? 1 : 0, 1);
-  }
+  for (let i = 0; i < arm.length; i++) props.add(arm[i], clusterOf[i], pass[i], 1);
   const ones = new Float64Array(clusters).fill(1);
   const a = props.totals(0);
   const b = props.totals(1);
@@ -147,7 +154,7 @@ export function upliftRow(o: {
   const rc = props.rate(1, ones);
   const row: UpliftRow = {
     group: o.group,
-    tasks: new Set(rows.map((t) => t.task_id)).size,
+    tasks: o.columns.tasks,
     cluster_unit: unit,
     clusters,
     trials_none: a.trials,

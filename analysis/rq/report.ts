@@ -70,7 +70,7 @@ export function analyzePrepared(
   // RQ1's intervals and the uplift rows are independent jobs (analysis/rq/jobs.ts): with a runner they
   // start on the other thread now, while this one computes RQ2–RQ5, then helps with what is left.
   const rq1Jobs = rq1Plan(p, settings);
-  const outcomeJobs = outcomePlan(p, settings, options.runner !== undefined);
+  const outcomeJobs = outcomePlan(p, settings);
   const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
   const jobs = [...rq1Jobs.jobs, ...outcomeList];
   const pending = options.runner ? startJobs(jobs, options.runner) : undefined;

@@ -11,7 +11,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
-import { aucIntervalProblem, AUC_ESTIMATOR, taskClusters, type AucEstimate } from "./common.js";
+import { aucColumns, AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
 import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
@@ -79,14 +79,15 @@ export function rq1Plan(
     );
     const figure = `rq1:condition:${condition}`;
     const method = `gcpc (${condition})`;
-    return rows.length === 0 ? [] : [{ kind: "auc" as const, method, rows, settings: headline(settings), figure }];
+    const columns = aucColumns(rows);
+    return rows.length === 0 ? [] : [{ kind: "auc" as const, method, columns, settings: headline(settings), figure }];
   });
   const pairedJob: AnalysisJob[] =
     p.hasJudgments && other
       ? [
           {
             kind: "paired",
-            rows: pairedRows(p, gcpc, other),
+            columns: pairedColumns(pairedRows(p, gcpc, other)),
             methods: ["gcpc", pairedWith],
             settings: headline(settings),
           },
@@ -140,7 +141,7 @@ function aucJobs(pop: Binary[], maps: ReadonlyMap<string, ScoreLookup>, settings
     .map(([method, scores]) => ({
       kind: "auc" as const,
       method,
-      rows: scoredRows(pop, scores),
+      columns: aucColumns(scoredRows(pop, scores)),
       settings,
       figure: `rq1:auc:${method}`,
     }));
@@ -189,14 +190,42 @@ export function pairedAucComparison(
   methods: [string, string],
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {
-  const pass = rows.map((r) => r.pass);
-  if (!pass.includes(true) || !pass.includes(false))
-    return notAvailable(
-      `shared subset of ${methods.join(" and ")} has ${rows.length} trajectories and not both outcome classes`,
-    );
+  return pairedAucColumns(pairedColumns(rows), methods, settings);
+}
+
+/** Both scores of the shared trajectories as columns (what a paired job carries; see AucColumns). */
+export interface PairedColumns {
+  a: Float64Array;
+  b: Float64Array;
+  pass: Uint8Array;
+  clusterOf: Int32Array;
+  clusters: number;
+}
+
+function pairedColumns(rows: ReadonlyArray<{ a: number; b: number; pass: boolean; task: string }>): PairedColumns {
   const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
-  const scoresA = rows.map((r) => r.a);
-  const scoresB = rows.map((r) => r.b);
+  return {
+    a: Float64Array.from(rows, (r) => r.a),
+    b: Float64Array.from(rows, (r) => r.b),
+    pass: Uint8Array.from(rows, (r) => (r.pass ? 1 : 0)),
+    clusterOf,
+    clusters,
+  };
+}
+
+/** {@link pairedAucComparison} on columns. */
+export function pairedAucColumns(
+  columns: PairedColumns,
+  methods: [string, string],
+  settings: BootstrapSettings,
+): PairedDelta | NotAvailable {
+  const pass = Array.from(columns.pass, (x) => x === 1);
+  const n = pass.length;
+  if (!pass.includes(true) || !pass.includes(false))
+    return notAvailable(`shared subset of ${methods.join(" and ")} has ${n} trajectories and not both outcome classes`);
+  const { clusterOf, clusters } = columns;
+  const scoresA = Array.from(columns.a);
+  const scoresB = Array.from(columns.b);
   const aucA = new ClusteredAuc(scoresA, pass, clusterOf, clusters);
   const aucB = new ClusteredAuc(scoresB, pass, clusterOf, clusters);
   const [estA, estB] = [aucA.estimate(), aucB.estimate()];
@@ -208,9 +237,9 @@ export function pairedAucComparison(
     ci: finiteCI(ob.ci),
     ...(ob.reason ? { reason: ob.reason } : {}),
   };
-  const base = { available: true as const, methods, n: rows.length, tasks: clusters, auc_a: estA, auc_b: estB };
+  const base = { available: true as const, methods, n, tasks: clusters, auc_a: estA, auc_b: estB };
   const few_clusters = clusters < FEW_CLUSTERS;
-  const problem = aucIntervalProblem(rows);
+  const problem = clusterIntervalProblem(pass, clusterOf, clusters);
   if (problem) {
     const none = { positive_share: null, bootstrap: null, draws: [] };
     return { ...base, delta: estA - estB, ci: null, ci_reason: problem, few_clusters, ...none, test };
