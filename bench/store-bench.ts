@@ -8,14 +8,19 @@ import { writeStore } from "../store/write-store.js";
 
 const repo = new URL("../", import.meta.url).pathname;
 
-function runReport(store: string): {
+function runReport(
+  store: string,
+  threads = 2,
+): {
   readMs: number;
   analyzeMs: number;
   totalMs: number;
   maxRssMiB: number;
   rows: number;
+  threads: number;
 } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(repo, "bench/run-report.ts"), store], {
+  const args = ["--import", "tsx", join(repo, "bench/run-report.ts"), store, "--threads", String(threads)];
+  const r = spawnSync(process.execPath, args, {
     encoding: "utf8",
     cwd: repo,
   });
@@ -36,10 +41,14 @@ export async function benchStores(): Promise<string[]> {
     const big = join(tmp, "scale10");
     await writeStore(big, generateDemoStore({ seed: 1, scale: 10 }));
     const r10 = runReport(big);
+    // The peer: the same report on one thread, in this run.
+    const alone = runReport(big, 1);
     lines.push(
       `report on a generated store at scale 10 (${r10.rows.toLocaleString("en-US")} ` +
-        `rows): ${r10.totalMs.toFixed(0)} ms wall, peak RSS ${r10.maxRssMiB.toFixed(0)} ` +
-        `MiB (targets < 30 s, < 2 GiB)`,
+        `rows): ${r10.totalMs.toFixed(0)} ms wall on ${r10.threads} thread(s) (analyse ${r10.analyzeMs.toFixed(0)}), ` +
+        `peak RSS ${r10.maxRssMiB.toFixed(0)} MiB (targets < 30 s, < 2 GiB); one thread ` +
+        `${alone.totalMs.toFixed(0)} ms (analyse ${alone.analyzeMs.toFixed(0)}), ` +
+        `${(alone.analyzeMs / r10.analyzeMs).toFixed(2)}× the analysis time`,
     );
     // Ingestion throughput per format: the same scale-3 store as Parquet, JSONL and CSV.
     const s = generateDemoStore({ seed: 2, scale: 3 });

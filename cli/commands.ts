@@ -87,11 +87,13 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     level: DEFAULT_SETTINGS.level,
     interval: choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile"),
   };
+  const threads = intOption("threads", values.threads, 2, 1);
+  if (threads > 2) throw new UsageError(`--threads must be 1 or 2 (one worker thread at most), got "${threads}"`);
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
   const { store: whole } = await loadValidStore(dir, values, io, progress);
   const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
-  const runner = jobRunnerFor(store.trajectories.length);
+  const runner = threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
   let report: ReturnType<typeof analyzeStore>;
   try {
     report = analyzeStore(store, settings, {

@@ -31,7 +31,7 @@ row, key and reference, and prints counts. Problems are listed with file, line o
 field (up to --max-problems, default 50). Exit 2 if invalid.`,
   report: `gcpc report STORE [--format md|json|csv|latex] [--seed N] [--resamples N]
                    [--out FILE] [--per-trajectory] [--paper | --no-paper] [--benchmark NAME]
-                   [--interval percentile|bca|expanded|studentized]
+                   [--interval percentile|bca|expanded|studentized] [--threads 1|2]
 
 Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --format         md (default); json (stable keys, see README); csv (tidy: one row per
@@ -49,7 +49,10 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
                    with Obuchowski's clustered SE on every draw, for AUC and paired ΔAUC; expanded elsewhere;
                    the best measured coverage, recommended for few tasks: README "Coverage")
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
-                   per-benchmark view; the paper's headline figures are SkillsBench-only)`,
+                   per-benchmark view; the paper's headline figures are SkillsBench-only)
+  --threads 1|2    2 (default on a machine with a second core, for stores of 50,000 trajectories or
+                   more): the RQ1 intervals and uplift rows are shared with a worker thread; 1: one
+                   thread. The output is byte-identical either way (each interval is seeded by its figure)`,
   site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR]
 
 Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs

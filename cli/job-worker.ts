@@ -34,10 +34,9 @@ export class WorkerJobRunner implements JobRunner {
     this.port = port1;
     this.done = new Int32Array(new SharedArrayBuffer(4));
     // The worker registers tsx itself (the CLI may run through bin/gcpc.js, whose loader is not inherited).
-    const code =
-      `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})` +
-      `.then((m) => { m.register(); return import(${JSON.stringify(new URL("./job-worker-main.ts", import.meta.url).href)}); })` +
-      ".then((m) => m.serve());";
+    const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+    const main = JSON.stringify(new URL("./job-worker-main.ts", import.meta.url).href);
+    const code = `import(${tsx}).then((m) => { m.register(); return import(${main}); }).then((m) => m.serve());`;
     this.worker = new Worker(code, { eval: true, workerData: { port: port2, done: this.done }, transferList: [port2] });
     this.worker.unref();
   }

@@ -17,6 +17,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     "max-problems": { type: "string" },
     benchmark: { type: "string" },
     interval: { type: "string" },
+    threads: { type: "string" },
   },
   site: {
     out: { type: "string" },

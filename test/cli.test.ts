@@ -28,6 +28,9 @@ test("usage errors exit 2 with a message; help exits 0", () => {
   assert.equal(gcpc("report", valid, "--format", "xml").status, 2);
   assert.equal(gcpc("report", valid, "--resamples", "abc").status, 2);
   assert.equal(gcpc("report").status, 2);
+  const threads = gcpc("report", valid, "--threads", "3");
+  assert.equal(threads.status, 2);
+  assert.match(threads.stderr, /--threads must be 1 or 2/);
 });
 
 test("an invalid store exits 2 and writes no output file", () => {
