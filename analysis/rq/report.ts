@@ -69,11 +69,13 @@ export function analyzePrepared(
   );
   // RQ1's intervals and the uplift rows are independent jobs (analysis/rq/jobs.ts): with a runner they
   // start on the other thread now, while this one computes RQ2–RQ5, then helps with what is left.
+  // Two batches, RQ1's first, so the other thread starts on it while this one builds the uplift jobs.
   const rq1Jobs = rq1Plan(p, settings);
+  const rq1Pending = options.runner ? startJobs(rq1Jobs.jobs, options.runner) : undefined;
   const outcomeJobs = outcomePlan(p, settings);
   const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
-  const jobs = [...rq1Jobs.jobs, ...outcomeList];
-  const pending = options.runner ? startJobs(jobs, options.runner) : undefined;
+  const outcomePending = options.runner ? startJobs(outcomeList, options.runner) : undefined;
+  const jobCount = rq1Jobs.jobs.length + outcomeList.length;
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
@@ -85,13 +87,15 @@ export function analyzePrepared(
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
   progress(
-    `RQ1 discrimination and binary outcomes: ${jobs.length} intervals ` +
+    `RQ1 discrimination and binary outcomes: ${jobCount} intervals ` +
       `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
   );
-  const results = pending ? pending.wait() : runJobs(jobs);
-  const rq1 = rq1Jobs.assemble(results.slice(0, rq1Jobs.jobs.length));
+  const rq1 = rq1Jobs.assemble(rq1Pending ? rq1Pending.wait() : runJobs(rq1Jobs.jobs));
   for (const estimate of rq1.auc) checklist.push(estimate);
-  const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(results.slice(rq1Jobs.jobs.length));
+  const outcomes =
+    "available" in outcomeJobs
+      ? outcomeJobs
+      : outcomeJobs.assemble(outcomePending ? outcomePending.wait() : runJobs(outcomeList));
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
     store: {
