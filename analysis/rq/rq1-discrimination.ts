@@ -11,7 +11,8 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
-import { aucColumns, AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
+import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
+import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
 import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
@@ -66,33 +67,26 @@ export function rq1Plan(
   settings: BootstrapSettings,
   pairedWith = "holistic",
 ): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq1Result } {
-  const pop = p.trajectories.filter(isBinary);
+  const pop = populationColumns(p, p.trajectories.filter(isBinary));
   const maps = methodScoreMaps(p);
   const gcpc = maps.get("gcpc")!;
   const other = maps.get(pairedWith);
+  const all = () => true;
   // Every interval of RQ1 is one job (analysis/rq/jobs.ts), so a runner can share them between threads.
   const methodJobs = aucJobs(pop, maps, headline(settings));
   const conditionJobs: AnalysisJob[] = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
-    const rows = scoredRows(
-      pop.filter((t) => t.condition === condition),
-      gcpc,
-    );
+    const columns = aucColumnsOf(pop, (i) => pop.trajectories[i].condition === condition, gcpc);
     const figure = `rq1:condition:${condition}`;
     const method = `gcpc (${condition})`;
-    const columns = aucColumns(rows);
-    return rows.length === 0 ? [] : [{ kind: "auc" as const, method, columns, settings: headline(settings), figure }];
+    const job = { kind: "auc" as const, method, columns, settings: headline(settings), figure };
+    return columns.scores.length === 0 ? [] : [job];
   });
-  const pairedJob: AnalysisJob[] =
-    p.hasJudgments && other
-      ? [
-          {
-            kind: "paired",
-            columns: pairedColumns(pairedRows(p, gcpc, other)),
-            methods: ["gcpc", pairedWith],
-            settings: headline(settings),
-          },
-        ]
-      : [];
+  const pairedJob: AnalysisJob[] = [];
+  if (p.hasJudgments && other) {
+    const { values, ...rest } = scoredColumns(pop, all, [gcpc, other]);
+    const columns = { a: values[0], b: values[1], ...rest };
+    pairedJob.push({ kind: "paired", columns, methods: ["gcpc", pairedWith], settings: headline(settings) });
+  }
   const jobs = [...methodJobs, ...conditionJobs, ...pairedJob];
   return { jobs, assemble: (results) => assembleRq1(p, results, methodJobs.length, conditionJobs.length, pairedWith) };
 }
@@ -126,22 +120,18 @@ function assembleRq1(
   };
 }
 
-type Binary = PreparedStore["trajectories"][number];
-
-function scoredRows(pop: Binary[], scores: ScoreLookup) {
-  return pop
-    .filter((t) => scores.has(t.trajectory_id))
-    .map((t) => ({ score: scores.get(t.trajectory_id)!, pass: t.outcome === "PASS", task: t.task_id }));
-}
-
 /** One AUC job per log-only method, on its own available sample (outcome-inclusive scores contain the label). */
-function aucJobs(pop: Binary[], maps: ReadonlyMap<string, ScoreLookup>, settings: BootstrapSettings): AnalysisJob[] {
+function aucJobs(
+  pop: PopulationColumns,
+  maps: ReadonlyMap<string, ScoreLookup>,
+  settings: BootstrapSettings,
+): AnalysisJob[] {
   return [...maps]
     .filter(([method]) => method !== "gcpc_outcome")
     .map(([method, scores]) => ({
       kind: "auc" as const,
       method,
-      columns: aucColumns(scoredRows(pop, scores)),
+      columns: aucColumnsOf(pop, () => true, scores),
       settings,
       figure: `rq1:auc:${method}`,
     }));

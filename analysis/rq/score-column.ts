@@ -46,6 +46,11 @@ export class ScoreColumn implements ScoreLookup {
     return k !== undefined && this.present[k] === 1;
   }
 
+  /** The score of the trajectory in slot k, if scored. */
+  atSlot(k: number): number | undefined {
+    return this.present[k] === 1 ? this.values[k] : undefined;
+  }
+
   get(trajectoryId: string): number | undefined {
     const k = this.slots.get(trajectoryId);
     return k !== undefined && this.present[k] === 1 ? this.values[k] : undefined;
