@@ -46,13 +46,17 @@ export class WorkerJobRunner implements JobRunner {
     const claim = new Int32Array(new SharedArrayBuffer(4));
     const message: JobBatch = { batch, jobs, claim };
     this.port.postMessage(message);
+    const out = new Array<JobResult>(jobs.length);
+    let here = 0;
+    // Claim what the worker has not, until every job of the batch is claimed.
+    const help = () => {
+      for (let k = Atomics.add(claim, 0, 1); k < jobs.length; k = Atomics.add(claim, 0, 1), here++)
+        out[k] = runJob(jobs[k]);
+    };
     return {
+      help,
       wait: () => {
-        const out = new Array<JobResult>(jobs.length);
-        let here = 0;
-        // Help: claim what the worker has not, until every job is claimed.
-        for (let k = Atomics.add(claim, 0, 1); k < jobs.length; k = Atomics.add(claim, 0, 1), here++)
-          out[k] = runJob(jobs[k]);
+        help();
         for (const r of this.collect(batch, jobs.length - here)) out[r.k] = r.result;
         return out;
       },

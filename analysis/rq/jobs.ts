@@ -59,6 +59,8 @@ export interface JobRunner {
 }
 
 export interface PendingJobs {
+  /** Runs, here, the jobs no thread has claimed yet (so that several batches can be helped before any wait). */
+  help(): void;
   wait(): JobResult[];
 }
 
@@ -80,10 +82,11 @@ const cost = (job: AnalysisJob) => (rowsOf(job) + 1) * job.settings.resamples;
  * close together.
  */
 export function startJobs(jobs: AnalysisJob[], runner?: JobRunner): PendingJobs {
-  if (!runner) return { wait: () => jobs.map(runJob) };
+  if (!runner) return { help: () => {}, wait: () => jobs.map(runJob) };
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
   const pending = runner.submit(order.map((i) => jobs[i]));
   return {
+    help: () => pending.help(),
     wait() {
       const claimed = pending.wait();
       const out = new Array<JobResult>(jobs.length);

@@ -90,6 +90,9 @@ export function analyzePrepared(
     `RQ1 discrimination and binary outcomes: ${jobCount} intervals ` +
       `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
   );
+  // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
+  rq1Pending?.help();
+  outcomePending?.help();
   const rq1 = rq1Jobs.assemble(rq1Pending ? rq1Pending.wait() : runJobs(rq1Jobs.jobs));
   for (const estimate of rq1.auc) checklist.push(estimate);
   const outcomes =
