@@ -50,7 +50,7 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
                    the best measured coverage, recommended for few tasks: README "Coverage")
   --benchmark NAME only that benchmark's tasks and everything attached to them (contract rule 4's
                    per-benchmark view; the paper's headline figures are SkillsBench-only)
-  --threads 1|2    2 (default on a machine with a second core, for stores of 50,000 trajectories or
+  --threads 1|2    2 (default on a machine with a second core, for stores of 20,000 trajectories or
                    more): the RQ1 intervals and uplift rows are shared with a worker thread; 1: one
                    thread. The output is byte-identical either way (each interval is seeded by its figure)`,
   site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR]

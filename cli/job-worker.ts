@@ -117,7 +117,7 @@ export class WorkerJobRunner implements JobRunner {
 }
 
 /** Trajectories from which a second thread pays for its start (≈ 0.5 s to load the analysis code). */
-export const WORKER_THRESHOLD = 50_000;
+export const WORKER_THRESHOLD = 20_000;
 
 /** A runner when the store is large enough and the machine has a second core; undefined otherwise. */
 export function jobRunnerFor(trajectories: number): WorkerJobRunner | undefined {
