@@ -40,16 +40,6 @@ export interface AucEstimate {
  * Contract rule 14: a clustered interval for an AUC or ΔAUC needs ≥ 2 clusters, ≥ 2 of them holding
  * a positive and ≥ 2 holding a negative; otherwise it is null with this reason (never redrawn around).
  */
-export function aucIntervalProblem(rows: ReadonlyArray<{ pass: boolean; task: string }>): string | undefined {
-  const { clusterOf, clusters } = taskClusters(rows.map((r) => r.task));
-  return clusterIntervalProblem(
-    rows.map((r) => r.pass),
-    clusterOf,
-    clusters,
-  );
-}
-
-/** The same on outcome and cluster columns. */
 export function clusterIntervalProblem(
   pass: ArrayLike<boolean>,
   clusterOf: ArrayLike<number>,

@@ -7,8 +7,8 @@ import type { NotAvailable } from "../estimates/not-defined.js";
 /**
  * The analyses' heaviest independent pieces, as plain data: each is a pure function of its job, seeded
  * by its figure's name, so it gives the same result on any thread and in any order (issue 10: the
- * statistics on both cores). Rows are plain objects and arrays, which a structured clone carries to a
- * worker thread unchanged.
+ * statistics on both cores). Each carries its rows as typed columns, which a structured clone copies to
+ * a worker thread unchanged.
  */
 export type AnalysisJob =
   | {
@@ -50,8 +50,8 @@ export function runJob(job: AnalysisJob): JobResult {
 /**
  * Somewhere else to run jobs (a worker thread, cli/job-worker.ts). `submit` hands it the jobs and
  * returns at once; both sides then claim jobs one at a time, in the order given, from a shared
- * counter: the other thread as soon as it has them, this one when it calls `wait`, which then returns
- * every result in job order. The analyses stay synchronous and free of I/O; without a runner every job
+ * counter: the other thread as soon as it has them, this one when it calls `help` or `wait`, which then
+ * returns every result in job order. The analyses stay synchronous and free of I/O; without a runner every job
  * runs here.
  */
 export interface JobRunner {

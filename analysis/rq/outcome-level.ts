@@ -9,7 +9,7 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { taskClusters } from "./common.js";
-import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
+import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -57,13 +57,9 @@ export interface OutcomeLevelResult {
  * FAIL-only, mixed and PASS-only cells. Works on any store with binary
  * outcomes, judgments or not.
  */
-export function outcomeLevel(
-  p: PreparedStore,
-  settings: BootstrapSettings,
-  runner?: JobRunner,
-): OutcomeLevelResult | NotAvailable {
+export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): OutcomeLevelResult | NotAvailable {
   const plan = outcomePlan(p, settings);
-  return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs, runner));
+  return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs));
 }
 
 /**

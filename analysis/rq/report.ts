@@ -8,7 +8,7 @@ import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
-import { runJobs, startJobs, type JobRunner } from "./jobs.js";
+import { startJobs, type JobRunner } from "./jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 export interface PerTrajectoryRow {
@@ -71,10 +71,10 @@ export function analyzePrepared(
   // start on the other thread now, while this one computes RQ2–RQ5, then helps with what is left.
   // Two batches, RQ1's first, so the other thread starts on it while this one builds the uplift jobs.
   const rq1Jobs = rq1Plan(p, settings);
-  const rq1Pending = options.runner ? startJobs(rq1Jobs.jobs, options.runner) : undefined;
+  const rq1Pending = startJobs(rq1Jobs.jobs, options.runner);
   const outcomeJobs = outcomePlan(p, settings);
   const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
-  const outcomePending = options.runner ? startJobs(outcomeList, options.runner) : undefined;
+  const outcomePending = startJobs(outcomeList, options.runner);
   const jobCount = rq1Jobs.jobs.length + outcomeList.length;
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
@@ -91,14 +91,11 @@ export function analyzePrepared(
       `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
   );
   // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
-  rq1Pending?.help();
-  outcomePending?.help();
-  const rq1 = rq1Jobs.assemble(rq1Pending ? rq1Pending.wait() : runJobs(rq1Jobs.jobs));
+  rq1Pending.help();
+  outcomePending.help();
+  const rq1 = rq1Jobs.assemble(rq1Pending.wait());
   for (const estimate of rq1.auc) checklist.push(estimate);
-  const outcomes =
-    "available" in outcomeJobs
-      ? outcomeJobs
-      : outcomeJobs.assemble(outcomePending ? outcomePending.wait() : runJobs(outcomeList));
+  const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
     store: {

@@ -13,7 +13,7 @@ import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
 import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
 import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
-import { runJobs, type AnalysisJob, type JobResult, type JobRunner } from "./jobs.js";
+import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -51,14 +51,9 @@ export interface Rq1Result {
  * subset (both AUCs recomputed on each draw), and AUC(gcpc) by condition.
  * Outcome-inclusive scores are excluded: they contain the label.
  */
-export function rq1Discrimination(
-  p: PreparedStore,
-  settings: BootstrapSettings,
-  pairedWith = "holistic",
-  runner?: JobRunner,
-): Rq1Result {
+export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
   const plan = rq1Plan(p, settings, pairedWith);
-  return plan.assemble(runJobs(plan.jobs, runner));
+  return plan.assemble(runJobs(plan.jobs));
 }
 
 /** RQ1 as jobs (analysis/rq/jobs.ts) and the function that builds the result from their results, in order. */
@@ -146,28 +141,6 @@ function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
       estimate.note = "not available: the store holds no judgments";
   }
   return auc;
-}
-
-/** ΔAUC = AUC(a) − AUC(b) on the trajectories both methods scored, both AUCs on each task-clustered draw. */
-export function pairedDelta(
-  p: PreparedStore,
-  a: ScoreLookup,
-  b: ScoreLookup,
-  methods: [string, string],
-  settings: BootstrapSettings,
-): PairedDelta | NotAvailable {
-  return pairedAucComparison(pairedRows(p, a, b), methods, settings);
-}
-
-/** The binary trajectories both methods scored, with both scores. */
-function pairedRows(p: PreparedStore, a: ScoreLookup, b: ScoreLookup) {
-  const shared = p.trajectories.filter((t) => isBinary(t) && a.has(t.trajectory_id) && b.has(t.trajectory_id));
-  return shared.map((t) => ({
-    a: a.get(t.trajectory_id)!,
-    b: b.get(t.trajectory_id)!,
-    pass: t.outcome === "PASS",
-    task: t.task_id,
-  }));
 }
 
 /**
