@@ -72,7 +72,11 @@ export class WorkerJobRunner implements JobRunner {
       if (message.error !== undefined) throw new Error(`analysis worker: ${message.error}`);
       const r = { k: message.k, result: message.result as JobResult };
       if (message.batch === batch) mine.push(r);
-      else this.early.set(message.batch, [...(this.early.get(message.batch) ?? []), r]);
+      else {
+        const later = this.early.get(message.batch);
+        if (later) later.push(r);
+        else this.early.set(message.batch, [r]);
+      }
     }
     return mine;
   }
@@ -92,11 +96,10 @@ export class WorkerJobRunner implements JobRunner {
 
   /** The next posted message; counted before it is readable here only in a race, so briefly retried. */
   private receive(): WorkerMessage {
-    const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let tries = 0; tries < 10_000; tries++) {
       const got = receiveMessageOnPort(this.port);
       if (got) return got.message;
-      Atomics.wait(pause, 0, 0, 1);
+      Atomics.wait(PAUSE, 0, 0, 1);
     }
     throw new Error("the analysis worker counted a result it never posted");
   }
@@ -115,6 +118,9 @@ export class WorkerJobRunner implements JobRunner {
     await this.worker.terminate();
   }
 }
+
+/** Never notified: waiting on it is a 1 ms sleep. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** Trajectories from which a second thread pays for its start (≈ 0.5 s to load the analysis code). */
 export const WORKER_THRESHOLD = 20_000;

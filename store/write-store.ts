@@ -8,7 +8,6 @@ import {
   renameSync,
   rmSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -87,32 +86,25 @@ function dropNulls(r: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** Writes a file atomically (temp file in the same folder, then rename). */
-/** writeFileAtomic for text made of chunks (a report too long for one string): all of it appears, or none. */
-export function writeChunksAtomic(path: string, chunks: Iterable<string>): void {
+/** Writes a file atomically (temp file in the same folder, then rename): all of it appears, or none. */
+export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+  writeChunksAtomic(path, [content]);
+}
+
+/** writeFileAtomic for content made of chunks (a report too long for one string). */
+export function writeChunksAtomic(path: string, chunks: Iterable<string | Uint8Array>): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, "w");
-    for (const chunk of chunks) writeSync(fd, chunk);
+    // writeFileSync on a descriptor writes at its position until the whole chunk is written.
+    for (const chunk of chunks) writeFileSync(fd, chunk);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
-export function writeFileAtomic(path: string, content: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, path);
-  } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
   }
