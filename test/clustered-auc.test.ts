@@ -46,12 +46,12 @@ test("groups collapse equal scores within a cluster (per-draw cost below n)", ()
   assert.equal(c.estimate(), 0.5);
 });
 
-test("every evaluation path (level walk, sparse cluster walk, dense cluster rows) equals auc() on the materialised draw", () => {
+test("every evaluation path (level walk, packed level walk, dense level rows) equals auc() on the materialised draw", () => {
   const rng = seedrandom("paths");
   const shapes: [number, number, number | null, string][] = [
     [300, 40, null, "level"], // continuous: level-ordered walk
-    [200, 50, 19, "cluster"], // few levels, sparse cells: cluster walk over groups
-    [2000, 20, 5, "dense"], // few levels, dense cells: dense cluster rows
+    [200, 50, 19, "packed"], // few levels, sparse cells: level walk over the groups' packed counts
+    [2000, 20, 5, "dense"], // few levels, dense cells: one dense row per level
   ];
   for (const [n, tasks, levels, path] of shapes) {
     const cluster = Int32Array.from({ length: n }, () => Math.floor(rng() * tasks));
@@ -75,6 +75,45 @@ test("every evaluation path (level walk, sparse cluster walk, dense cluster rows
       }
       const expected = auc(s, y);
       assert.ok(Math.abs(c.evaluate(w) - expected) < 1e-12, `${n}/${tasks}/${levels}: ${c.evaluate(w)} vs ${expected}`);
+    }
+  }
+});
+
+/** The weighted Mann–Whitney AUC by its definition: every (PASS, FAIL) pair weighted by its clusters' weights. */
+function weightedAucByPairs(score: ArrayLike<number>, pass: boolean[], cluster: ArrayLike<number>, w: Float64Array) {
+  let num = 0,
+    pos = 0,
+    neg = 0;
+  for (let i = 0; i < score.length; i++) {
+    if (pass[i]) pos += w[cluster[i]];
+    else neg += w[cluster[i]];
+    for (let j = 0; pass[i] && j < score.length; j++) {
+      if (pass[j]) continue;
+      const cmp = score[i] > score[j] ? 1 : score[i] === score[j] ? 0.5 : 0;
+      num += w[cluster[i]] * w[cluster[j]] * cmp;
+    }
+  }
+  return num / (pos * neg);
+}
+
+test("weights the packed counts cannot carry exactly (fractions, or too large) give the pairwise weighted AUC", () => {
+  const rng = seedrandom("unpacked");
+  for (const [n, tasks, levels] of [
+    [400, 12, 4],
+    [300, 30, null],
+  ] as const) {
+    const cluster = Int32Array.from({ length: n }, () => Math.floor(rng() * tasks));
+    const pass = Array.from({ length: n }, () => rng() < 0.5);
+    const score = Float64Array.from(pass, (p) => {
+      const x = rng() * 0.7 + (p ? 0.3 : 0);
+      return levels === null ? x : Math.round(x * (levels - 1)) / (levels - 1);
+    });
+    const c = new ClusteredAuc(score, pass, cluster, tasks);
+    const fractional = Float64Array.from({ length: tasks }, () => rng() * 2);
+    const huge = Float64Array.from({ length: tasks }, (_, k) => (k % 3 === 0 ? 2 ** 24 : 1)); // Σw·count ≥ 2²⁶
+    for (const w of [fractional, huge]) {
+      const expected = weightedAucByPairs(score, pass, cluster, w);
+      assert.ok(Math.abs(c.evaluate(w) - expected) < 1e-9, `${c.evaluate(w)} vs ${expected}`);
     }
   }
 });

@@ -12,6 +12,12 @@ import { lowerBound } from "./ranks.js";
  * AUC = Σ_levels P_l (W₋ + ½N_l) / (ΣP · ΣN), i.e. the Mann–Whitney count with
  * ties ½ on the data where cluster k appears w_k times. With all weights 1 it
  * equals {@link auc}.
+ *
+ * Speed (issue 10: a draw's cost is the bootstrap's floor): with few levels (a k/n score) a group's two
+ * counts travel as one number, pos + PACK·neg, so a bootstrap draw costs one multiply-add per group, read
+ * in level order with no stores (a gather: w[cluster of group]); when most (level, cluster) cells are
+ * filled, as with GCPC's few levels on many tasks, each level is one dense dot product with w, without
+ * the cluster index. Continuous scores keep separate counts (see `fewLevels`).
  */
 export class ClusteredAuc {
   readonly n: number;
@@ -19,19 +25,18 @@ export class ClusteredAuc {
   private readonly groupCluster: Int32Array;
   private readonly groupPos: Float64Array;
   private readonly groupNeg: Float64Array;
+  /** Each group's counts packed as pos + PACK·neg (see PACK). */
+  private readonly groupPacked: Float64Array;
   /** levelEnd[l] = one past the last group of score level l. */
   private readonly levelEnd: Int32Array;
   private readonly clusterPos: Float64Array;
   private readonly clusterNeg: Float64Array;
-  /**
-   * The same groups ordered by cluster (CSR: clusterStart[c] .. clusterStart[c + 1]), with each group's
-   * level index, used when there are few score levels (see `evaluate`). Empty otherwise.
-   */
-  private readonly byCluster: { start: Int32Array; level: Int32Array; pos: Float64Array; neg: Float64Array };
-  private readonly levelPos: Float64Array;
-  private readonly levelNeg: Float64Array;
-  /** Dense cluster × level counts (row c = cluster c's PASS then FAIL count per level), when most cells are filled. */
+  /** Dense level × cluster packed counts (row l = every cluster's counts at level l), when most cells are filled. */
   private readonly dense: Float64Array;
+  /** Per-level packed weighted totals of one draw. */
+  private readonly levelPacked: Float64Array;
+  /** The largest PASS or FAIL count of one group: with the weights' sum it bounds a packed total. */
+  private readonly largestCount: number;
 
   constructor(scores: ArrayLike<number>, outcomes: ArrayLike<boolean>, clusterOf: ArrayLike<number>, clusters: number) {
     const n = scores.length;
@@ -59,30 +64,32 @@ export class ClusteredAuc {
     this.groupCluster = Int32Array.from(gc);
     this.groupPos = Float64Array.from(gp);
     this.groupNeg = Float64Array.from(gn);
+    this.groupPacked = Float64Array.from(gp, (pos, g) => pos + PACK * gn[g]);
     this.levelEnd = Int32Array.from(ends);
-    // Few levels (GCPC's k/n grid): walk only the clusters a draw holds (about 63% of them) and add
-    // their groups into per-level totals. Many levels (continuous scores): the level-ordered walk.
-    // Cost per draw: ≈ 0.63·groups + 3·levels vs groups + levels; bench/bootstrap-bench.ts measures both.
-    const clusterMajor = this.groupCluster.length > 6 * this.levelEnd.length;
-    this.byCluster = clusterMajor ? clusterMajorGroups(this.groupCluster, this.levelEnd, gp, gn, clusters) : EMPTY_CSR;
-    this.levelPos = new Float64Array(clusterMajor ? this.levelEnd.length : 0);
-    this.levelNeg = new Float64Array(clusterMajor ? this.levelEnd.length : 0);
-    // Most (cluster, level) cells filled: a dense row per cluster, walked without index loads.
-    const L = this.levelEnd.length;
-    this.dense = new Float64Array(clusterMajor && this.groupCluster.length > 0.5 * L * clusters ? 2 * L * clusters : 0);
-    if (this.dense.length > 0) {
-      const { start, level, pos, neg } = this.byCluster;
-      for (let c = 0; c < clusters; c++)
-        for (let g = start[c]; g < start[c + 1]; g++) {
-          this.dense[2 * (c * L + level[g])] = pos[g];
-          this.dense[2 * (c * L + level[g]) + 1] = neg[g];
-        }
-    }
+    let largest = 0;
+    for (let g = 0; g < gp.length; g++) largest = Math.max(largest, gp[g], gn[g]);
+    this.largestCount = largest;
+    const L = ends.length;
+    this.levelPacked = new Float64Array(L);
+    // Dense rows cost L·clusters multiply-adds a draw against `groups` gathers; measured on this machine a
+    // gather costs about twice a dense step, so past half the cells filled the dense rows win.
+    this.dense = new Float64Array(gc.length > 0.5 * L * clusters ? L * clusters : 0);
+    for (let l = 0, g = 0; this.dense.length > 0 && l < L; l++)
+      for (; g < ends[l]; g++) this.dense[l * clusters + gc[g]] = this.groupPacked[g];
   }
 
-  /** Which per-draw walk `evaluate` uses (chosen from the data's shape; see the constructor). */
-  get path(): "level" | "cluster" | "dense" {
-    return this.dense.length > 0 ? "dense" : this.byCluster.start.length > 0 ? "cluster" : "level";
+  /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
+  get path(): "level" | "packed" | "dense" {
+    return this.dense.length > 0 ? "dense" : this.fewLevels ? "packed" : "level";
+  }
+
+  /**
+   * Levels holding several groups each (a k/n score): packed totals pay one unpacking per level, which
+   * only groups sharing a level repay; with about one group a level (continuous scores) the separate
+   * counts are faster (bench/bootstrap-bench.ts measures both shapes).
+   */
+  private get fewLevels(): boolean {
+    return this.groupCluster.length >= 4 * this.levelEnd.length;
   }
 
   /** Number of (score level, cluster) groups: the per-draw cost. */
@@ -104,51 +111,62 @@ export class ClusteredAuc {
 
   /** AUC with cluster k counted w[k] times; NaN if one class is absent. */
   evaluate(w: Float64Array): number {
-    return this.byCluster.start.length > 0 ? this.evaluateByCluster(w) : this.evaluateByLevel(w);
-  }
-
-  /**
-   * Per-level weighted totals from the drawn clusters only, then one pass over the levels. Counts
-   * and weights are integers, so the totals are exact and the result equals `evaluateByLevel`'s bit
-   * for bit (the levels are summed in the same order).
-   */
-  private evaluateByCluster(w: Float64Array): number {
-    const { start, level, pos, neg } = this.byCluster;
-    const lp = this.levelPos;
-    const ln = this.levelNeg;
-    lp.fill(0);
-    ln.fill(0);
-    const dense = this.dense;
-    const L = lp.length;
-    for (let c = 0; dense.length > 0 && c < this.clusters; c++) {
-      const wc = w[c];
-      if (wc === 0) continue;
-      for (let l = 0, k = 2 * c * L; l < L; l++, k += 2) {
-        lp[l] += wc * dense[k];
-        ln[l] += wc * dense[k + 1];
-      }
-    }
-    for (let c = 0; dense.length === 0 && c < this.clusters; c++) {
-      const wc = w[c];
-      if (wc === 0) continue;
-      for (let g = start[c], end = start[c + 1]; g < end; g++) {
-        lp[level[g]] += wc * pos[g];
-        ln[level[g]] += wc * neg[g];
-      }
-    }
+    if (!this.fewLevels || !this.packable(w)) return this.evaluateUnpacked(w);
+    const acc = this.levelPacked;
+    if (this.dense.length > 0) this.denseTotals(w, acc);
+    else this.gatherTotals(w, acc);
     let negBelow = 0;
     let totalPos = 0;
     let num = 0;
-    for (let l = 0; l < lp.length; l++) {
-      num += lp[l] * (negBelow + 0.5 * ln[l]);
-      negBelow += ln[l];
-      totalPos += lp[l];
+    for (let l = 0; l < acc.length; l++) {
+      const ln = Math.floor(acc[l] / PACK);
+      const lp = acc[l] - ln * PACK;
+      num += lp * (negBelow + 0.5 * ln);
+      negBelow += ln;
+      totalPos += lp;
     }
     if (totalPos === 0 || negBelow === 0) return NaN;
     return num / (totalPos * negBelow);
   }
 
-  private evaluateByLevel(w: Float64Array): number {
+  /**
+   * Whether the packed totals of `w` are exact: every weight a non-negative integer (a bootstrap draw's
+   * multiplicities) and Σw × the largest count below PACK, so no total's PASS part reaches its FAIL part
+   * and every number stays an integer below 2⁵². Then the unpacked totals are the integers the unpacked
+   * walk sums, and `evaluate` equals it bit for bit (the levels are summed in the same order).
+   */
+  private packable(w: Float64Array): boolean {
+    let sum = 0;
+    for (let c = 0; c < w.length; c++) {
+      const wc = w[c];
+      if (!(wc >= 0 && Math.floor(wc) === wc)) return false;
+      sum += wc;
+    }
+    return sum * this.largestCount < PACK;
+  }
+
+  /** Per-level packed totals: the groups in level order, each weighted by its cluster's weight. */
+  private gatherTotals(w: Float64Array, acc: Float64Array): void {
+    const { groupCluster, groupPacked, levelEnd } = this;
+    for (let l = 0, g = 0; l < levelEnd.length; l++) {
+      let s = 0;
+      for (const end = levelEnd[l]; g < end; g++) s += w[groupCluster[g]] * groupPacked[g];
+      acc[l] = s;
+    }
+  }
+
+  /** Per-level packed totals: one dot product of w with each level's dense row. */
+  private denseTotals(w: Float64Array, acc: Float64Array): void {
+    const { dense, clusters } = this;
+    for (let l = 0; l < acc.length; l++) {
+      let s = 0;
+      for (let c = 0, k = l * clusters; c < clusters; c++, k++) s += w[c] * dense[k];
+      acc[l] = s;
+    }
+  }
+
+  /** The level walk on separate PASS and FAIL counts: many levels, or weights whose packed totals would not be exact. */
+  private evaluateUnpacked(w: Float64Array): number {
     let negBelow = 0,
       totalPos = 0,
       num = 0,
@@ -176,38 +194,11 @@ export class ClusteredAuc {
   }
 }
 
-const EMPTY_CSR = {
-  start: new Int32Array(0),
-  level: new Int32Array(0),
-  pos: new Float64Array(0),
-  neg: new Float64Array(0),
-};
-
-/** The (level, cluster) groups re-ordered by cluster, each with its level index (a counting sort). */
-function clusterMajorGroups(
-  groupCluster: Int32Array,
-  levelEnd: Int32Array,
-  gp: number[],
-  gn: number[],
-  clusters: number,
-) {
-  const start = new Int32Array(clusters + 1);
-  for (const c of groupCluster) start[c + 1]++;
-  for (let c = 0; c < clusters; c++) start[c + 1] += start[c];
-  const next = start.slice(0, clusters);
-  const level = new Int32Array(groupCluster.length);
-  const pos = new Float64Array(groupCluster.length);
-  const neg = new Float64Array(groupCluster.length);
-  let l = 0;
-  for (let g = 0; g < groupCluster.length; g++) {
-    while (g >= levelEnd[l]) l++;
-    const k = next[groupCluster[g]]++;
-    level[k] = l;
-    pos[k] = gp[g];
-    neg[k] = gn[g];
-  }
-  return { start, level, pos, neg };
-}
+/**
+ * A group's counts packed as pos + PACK·neg (2²⁶): weighted sums of packed numbers stay exact integers
+ * while Σ weights × counts < 2²⁶ (then the FAIL part is below 2⁵², within a double's 53-bit integers).
+ */
+const PACK = 2 ** 26;
 
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and

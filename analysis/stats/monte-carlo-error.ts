@@ -1,4 +1,4 @@
-import { percentileInterval } from "./quantile.js";
+import { percentileIntervalInPlace, rejectNaN } from "./quantile.js";
 
 /** Batches used for the Monte Carlo error of bootstrap endpoints (at least 5, each of ≥ 50 draws). */
 export const MC_BATCHES = 20;
@@ -17,8 +17,11 @@ export function endpointMcSe(draws: Float64Array, level: number, batches = MC_BA
   const size = Math.floor(draws.length / b);
   const lows: number[] = [];
   const highs: number[] = [];
+  // One copy of the draws; each batch is then reordered in place within its own range.
+  const scratch = draws.slice();
+  rejectNaN(scratch, "endpointMcSe");
   for (let k = 0; k < b; k++) {
-    const [lo, hi] = percentileInterval(draws.subarray(k * size, (k + 1) * size), level);
+    const [lo, hi] = percentileIntervalInPlace(scratch, k * size, (k + 1) * size, level);
     lows.push(lo);
     highs.push(hi);
   }

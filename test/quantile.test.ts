@@ -1,0 +1,57 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import seedrandom from "seedrandom";
+import { percentileInterval, percentileIntervalInPlace, quantileSorted } from "../analysis/stats/quantile.js";
+import { endpointMcSe } from "../analysis/stats/monte-carlo-error.js";
+
+// The reference is the definition: sort, then read the type-7 quantiles (quantileSorted, checked against
+// numpy's values in bootstrap.test.ts). The interval under test finds the same order statistics by selection.
+const bySorting = (values: Float64Array, level: number): [number, number] => {
+  const sorted = Array.from(values).sort((a, b) => a - b);
+  return [quantileSorted(sorted, (1 - level) / 2), quantileSorted(sorted, 1 - (1 - level) / 2)];
+};
+
+test("the selection-based percentile interval equals sort-then-interpolate on 3,000 random samples", () => {
+  const rng = seedrandom("select");
+  for (let trial = 0; trial < 3000; trial++) {
+    const n = 1 + Math.floor(rng() * (trial % 10 === 0 ? 5000 : 60));
+    // Few distinct values in a third of the trials: the ties a bootstrap of a k/n score produces.
+    const levels = trial % 3 === 0 ? 1 + Math.floor(rng() * 6) : 0;
+    const values = Float64Array.from({ length: n }, () => (levels ? Math.floor(rng() * levels) / levels : rng() - 0.5));
+    const level = [0.95, 0.9, 0.5, 0.99, 0.999][trial % 5];
+    const before = values.slice();
+    assert.deepEqual(percentileInterval(values, level), bySorting(values, level), `trial ${trial}, n ${n}`);
+    assert.deepEqual(values, before, "the caller's values are not reordered");
+  }
+});
+
+test("on a range, the interval reads only that range and leaves the rest of the buffer alone", () => {
+  const rng = seedrandom("range");
+  const buffer = Float64Array.from({ length: 1000 }, () => rng());
+  const copy = buffer.slice();
+  const got = percentileIntervalInPlace(buffer, 200, 300, 0.95);
+  assert.deepEqual(got, bySorting(copy.subarray(200, 300), 0.95));
+  assert.deepEqual(buffer.subarray(0, 200), copy.subarray(0, 200));
+  assert.deepEqual(buffer.subarray(300), copy.subarray(300));
+  assert.deepEqual(percentileIntervalInPlace(buffer, 5, 5, 0.95), [NaN, NaN]);
+});
+
+test("the Monte Carlo error's batch endpoints are the batches' sorted-quantile endpoints", () => {
+  const rng = seedrandom("batches");
+  const draws = Float64Array.from({ length: 2000 }, () => Math.round(rng() * 40) / 40);
+  const lows: number[] = [];
+  const highs: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    const [lo, hi] = bySorting(draws.subarray(k * 100, (k + 1) * 100), 0.95);
+    lows.push(lo);
+    highs.push(hi);
+  }
+  const se = (xs: number[]) => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) / Math.sqrt(xs.length);
+  };
+  const before = draws.slice();
+  assert.deepEqual(endpointMcSe(draws, 0.95), [se(lows), se(highs)]);
+  assert.deepEqual(draws, before);
+  assert.throws(() => percentileInterval([1, NaN, 2]), /NaN/);
+});
