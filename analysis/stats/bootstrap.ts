@@ -66,6 +66,7 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   const evaluate = names.map((n) => statistics[n]);
   const draws = {} as Record<K, Float64Array>;
   for (const name of names) draws[name] = new Float64Array(resamples);
+  const columns = names.map((name) => draws[name]);
   const weights = new Float64Array(clusters);
   const redrawUndefined = options.redrawUndefined ?? true;
   const values = new Float64Array(names.length);
@@ -93,7 +94,7 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
         );
       }
     }
-    for (let s = 0; s < names.length; s++) draws[names[s]][r] = values[s];
+    for (let s = 0; s < columns.length; s++) columns[s][r] = values[s];
   }
   return { resamples, seed, clusters, redrawn, draws };
 }

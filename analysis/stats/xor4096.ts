@@ -49,6 +49,9 @@ export class Xor4096 {
     const x = this.x;
     let i = this.i;
     let w = this.w;
+    // ⌊u·n⌋ with u = U/2³² is ⌊U·(n/2³²)⌋: n/2³² is exact, and both products are one rounding of the same
+    // real number, so the index is the same; `| 0` is ⌊·⌋ for these non-negative values below 2³¹.
+    const scale = n / 0x100000000;
     for (let k = 0; k < n; k++) {
       w = (w + 0x61c88647) | 0;
       let v = x[(i + 34) & 127];
@@ -59,7 +62,7 @@ export class Xor4096 {
       v ^= v >>> 15;
       t ^= t >>> 12;
       v = x[i] = v ^ t;
-      counts[Math.floor(((((v + (w ^ (w >>> 16))) | 0) >>> 0) / 0x100000000) * n)]++;
+      counts[((((v + (w ^ (w >>> 16))) | 0) >>> 0) * scale) | 0]++;
     }
     this.i = i;
     this.w = w;
