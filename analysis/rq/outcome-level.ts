@@ -1,4 +1,4 @@
-import { group, rollup } from "d3";
+import { rollup } from "d3";
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
@@ -8,7 +8,6 @@ import {
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { taskClusters } from "./common.js";
 import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
@@ -74,22 +73,24 @@ export function outcomePlan(
   if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const job = (group: string, rows: Trajectory[], figure: string, unit: "task" | "configuration" = "task") => ({
+  const codes = upliftCodes(pop);
+  const job = (group: string, members: Int32Array, figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
-    columns: upliftColumns(rows, unit),
+    columns: upliftColumns(codes, members, unit),
     figure,
     unit,
     settings,
   });
-  const domains = groupsWithBothArms(pop, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
-  const models = groupsWithBothArms(pop, (t) => `${t.harness} / ${t.model}`);
-  const tasks = groupsWithBothArms(pop, (t) => t.task_id);
+  const all = Int32Array.from(pop.keys());
+  const domains = groupsWithBothArms(pop, codes, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
+  const models = groupsWithBothArms(pop, codes, (t) => `${t.harness} / ${t.model}`);
+  const tasks = groupsWithBothArms(pop, codes, (t) => t.task_id);
   const jobs = [
-    job("all", pop, "outcomes:overall"),
-    ...domains.map(([k, rows]) => job(k, rows, `outcomes:domain:${k}`)),
-    ...models.map(([k, rows]) => job(k, rows, `outcomes:model:${k}`)),
-    ...tasks.map(([k, rows]) => job(k, rows, `outcomes:task:${k}`, "configuration")),
+    job("all", all, "outcomes:overall"),
+    ...domains.map(([k, members]) => job(k, members, `outcomes:domain:${k}`)),
+    ...models.map(([k, members]) => job(k, members, `outcomes:model:${k}`)),
+    ...tasks.map(([k, members]) => job(k, members, `outcomes:task:${k}`, "configuration")),
   ];
   const assemble = (results: JobResult[]): OutcomeLevelResult => {
     const rows = results as UpliftRow[];
@@ -120,15 +121,84 @@ export interface UpliftColumns {
 
 const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.source ?? null]);
 
-function upliftColumns(rows: Trajectory[], unit: "task" | "configuration"): UpliftColumns {
-  const { clusterOf, clusters } = taskClusters(rows.map((t) => (unit === "task" ? t.task_id : configuration(t))));
-  return {
-    arm: Uint8Array.from(rows, (t) => (t.condition === "none" ? 0 : 1)),
-    pass: Uint8Array.from(rows, (t) => (t.outcome === "PASS" ? 1 : 0)),
-    clusterOf,
-    clusters,
-    tasks: new Set(rows.map((t) => t.task_id)).size,
+/**
+ * The uplift population as integer codes, computed once: each trial's arm and outcome, and the rank of
+ * its task id and of its configuration key in code-point order. A group's clusters are then its ranks
+ * renumbered densely in rank order, which is how `taskClusters` numbers the group's own keys (issue 10:
+ * a Map and a sort of key strings per group cost seconds over 8,700 per-task groups).
+ */
+interface UpliftCodes {
+  arm: Uint8Array;
+  pass: Uint8Array;
+  taskRank: Int32Array;
+  configurationRank: Int32Array;
+}
+
+function upliftCodes(pop: Trajectory[]): UpliftCodes {
+  const codes = {
+    arm: new Uint8Array(pop.length),
+    pass: new Uint8Array(pop.length),
+    taskRank: new Int32Array(pop.length),
+    configurationRank: new Int32Array(pop.length),
   };
+  // Configuration keys are built once per distinct (harness, model, source), not once per trial.
+  const keyOf = new Map<string, Map<string, Map<Trajectory["source"], string>>>();
+  const configurationKey = (t: Trajectory) => {
+    const byModel = keyOf.get(t.harness) ?? keyOf.set(t.harness, new Map()).get(t.harness)!;
+    const bySource = byModel.get(t.model) ?? byModel.set(t.model, new Map()).get(t.model)!;
+    return bySource.get(t.source) ?? bySource.set(t.source, configuration(t)).get(t.source)!;
+  };
+  const taskIds = new Array<string>(pop.length);
+  const configurations = new Array<string>(pop.length);
+  for (let i = 0; i < pop.length; i++) {
+    const t = pop[i];
+    codes.arm[i] = t.condition === "none" ? 0 : 1;
+    codes.pass[i] = t.outcome === "PASS" ? 1 : 0;
+    taskIds[i] = t.task_id;
+    configurations[i] = configurationKey(t);
+  }
+  rankInto(taskIds, codes.taskRank);
+  rankInto(configurations, codes.configurationRank);
+  return codes;
+}
+
+/** Each key's rank among the distinct keys in code-point order. */
+function rankInto(keys: string[], out: Int32Array): void {
+  const rank = new Map([...new Set(keys)].sort(compareCodePoints).map((k, r) => [k, r]));
+  for (let i = 0; i < keys.length; i++) out[i] = rank.get(keys[i])!;
+}
+
+/** The group's members (indices into the population, in population order) as an uplift job's columns. */
+function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "configuration"): UpliftColumns {
+  const n = members.length;
+  const arm = new Uint8Array(n);
+  const pass = new Uint8Array(n);
+  const rank = unit === "task" ? codes.taskRank : codes.configurationRank;
+  for (let k = 0; k < n; k++) {
+    arm[k] = codes.arm[members[k]];
+    pass[k] = codes.pass[members[k]];
+  }
+  const { dense, distinct } = denseRanks(rank, members);
+  return {
+    arm,
+    pass,
+    clusterOf: dense,
+    clusters: distinct,
+    tasks: unit === "task" ? distinct : denseRanks(codes.taskRank, members).distinct,
+  };
+}
+
+/** The members' ranks renumbered 0, 1, … in rank order, and how many distinct ranks they hold. */
+function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int32Array; distinct: number } {
+  let top = 0;
+  for (let k = 0; k < members.length; k++) top = Math.max(top, rank[members[k]]);
+  const to = new Int32Array(top + 1);
+  for (let k = 0; k < members.length; k++) to[rank[members[k]]] = 1;
+  let distinct = 0;
+  for (let r = 0; r <= top; r++) if (to[r] === 1) to[r] = distinct++;
+  const dense = new Int32Array(members.length);
+  for (let k = 0; k < members.length; k++) dense[k] = to[rank[members[k]]];
+  return { dense, distinct };
 }
 
 /** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
@@ -188,16 +258,25 @@ export function upliftRow(o: {
   };
 }
 
-/** Groups (sorted by code point) that hold both conditions: an uplift needs both arms. */
-function groupsWithBothArms(pop: Trajectory[], key: (t: Trajectory) => string | undefined) {
-  const groups = group(
-    pop.filter((t) => key(t) !== undefined),
-    (t) => key(t)!,
-  );
+/**
+ * Groups (sorted by code point) that hold both conditions, an uplift needs both arms: each with its
+ * members as indices into the population, in population order.
+ */
+function groupsWithBothArms(pop: Trajectory[], codes: UpliftCodes, key: (t: Trajectory) => string | undefined) {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < pop.length; i++) {
+    const k = key(pop[i]);
+    if (k === undefined) continue;
+    const members = groups.get(k);
+    if (members) members.push(i);
+    else groups.set(k, [i]);
+  }
+  const bothArms = (members: number[]) =>
+    members.some((i) => codes.arm[i] === 0) && members.some((i) => codes.arm[i] === 1);
   return [...groups.keys()]
     .sort(compareCodePoints)
-    .map((k) => [k, groups.get(k)!] as const)
-    .filter(([, rows]) => rows.some((t) => t.condition === "none") && rows.some((t) => t.condition === "curated"));
+    .filter((k) => bothArms(groups.get(k)!))
+    .map((k) => [k, Int32Array.from(groups.get(k)!)] as const);
 }
 
 const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
