@@ -201,22 +201,30 @@ function transitionIntervals(
   const none = { median_delta_ci: null, improved_share_ci: null, regressed_share_ci: null, bootstrap: null };
   if (clusters < 2) return none;
   const q = new ClusteredQuantile(deltas, clusterOf, 0.5);
-  // Per-cluster counts, so a draw costs O(clusters) rather than O(pairs): the share is
-  // Σ_c w_c·hits_c / Σ_c w_c·n_c, the same sum regrouped by cluster.
+  // Per-cluster counts, so a draw costs O(clusters) rather than O(pairs): a share is
+  // Σ_c w_c·hits_c / Σ_c w_c·n_c, the same sum regrouped by cluster. Both shares come from one pass
+  // (statistics run in the order given on each draw, so `regressed` reads what `improved` computed).
   const size = new Float64Array(clusters);
-  for (let i = 0; i < deltas.length; i++) size[clusterOf[i]]++;
-  const share = (test: (d: number) => boolean) => {
-    const hits = new Float64Array(clusters);
-    for (let i = 0; i < deltas.length; i++) if (test(deltas[i])) hits[clusterOf[i]]++;
-    return (w: Float64Array) => {
-      let hit = 0;
-      let all = 0;
-      for (let c = 0; c < clusters; c++) {
-        all += w[c] * size[c];
-        hit += w[c] * hits[c];
-      }
-      return all > 0 ? hit / all : NaN;
-    };
+  const up = new Float64Array(clusters);
+  const down = new Float64Array(clusters);
+  for (let i = 0; i < deltas.length; i++) {
+    size[clusterOf[i]]++;
+    if (deltas[i] > MATERIAL_CHANGE) up[clusterOf[i]]++;
+    if (deltas[i] < -MATERIAL_CHANGE) down[clusterOf[i]]++;
+  }
+  const shares = new Float64Array(2);
+  const bothShares = (w: Float64Array) => {
+    let all = 0;
+    let improved = 0;
+    let regressed = 0;
+    for (let c = 0; c < clusters; c++) {
+      all += w[c] * size[c];
+      improved += w[c] * up[c];
+      regressed += w[c] * down[c];
+    }
+    shares[0] = all > 0 ? improved / all : NaN;
+    shares[1] = all > 0 ? regressed / all : NaN;
+    return shares[0];
   };
   const res = bootstrapIntervals({
     settings,
@@ -225,8 +233,8 @@ function transitionIntervals(
     estimator: "median Δ (type-7) and shares of Δ > +0.10 / < −0.10 on the same task-clustered draw; percentile",
     statistics: {
       median: (w) => q.evaluate(w),
-      improved: share((d) => d > MATERIAL_CHANGE),
-      regressed: share((d) => d < -MATERIAL_CHANGE),
+      improved: bothShares,
+      regressed: () => shares[1],
     },
   });
   return {
