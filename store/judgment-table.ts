@@ -185,25 +185,17 @@ export async function judgmentProblems(
   conn: DuckDBConnection,
   o: { file: string; loc: LocationKind; primaryJudge: string; checkTrajectories: boolean; checkItems: boolean },
 ): Promise<{ duplicates: Problem[]; references: Problem[] }> {
-  const at = (loc: unknown) => (o.loc === "line" ? { line: Number(loc) } : { row: Number(loc) });
-  const where = (loc: unknown) => `${o.loc} ${Number(loc)}`;
-  const dup = await conn.runAndReadAll(
-    `SELECT _loc, trajectory_id, item_id, run, judge, first_loc FROM (
-       SELECT _loc, trajectory_id, item_id, coalesce(run, 1) AS run, coalesce(judge, $primary) AS judge,
-              first_value(_loc) OVER w AS first_loc, row_number() OVER w AS k
-       FROM judgments WINDOW w AS (PARTITION BY trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)
-                                   ORDER BY _loc))
-     WHERE k > 1 ORDER BY _loc`,
+  // A screen first: keys whose hash repeats. Equal keys hash alike, so no repeat means no duplicate; a
+  // repeat (a duplicate, or rarely two keys sharing a hash) runs the exact query below. Grouping one
+  // 64-bit hash instead of sorting every row by four text keys: 2.1 → 0.9 s at scale 100 (issue 10).
+  const screen = await conn.runAndReadAll(
+    `SELECT count(*)::BIGINT AS n FROM (
+       SELECT hash(trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)) AS h FROM judgments
+       GROUP BY h HAVING count(*) > 1)`,
     { primary: o.primaryJudge },
   );
-  const duplicates = (dup.getRowObjectsJS() as Record<string, unknown>[]).map((r) => ({
-    file: o.file,
-    ...at(r._loc),
-    field: "item_id",
-    message:
-      "duplicate judgment (trajectory / item / run / judge, normalized) " +
-      `${JSON.stringify(`${r.trajectory_id} / ${r.item_id} / ${r.run} / ${r.judge}`)} (first at ${where(r.first_loc)})`,
-  }));
+  const repeats = Number((screen.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+  const duplicates = repeats === 0 ? [] : await duplicateJudgments(conn, o);
   const refs = await conn.runAndReadAll(
     `SELECT j._loc, j.trajectory_id, j.item_id, t.task_id, t.trajectory_id IS NULL AS unknown,
             t.task_id IN (SELECT task_id FROM ref_tasks) AS task_known
@@ -216,16 +208,45 @@ export async function judgmentProblems(
     if (r.unknown) {
       if (o.checkTrajectories) {
         const message = `unknown trajectory ${JSON.stringify(r.trajectory_id)} (not in trajectories)`;
-        references.push({ file: o.file, ...at(r._loc), field: "trajectory_id", message });
+        references.push({ file: o.file, ...locationOf(o.loc, r._loc), field: "trajectory_id", message });
       }
     } else if (o.checkItems && r.task_known) {
       const message =
         `item ${JSON.stringify(r.item_id)} is not in the checklist of task ${JSON.stringify(r.task_id)} ` +
         "(the trajectory's task)";
-      references.push({ file: o.file, ...at(r._loc), field: "item_id", message });
+      references.push({ file: o.file, ...locationOf(o.loc, r._loc), field: "item_id", message });
     }
   }
   return { duplicates, references };
+}
+
+/** A problem's location: the file line (JSONL, CSV) or the 1-based row (Parquet). */
+const locationOf = (kind: LocationKind, loc: unknown) =>
+  kind === "line" ? { line: Number(loc) } : { row: Number(loc) };
+
+/** Every duplicate judgment (after the first of its normalised key), in file order. */
+async function duplicateJudgments(
+  conn: DuckDBConnection,
+  o: { file: string; loc: LocationKind; primaryJudge: string },
+): Promise<Problem[]> {
+  const where = (loc: unknown) => `${o.loc} ${Number(loc)}`;
+  const dup = await conn.runAndReadAll(
+    `SELECT _loc, trajectory_id, item_id, run, judge, first_loc FROM (
+       SELECT _loc, trajectory_id, item_id, coalesce(run, 1) AS run, coalesce(judge, $primary) AS judge,
+              first_value(_loc) OVER w AS first_loc, row_number() OVER w AS k
+       FROM judgments WINDOW w AS (PARTITION BY trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)
+                                   ORDER BY _loc))
+     WHERE k > 1 ORDER BY _loc`,
+    { primary: o.primaryJudge },
+  );
+  return (dup.getRowObjectsJS() as Record<string, unknown>[]).map((r) => ({
+    file: o.file,
+    ...locationOf(o.loc, r._loc),
+    field: "item_id",
+    message:
+      "duplicate judgment (trajectory / item / run / judge, normalized) " +
+      `${JSON.stringify(`${r.trajectory_id} / ${r.item_id} / ${r.run} / ${r.judge}`)} (first at ${where(r.first_loc)})`,
+  }));
 }
 
 /**
