@@ -80,20 +80,21 @@ export function scoredColumns(
   keep: (i: number) => boolean,
   scores: ScoreLookup[],
 ): { values: Float64Array[]; pass: Uint8Array; clusterOf: Int32Array; clusters: number } {
-  // Typed columns as long as the population, cut to the members at the end: no array per member.
+  // Two passes over typed arrays, no array per member: mark the members, then fill exact-size columns.
   const size = pop.trajectories.length;
-  const values = scores.map(() => new Float64Array(size));
   const sources = scores.map((s) => memberScores(pop, s));
   const members = new Int32Array(size);
   let count = 0;
   rows: for (let i = 0; i < size; i++) {
     if (!keep(i)) continue;
-    for (let m = 0; m < sources.length; m++) {
-      if (sources[m].present[i] === 0) continue rows;
-      values[m][count] = sources[m].value[i];
-    }
+    for (const source of sources) if (source.present[i] === 0) continue rows;
     members[count++] = i;
   }
+  const values = sources.map((source) => {
+    const column = new Float64Array(count);
+    for (let k = 0; k < count; k++) column[k] = source.value[members[k]];
+    return column;
+  });
   const cluster = new Int32Array(pop.tasks).fill(-1);
   for (let k = 0; k < count; k++) cluster[pop.taskRank[members[k]]] = 0;
   let clusters = 0;
@@ -105,7 +106,7 @@ export function scoredColumns(
     pass[k] = pop.pass[members[k]];
     clusterOf[k] = cluster[pop.taskRank[members[k]]];
   }
-  return { values: values.map((v) => v.slice(0, count)), pass, clusterOf, clusters };
+  return { values, pass, clusterOf, clusters };
 }
 
 /** One method's AUC columns. */

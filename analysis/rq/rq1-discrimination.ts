@@ -83,6 +83,7 @@ export function rq1Plan(
     pairedJob.push({ kind: "paired", columns, methods: ["gcpc", pairedWith], settings: headline(settings) });
   }
   const jobs = [...methodJobs, ...conditionJobs, ...pairedJob];
+  pop.scored.clear(); // the jobs hold their own columns; `assemble` below shares this scope
   return { jobs, assemble: (results) => assembleRq1(p, results, methodJobs.length, conditionJobs.length, pairedWith) };
 }
 
