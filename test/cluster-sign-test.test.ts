@@ -40,3 +40,21 @@ test("strong within-task correlation: the clustered p is far larger than the iid
   assert.ok(signTest(d).pValue < 1e-6);
   assert.ok(Math.abs(clusterSignTest(d, c).pValue - (2 * 176) / 1024) < 1e-12);
 });
+
+test("thousands of clusters, where the far tails underflow to 0 and are skipped: still the exact binomial test", () => {
+  // 4,000 singleton clusters: 2^−4000 is far below the smallest double, so most of the convolution's
+  // reach is exact zeros, which the walk skips; the body must still give the binomial p.
+  const rng = seedrandom("underflow");
+  for (const shift of [0.02, 0.04, 0.0]) {
+    const d = Array.from({ length: 4000 }, () => rng() - 0.5 + shift);
+    const own = clusterSignTest(
+      d,
+      d.map((_, i) => i),
+    );
+    const iid = signTest(d);
+    assert.ok(
+      Math.abs(own.pValue - iid.pValue) <= 1e-9 * Math.max(iid.pValue, 1e-300),
+      `${own.pValue} vs ${iid.pValue}`,
+    );
+  }
+});

@@ -43,18 +43,30 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   let lo = new Float64Array(total + 1);
   let next = new Float64Array(total + 1);
   lo[total] = 1;
+  // The lowest index that may hold a non-zero value, per buffer. Far tails underflow to exactly 0
+  // (2^−clusters is below the smallest double), and an entry whose two inputs are 0 is 0, so the walk
+  // starts b below the first non-zero entry: the same numbers, but over the distribution's body
+  // (≈ ±40 SD) instead of its whole reach, which grew with clusters × pairs (issue 10).
+  let loFirst = total;
+  let nextFirst = total + 1;
   let reach = 0;
   for (const b of blocks) {
-    for (let k = Math.max(0, total - reach - b); k <= total; k++) {
+    const start = Math.max(0, total - reach - b, loFirst - b);
+    // Entries of `next` below `start` are 0 this step: clear what an earlier step left there.
+    next.fill(0, Math.min(nextFirst, start), start);
+    for (let k = start; k <= total; k++) {
       const below = k - b >= 0 ? lo[k - b] : 0;
       const c = k + b;
       const above = c <= total ? lo[c] : c <= 2 * total ? lo[2 * total - c] : 0;
       next[k] = 0.5 * below + 0.5 * above;
     }
+    let first = start;
+    while (first < total && next[first] === 0) first++;
     [lo, next] = [next, lo];
+    nextFirst = loFirst;
+    loFirst = first;
     reach += b;
   }
-  // Summed over k = 0 … 2·total in ascending order, as the full array was.
   let p = 0;
   const cut = Math.abs(statistic);
   for (let k = 0; k <= 2 * total; k++) if (Math.abs(k - total) >= cut) p += k <= total ? lo[k] : lo[2 * total - k];
