@@ -8,7 +8,17 @@ import { quantileSorted } from "./quantile.js";
  */
 export class ClusteredQuantile {
   private readonly values: Float64Array;
-  private readonly cluster: Int32Array;
+  /**
+   * The sorted values collapsed into (value, cluster) groups with their counts: a draw walks groups,
+   * not values (issue 10: RQ3's medians over a million pairs). Equal values are interchangeable in an
+   * order statistic, so the quantile is the same; with integer weights (a bootstrap draw) every running
+   * count is exact, so the ranks are too.
+   */
+  private readonly groupValue: Float64Array;
+  private readonly groupCluster: Int32Array;
+  private readonly groupCount: Float64Array;
+  /** Values per cluster: a draw's total is Σ_c w_c·size_c. */
+  private readonly clusterSize: Float64Array;
 
   constructor(
     values: ArrayLike<number>,
@@ -17,9 +27,29 @@ export class ClusteredQuantile {
   ) {
     if (values.length !== clusterOf.length)
       throw argError("ClusteredQuantile", "lengths", [values.length, clusterOf.length], "must be equal");
-    const order = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a] - values[b] || a - b);
+    const order = Array.from({ length: values.length }, (_, i) => i).sort(
+      (a, b) => values[a] - values[b] || clusterOf[a] - clusterOf[b] || a - b,
+    );
     this.values = Float64Array.from(order, (i) => values[i]);
-    this.cluster = Int32Array.from(order, (i) => clusterOf[i]);
+    let clusters = 0;
+    for (let i = 0; i < clusterOf.length; i++) clusters = Math.max(clusters, clusterOf[i] + 1);
+    this.clusterSize = new Float64Array(clusters);
+    const gv: number[] = [];
+    const gc: number[] = [];
+    const gn: number[] = [];
+    for (const i of order) {
+      this.clusterSize[clusterOf[i]]++;
+      const last = gv.length - 1;
+      if (last >= 0 && gv[last] === values[i] && gc[last] === clusterOf[i]) gn[last]++;
+      else {
+        gv.push(values[i]);
+        gc.push(clusterOf[i]);
+        gn.push(1);
+      }
+    }
+    this.groupValue = Float64Array.from(gv);
+    this.groupCluster = Int32Array.from(gc);
+    this.groupCount = Float64Array.from(gn);
   }
 
   estimate(): number {
@@ -29,18 +59,19 @@ export class ClusteredQuantile {
   /** The quantile of the multiset where each value of cluster k appears w[k] times; NaN if empty. */
   evaluate(w: Float64Array): number {
     let total = 0;
-    for (let i = 0; i < this.cluster.length; i++) total += w[this.cluster[i]];
+    for (let c = 0; c < this.clusterSize.length; c++) total += w[c] * this.clusterSize[c];
     if (total === 0) return NaN;
     const h = (total - 1) * this.p;
     const lo = Math.floor(h);
     // Values at 0-based ranks lo and lo + 1 of the expanded sorted multiset.
+    const { groupValue, groupCluster, groupCount } = this;
     let seen = 0;
     let atLo = NaN;
-    for (let i = 0; i < this.values.length; i++) {
-      seen += w[this.cluster[i]];
-      if (Number.isNaN(atLo) && seen > lo) atLo = this.values[i];
+    for (let g = 0; g < groupValue.length; g++) {
+      seen += w[groupCluster[g]] * groupCount[g];
+      if (Number.isNaN(atLo) && seen > lo) atLo = groupValue[g];
       if (seen > lo + 1 || (seen > lo && lo + 1 >= total)) {
-        const atHi = lo + 1 >= total ? atLo : this.values[i];
+        const atHi = lo + 1 >= total ? atLo : groupValue[g];
         return atLo + (h - lo) * (atHi - atLo);
       }
     }
