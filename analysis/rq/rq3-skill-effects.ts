@@ -106,8 +106,19 @@ export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): 
       excluded++;
       continue;
     }
+    // The pair's fields written out (same order as a spread, so the same JSON): a spread copies through
+    // the generic path, a literal builds one shape for a million pairs (issue 10).
     scored.push({
-      ...pair,
+      pair_id: pair.pair_id,
+      task_id: pair.task_id,
+      harness: pair.harness,
+      model: pair.model,
+      source: pair.source,
+      trial: pair.trial,
+      without_id: pair.without_id,
+      with_id: pair.with_id,
+      without_outcome: pair.without_outcome,
+      with_outcome: pair.with_outcome,
       gcpc_without: a.gcpc,
       gcpc_with: b.gcpc,
       delta: roundTo12(b.gcpc - a.gcpc),
