@@ -165,7 +165,7 @@ export class ClusteredAuc {
     }
   }
 
-  /** The level walk on separate PASS and FAIL counts: many levels, or weights whose packed totals would not be exact. */
+  /** The level walk on separate PASS and FAIL counts: many levels, or weights the packed totals cannot carry. */
   private evaluateUnpacked(w: Float64Array): number {
     let negBelow = 0,
       totalPos = 0,
