@@ -80,7 +80,7 @@ export class ClusteredAuc {
 
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
   get path(): "level" | "packed" | "dense" {
-    return this.dense.length > 0 ? "dense" : this.fewLevels ? "packed" : "level";
+    return !this.fewLevels ? "level" : this.dense.length > 0 ? "dense" : "packed";
   }
 
   /**
