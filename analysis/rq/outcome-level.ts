@@ -11,6 +11,7 @@ import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
+import { denseRanks } from "./population-columns.js";
 
 export interface UpliftRow {
   group: string;
@@ -186,19 +187,6 @@ function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "
     clusters: distinct,
     tasks: unit === "task" ? distinct : denseRanks(codes.taskRank, members).distinct,
   };
-}
-
-/** The members' ranks renumbered 0, 1, … in rank order, and how many distinct ranks they hold. */
-function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int32Array; distinct: number } {
-  let top = 0;
-  for (let k = 0; k < members.length; k++) top = Math.max(top, rank[members[k]]);
-  const to = new Int32Array(top + 1);
-  for (let k = 0; k < members.length; k++) to[rank[members[k]]] = 1;
-  let distinct = 0;
-  for (let r = 0; r <= top; r++) if (to[r] === 1) to[r] = distinct++;
-  const dense = new Int32Array(members.length);
-  for (let k = 0; k < members.length; k++) dense[k] = to[rank[members[k]]];
-  return { dense, distinct };
 }
 
 /** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */

@@ -95,17 +95,10 @@ export function scoredColumns(
     for (let k = 0; k < count; k++) column[k] = source.value[members[k]];
     return column;
   });
-  const cluster = new Int32Array(pop.tasks).fill(-1);
-  for (let k = 0; k < count; k++) cluster[pop.taskRank[members[k]]] = 0;
-  let clusters = 0;
-  for (let r = 0; r < pop.tasks; r++) if (cluster[r] === 0) cluster[r] = clusters++;
-  // Plain loops: a typed array's `from` with a mapping function goes through the iterator protocol.
+  const { dense: clusterOf, distinct: clusters } = denseRanks(pop.taskRank, members.subarray(0, count));
+  // A plain loop: a typed array's `from` with a mapping function goes through the iterator protocol.
   const pass = new Uint8Array(count);
-  const clusterOf = new Int32Array(count);
-  for (let k = 0; k < count; k++) {
-    pass[k] = pop.pass[members[k]];
-    clusterOf[k] = cluster[pop.taskRank[members[k]]];
-  }
+  for (let k = 0; k < count; k++) pass[k] = pop.pass[members[k]];
   return { values, pass, clusterOf, clusters };
 }
 
@@ -113,4 +106,21 @@ export function scoredColumns(
 export function aucColumnsOf(pop: PopulationColumns, keep: (i: number) => boolean, scores: ScoreLookup): AucColumns {
   const { values, pass, clusterOf, clusters } = scoredColumns(pop, keep, [scores]);
   return { scores: values[0], pass, clusterOf, clusters };
+}
+
+/**
+ * The members' ranks renumbered 0, 1, … in rank order, and how many distinct ranks they hold: how a
+ * subset's clusters are numbered from code-point ranks of the whole population, the numbering
+ * `taskClusters` gives the subset's own keys.
+ */
+export function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int32Array; distinct: number } {
+  let top = 0;
+  for (let k = 0; k < members.length; k++) top = Math.max(top, rank[members[k]]);
+  const to = new Int32Array(top + 1);
+  for (let k = 0; k < members.length; k++) to[rank[members[k]]] = 1;
+  let distinct = 0;
+  for (let r = 0; r <= top; r++) if (to[r] === 1) to[r] = distinct++;
+  const dense = new Int32Array(members.length);
+  for (let k = 0; k < members.length; k++) dense[k] = to[rank[members[k]]];
+  return { dense, distinct };
 }
