@@ -28,3 +28,19 @@ test("all weights 1: the plain median", () => {
   assert.equal(q.evaluate(new Float64Array(3).fill(1)), median(v));
   assert.equal(q.estimate(), 0.2);
 });
+
+test("estimate() is the type-7 quantile of the sample itself, empty and single-value samples included", () => {
+  const rng = seedrandom("cq-estimate");
+  for (let rep = 0; rep < 200; rep++) {
+    const n = rep % 50;
+    const values = Array.from({ length: n }, () => Math.round((rng() - 0.5) * 6) / 6);
+    const cluster = Array.from({ length: n }, () => Math.floor(rng() * 5));
+    const p = [0.5, 0.025, 0.975][rep % 3];
+    const expected = quantileSorted(
+      [...values].sort((a, b) => a - b),
+      p,
+    );
+    const got = new ClusteredQuantile(values, cluster, p).estimate();
+    assert.ok(Number.isNaN(expected) ? Number.isNaN(got) : got === expected, `${got} vs ${expected}`);
+  }
+});

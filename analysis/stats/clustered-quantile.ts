@@ -1,13 +1,11 @@
 import { argError } from "../errors.js";
-import { quantileSorted } from "./quantile.js";
 
 /**
  * A type-7 quantile prepared for cluster-weighted evaluation: values sorted once; a draw that
- * counts cluster k w[k] times is evaluated in O(n) on the implied multiset, without building it.
+ * counts cluster k w[k] times is evaluated in O(groups) on the implied multiset, without building it.
  * With all weights 1 it equals quantileSorted on the sorted values (Hyndman & Fan type 7).
  */
 export class ClusteredQuantile {
-  private readonly values: Float64Array;
   /**
    * The sorted values collapsed into (value, cluster) groups with their counts: a draw walks groups,
    * not values (issue 10: RQ3's medians over a million pairs). Equal values are interchangeable in an
@@ -30,7 +28,6 @@ export class ClusteredQuantile {
     const order = Array.from({ length: values.length }, (_, i) => i).sort(
       (a, b) => values[a] - values[b] || clusterOf[a] - clusterOf[b] || a - b,
     );
-    this.values = Float64Array.from(order, (i) => values[i]);
     let clusters = 0;
     for (let i = 0; i < clusterOf.length; i++) clusters = Math.max(clusters, clusterOf[i] + 1);
     this.clusterSize = new Float64Array(clusters);
@@ -52,8 +49,9 @@ export class ClusteredQuantile {
     this.groupCount = Float64Array.from(gn);
   }
 
+  /** The sample's quantile: every cluster once (the same arithmetic as quantileSorted on the sorted values). */
   estimate(): number {
-    return quantileSorted(this.values, this.p);
+    return this.evaluate(new Float64Array(this.clusterSize.length).fill(1));
   }
 
   /** The quantile of the multiset where each value of cluster k appears w[k] times; NaN if empty. */
