@@ -37,21 +37,20 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time: next[k] = ½dist[k − b] + ½dist[k + b].
   // The distribution is symmetric about `total`, exactly (each step adds the same two terms, and a sum of
   // two doubles does not depend on their order), so only its lower half lo[k] = dist[k], k ≤ total, is
-  // kept; dist[k] above total is lo[2·total − k]. After clusters whose blocks sum to `reach`, only
-  // k ≥ total − reach is non-zero, so each step walks that span (the whole array per cluster was
-  // quadratic in the store's size). Every probability is bit-identical to the full two-sided walk.
+  // kept; dist[k] above total is lo[2·total − k]. Every probability is bit-identical to the full
+  // two-sided walk.
   let lo = new Float64Array(total + 1);
   let next = new Float64Array(total + 1);
   lo[total] = 1;
-  // The lowest index that may hold a non-zero value, per buffer. Far tails underflow to exactly 0
-  // (2^−clusters is below the smallest double), and an entry whose two inputs are 0 is 0, so the walk
-  // starts b below the first non-zero entry: the same numbers, but over the distribution's body
-  // (≈ ±40 SD) instead of its whole reach, which grew with clusters × pairs (issue 10).
+  // The lowest index that may hold a non-zero value, per buffer. Each step walks only from b below the
+  // first non-zero entry: an entry whose two inputs are 0 is 0. That bound is within the clusters' reach
+  // so far, and tighter, since far tails underflow to exactly 0 (2^−clusters is below the smallest
+  // double): the walk covers the distribution's body (≈ ±40 SD), not a reach that grew with
+  // clusters × pairs (issue 10; walking the whole array per cluster was quadratic in the store's size).
   let loFirst = total;
   let nextFirst = total + 1;
-  let reach = 0;
   for (const b of blocks) {
-    const start = Math.max(0, total - reach - b, loFirst - b);
+    const start = Math.max(0, loFirst - b);
     // Entries of `next` below `start` are 0 this step: clear what an earlier step left there.
     next.fill(0, Math.min(nextFirst, start), start);
     for (let k = start; k <= total; k++) {
@@ -65,7 +64,6 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
     [lo, next] = [next, lo];
     nextFirst = loFirst;
     loFirst = first;
-    reach += b;
   }
   let p = 0;
   const cut = Math.abs(statistic);
