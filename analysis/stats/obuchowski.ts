@@ -140,21 +140,33 @@ export function clusterComponents(
   const negSorted = Float64Array.from(neg, (i) => scores[i]).sort();
   const posSorted = Float64Array.from(pos, (i) => scores[i]).sort();
   let sum = 0;
+  // Tie-heavy scores (a k/n grid) repeat a few values: each value's placement is searched once.
+  const v10Of = new Map<number, number>();
   for (const i of pos) {
     const s = scores[i];
-    const lo = lowerBound(negSorted, s);
-    const v10 = (lo + 0.5 * (upperBound(negSorted, s) - lo)) / N;
+    let v10 = v10Of.get(s);
+    if (v10 === undefined) {
+      const lo = lowerBound(negSorted, s);
+      v10 = (lo + 0.5 * (upperBound(negSorted, s) - lo)) / N;
+      v10Of.set(s, v10);
+    }
     const k = slot.get(clusterOf[i])!;
     out.V10[k] += v10;
     out.m[k]++;
     sum += v10;
   }
+  const v01Of = new Map<number, number>();
   for (const j of neg) {
     const s = scores[j];
-    const lo = lowerBound(posSorted, s);
-    const hi = upperBound(posSorted, s);
+    let v01 = v01Of.get(s);
+    if (v01 === undefined) {
+      const lo = lowerBound(posSorted, s);
+      const hi = upperBound(posSorted, s);
+      v01 = (M - hi + 0.5 * (hi - lo)) / M;
+      v01Of.set(s, v01);
+    }
     const k = slot.get(clusterOf[j])!;
-    out.V01[k] += (M - hi + 0.5 * (hi - lo)) / M;
+    out.V01[k] += v01;
     out.n[k]++;
   }
   out.auc = sum / M;

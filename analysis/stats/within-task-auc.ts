@@ -57,12 +57,25 @@ export class WithinTaskAuc {
 
   /** The statistic on a cluster-weighted draw; NaN when the draw holds no within-task pair. */
   evaluate(weights: Float64Array): number {
-    let num = 0;
-    let den = 0;
-    for (let c = 0; c < this.u.length; c++) {
-      num += weights[c] * this.u[c];
-      den += weights[c] * this.pairs[c];
+    // Two running sums of each: a bootstrap draw's integer weights times U_t (a multiple of ½) and
+    // m_t·n_t add exactly in any order, so splitting the chain of dependent additions changes no bit.
+    const { u, pairs } = this;
+    let num0 = 0;
+    let num1 = 0;
+    let den0 = 0;
+    let den1 = 0;
+    let c = 0;
+    for (; c + 1 < u.length; c += 2) {
+      num0 += weights[c] * u[c];
+      den0 += weights[c] * pairs[c];
+      num1 += weights[c + 1] * u[c + 1];
+      den1 += weights[c + 1] * pairs[c + 1];
     }
-    return den > 0 ? num / den : NaN;
+    if (c < u.length) {
+      num0 += weights[c] * u[c];
+      den0 += weights[c] * pairs[c];
+    }
+    const den = den0 + den1;
+    return den > 0 ? (num0 + num1) / den : NaN;
   }
 }
