@@ -153,7 +153,8 @@ export async function loadReferenceTables(
 ): Promise<void> {
   await conn.run("CREATE TABLE ref_tasks (task_id VARCHAR)");
   await conn.run("CREATE TABLE ref_items (task_id VARCHAR, item_id VARCHAR, _pos BIGINT)");
-  await conn.run("CREATE TABLE ref_trajectories (trajectory_id VARCHAR, task_id VARCHAR)");
+  // _idx: the row's position in the trajectories array, which the label vectors return instead of its id.
+  await conn.run("CREATE TABLE ref_trajectories (trajectory_id VARCHAR, task_id VARCHAR, _idx BIGINT)");
   const fill = async (table: string, rows: unknown[][]) => {
     const a = await conn.createAppender(table);
     for (const row of rows) {
@@ -172,7 +173,7 @@ export async function loadReferenceTables(
   );
   await fill(
     "ref_trajectories",
-    (t.trajectories ?? []).map((x) => [x.trajectory_id, x.task_id]),
+    (t.trajectories ?? []).map((x, i) => [x.trajectory_id, x.task_id, i]),
   );
 }
 
@@ -253,13 +254,17 @@ async function duplicateJudgments(
  * Label vectors of every trajectory run, in SQL: each run's labels in checklist (store) order, one
  * character per item ("." not judged); runs of a trajectory in the order they first appear in the
  * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
+ * `trajectoryIds` are the ids loaded into ref_trajectories, in its order (loadReferenceTables): the
+ * query returns a run's trajectory as its position there, and the run takes the id string already read,
+ * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript, issue 10).
  */
 export async function labelVectorsFromTable(
   conn: DuckDBConnection,
   primaryJudge: string,
+  trajectoryIds: readonly string[],
   options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
 ): Promise<LabelVectors> {
-  // Ids, judges and label strings repeat (a label string is one of few patterns): one copy each.
+  // Judges and label strings repeat (a label string is one of few patterns): one copy each.
   const strings = options.strings ?? new StringPool();
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
   const judgments = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
@@ -268,27 +273,26 @@ export async function labelVectorsFromTable(
   // trajectory's runs all fall in one bucket.
   const buckets = Math.max(1, Math.ceil(judgments / (options.bucketJudgments ?? 2_000_000)));
   const entries: { firstLoc: number; id: string; runs: LabelRun[] }[] = [];
+  const entryOf = new Array<{ firstLoc: number; id: string; runs: LabelRun[] } | undefined>(trajectoryIds.length);
   for (let b = 0; b < buckets; b++) {
     const result = await conn.stream(labelVectorSql(options), { primary: primaryJudge, buckets, bucket: b });
     // Read chunk by chunk (≈ 2,048 runs each): the result is never held whole twice, by DuckDB and as
     // JavaScript arrays.
-    const runs = new Map<string, { firstLoc: number; id: string; runs: LabelRun[] }>();
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const [ids, judges, runNumbers, firstLocs, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
-      for (let i = 0; i < ids.length; i++) {
-        const id = strings.intern("trajectory_id", ids[i] as string);
-        const judge = strings.intern("judge", judges[i] as string);
+      const [indices, judges, runNumbers, firstLocs, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
+      for (let i = 0; i < indices.length; i++) {
+        const idx = indices[i] as number;
         const run: LabelRun = {
-          judge,
+          judge: strings.intern("judge", judges[i] as string),
           run: runNumbers[i] as number,
           labels: strings.intern("labels", labels[i] as string),
         };
         if (options.evidence) run.evidence = evidence[i] as (string | null)[];
-        const entry = runs.get(id);
+        const entry = entryOf[idx];
         if (entry) entry.runs.push(run);
         else {
-          const created = { firstLoc: Number(firstLocs[i]), id, runs: [run] };
-          runs.set(id, created);
+          const created = { firstLoc: Number(firstLocs[i]), id: trajectoryIds[idx], runs: [run] };
+          entryOf[idx] = created;
           entries.push(created);
         }
       }
@@ -308,16 +312,16 @@ function labelVectorSql(options: { evidence?: boolean }): string {
   return `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
                          count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
      placed AS (
-       SELECT j.trajectory_id, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
+       SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
               CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence
        FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
        JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id
        WHERE hash(j.trajectory_id) % $buckets::UBIGINT = $bucket::UBIGINT),
-     runs AS (SELECT trajectory_id, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
+     runs AS (SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
                      map_from_entries(list((k, c))) AS m
                      ${options.evidence ? ", map_from_entries(list((k, evidence))) AS e" : ""}
-              FROM placed GROUP BY trajectory_id, judge, run)
-     SELECT trajectory_id, judge, run::INTEGER AS run, first_loc,
+              FROM placed GROUP BY _idx, judge, run)
+     SELECT _idx::INTEGER AS idx, judge, run::INTEGER AS run, first_loc,
             array_to_string(list_transform(range(1, n + 1), x -> coalesce(m[x], '.')), '') AS labels
             ${options.evidence ? ", list_transform(range(1, n + 1), x -> e[x]) AS evidence" : ""}
      FROM runs ORDER BY first_loc`;

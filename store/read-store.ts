@@ -107,6 +107,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
     files[table] = names[0];
     const problemsBefore = problems.count;
+    options.onProgress?.(`reading ${names[0]}`);
     const read = await readTable(ctx, table, names[0]);
     if (!read) {
       incomplete.add(table);
@@ -123,9 +124,11 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
+    if (ctx.judgments) options.onProgress?.(`checking ${rowsCount.judgments ?? 0} judgments in DuckDB`);
     const judgmentChecks = ctx.judgments
       ? await checkJudgments(ctx.judgments, tables, files.judgments, incomplete, primaryJudge)
       : undefined;
+    options.onProgress?.("checking keys and references");
     checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
     if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
     const store = { manifest, ...tables } as Store;
@@ -133,7 +136,8 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     store.items ??= [];
     if (ctx.judgments) {
       options.onProgress?.("building label vectors in DuckDB");
-      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, {
+      const ids = store.trajectories.map((t) => t.trajectory_id);
+      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, ids, {
         evidence: options.evidence,
         bucketJudgments: options.labelBucketJudgments,
         strings: ctx.strings,
