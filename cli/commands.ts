@@ -110,6 +110,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     // In chunks: at 100× the paper the indented report is longer than a JavaScript string can be.
     const chunks = prettyJsonChunks(report);
     if (out) {
+      progress(`writing ${out}`);
       writeChunksAtomic(out, chunks);
       progress(`wrote ${out}`);
     } else for (const chunk of chunks) io.out(chunk);

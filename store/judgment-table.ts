@@ -150,31 +150,45 @@ function reportRow(
 export async function loadReferenceTables(
   conn: DuckDBConnection,
   t: { tasks?: Task[]; items?: Item[]; trajectories?: Trajectory[] },
+  /** ref_trajectories is already loaded (loadTrajectoryReference, for the other tables' read). */
+  trajectoriesLoaded = false,
 ): Promise<void> {
   await conn.run("CREATE TABLE ref_tasks (task_id VARCHAR)");
   await conn.run("CREATE TABLE ref_items (task_id VARCHAR, item_id VARCHAR, _pos BIGINT)");
-  // _idx: the row's position in the trajectories array, which the label vectors return instead of its id.
-  await conn.run("CREATE TABLE ref_trajectories (trajectory_id VARCHAR, task_id VARCHAR, _idx BIGINT)");
-  const fill = async (table: string, rows: unknown[][]) => {
-    const a = await conn.createAppender(table);
-    for (const row of rows) {
-      for (const v of row) typeof v === "number" ? a.appendBigInt(BigInt(v)) : a.appendVarchar(String(v));
-      a.endRow();
-    }
-    a.closeSync();
-  };
-  await fill(
+  await appendRows(
+    conn,
     "ref_tasks",
     (t.tasks ?? []).map((x) => [x.task_id]),
   );
-  await fill(
+  await appendRows(
+    conn,
     "ref_items",
     (t.items ?? []).map((x, i) => [x.task_id, x.item_id, i]),
   );
-  await fill(
+  if (!trajectoriesLoaded) await loadTrajectoryReference(conn, t.trajectories ?? []);
+}
+
+/**
+ * The trajectories read, as ref_trajectories (id, task, _idx = position in `trajectories`): judgments
+ * and label vectors join it, and the other tables' Parquet read returns a trajectory's position from it
+ * (store/parquet-rows.ts).
+ */
+export async function loadTrajectoryReference(conn: DuckDBConnection, trajectories: Trajectory[]): Promise<void> {
+  await conn.run("CREATE TABLE ref_trajectories (trajectory_id VARCHAR, task_id VARCHAR, _idx BIGINT)");
+  await appendRows(
+    conn,
     "ref_trajectories",
-    (t.trajectories ?? []).map((x, i) => [x.trajectory_id, x.task_id, i]),
+    trajectories.map((x, i) => [x.trajectory_id, x.task_id, i]),
   );
+}
+
+async function appendRows(conn: DuckDBConnection, table: string, rows: unknown[][]): Promise<void> {
+  const a = await conn.createAppender(table);
+  for (const row of rows) {
+    for (const v of row) typeof v === "number" ? a.appendBigInt(BigInt(v)) : a.appendVarchar(String(v));
+    a.endRow();
+  }
+  a.closeSync();
 }
 
 /**

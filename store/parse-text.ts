@@ -6,6 +6,8 @@ export interface RawRecord {
   values: Record<string, unknown>;
   line?: number;
   row?: number;
+  /** Its pooled strings already are the pool's copies (store/parquet-rows.ts). */
+  interned?: boolean;
 }
 
 /** Decodes UTF-8 strictly, naming the line of the first invalid byte sequence. */

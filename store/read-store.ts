@@ -10,6 +10,7 @@ import {
   TABLE_SCHEMAS,
   type Store,
   type TableName,
+  type Trajectory,
 } from "../analysis/schema/tables.js";
 import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
@@ -23,7 +24,9 @@ import {
   loadParquetJudgments,
   loadRecordJudgments,
   loadReferenceTables,
+  loadTrajectoryReference,
 } from "./judgment-table.js";
+import { parquetTypedRows, TYPED_READ_MAX_COLUMNS } from "./parquet-rows.js";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
@@ -60,6 +63,10 @@ interface ReadContext {
   judgments?: DuckDBConnection;
   /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
   strings: StringPool;
+  /** The valid trajectories, once read (the first table read). */
+  trajectories?: Trajectory[];
+  /** Their ids when loaded as ref_trajectories for the other tables' Parquet read; null when they cannot be. */
+  trajectoryIds?: readonly string[] | null;
 }
 
 interface TableRows {
@@ -93,40 +100,21 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   const manifest = readManifest(dir, ctx.add);
   const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
   checkRequiredTables(found, optionalJudgments, ctx.add);
-  const files: Record<string, string> = {};
-  const tables: Partial<Record<TableName, unknown[]>> = {};
-  const locations: Partial<Record<TableName, RowLocations>> = {};
-  const rowsCount: Record<string, number> = {};
-  // Tables with rows that could not be read: references into them are not checked (they would only cascade).
-  const incomplete = new Set<TableName>();
-  for (const [table, names] of found) {
-    if (names.length > 1) {
-      ctx.add({ file: names.join(", "), message: `two files for table "${table}": keep exactly one` });
-      incomplete.add(table);
-      continue;
-    }
-    files[table] = names[0];
-    const problemsBefore = problems.count;
-    options.onProgress?.(`reading ${names[0]}`);
-    const read = await readTable(ctx, table, names[0]);
-    if (!read) {
-      incomplete.add(table);
-      continue;
-    }
-    if (!read.complete || problemsBefore !== problems.count) incomplete.add(table);
-    if (table !== "judgments") {
-      tables[table] = read.valid;
-      locations[table] = read.locations;
-    }
-    rowsCount[table] = read.rows ?? read.valid.length;
-  }
+  const { files, tables, locations, rowsCount, incomplete } = await readTables(ctx, found, problems, options);
   try {
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
     if (ctx.judgments) options.onProgress?.(`checking ${rowsCount.judgments ?? 0} judgments in DuckDB`);
     const judgmentChecks = ctx.judgments
-      ? await checkJudgments(ctx.judgments, tables, files.judgments, incomplete, primaryJudge)
+      ? await checkJudgments(
+          ctx.judgments,
+          tables,
+          files.judgments,
+          incomplete,
+          primaryJudge,
+          ctx.trajectoryIds != null,
+        )
       : undefined;
     options.onProgress?.("checking keys and references");
     checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
@@ -150,14 +138,66 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   }
 }
 
+/**
+ * Every table file, read and validated. Trajectories first: the tables naming a trajectory then read its
+ * position rather than its id's text (store/parquet-rows.ts). Each table's problems are held apart and
+ * listed in file-name order, as if read in that order (the cap applies to the list as a whole, as before).
+ */
+async function readTables(
+  ctx: ReadContext,
+  found: Map<TableName, string[]>,
+  problems: ProblemList,
+  options: ReadStoreOptions,
+) {
+  const files: Record<string, string> = {};
+  const tables: Partial<Record<TableName, unknown[]>> = {};
+  const locations: Partial<Record<TableName, RowLocations>> = {};
+  const rowsCount: Record<string, number> = {};
+  // Tables with rows that could not be read: references into them are not checked (they would only cascade).
+  const incomplete = new Set<TableName>();
+  const tableProblems = new Map<TableName, ProblemList>();
+  for (const [table, names] of [...found].sort(([a], [b]) => trajectoriesFirst(a) - trajectoriesFirst(b))) {
+    const own = new ProblemList(problems.cap);
+    tableProblems.set(table, own);
+    ctx.add = (p) => own.add(p);
+    if (names.length > 1) {
+      ctx.add({ file: names.join(", "), message: `two files for table "${table}": keep exactly one` });
+      incomplete.add(table);
+      continue;
+    }
+    files[table] = names[0];
+    options.onProgress?.(`reading ${names[0]}`);
+    const read = await readTable(ctx, table, names[0]);
+    if (!read) {
+      incomplete.add(table);
+      continue;
+    }
+    if (!read.complete || own.count > 0) incomplete.add(table);
+    if (table !== "judgments") {
+      tables[table] = read.valid;
+      locations[table] = read.locations;
+    }
+    if (table === "trajectories") ctx.trajectories = read.valid as Trajectory[];
+    rowsCount[table] = read.rows ?? read.valid.length;
+  }
+  ctx.add = (p) => problems.add(p);
+  for (const table of found.keys()) {
+    const own = tableProblems.get(table)!;
+    for (const p of own.items) problems.add(p);
+    problems.dropped += own.dropped;
+  }
+  return { files, tables, locations, rowsCount, incomplete };
+}
+
 async function checkJudgments(
   conn: DuckDBConnection,
   tables: Partial<Record<TableName, unknown[]>>,
   file: string,
   incomplete: ReadonlySet<TableName>,
   primaryJudge: string,
+  trajectoriesLoaded: boolean,
 ) {
-  await loadReferenceTables(conn, tables as Parameters<typeof loadReferenceTables>[1]);
+  await loadReferenceTables(conn, tables as Parameters<typeof loadReferenceTables>[1], trajectoriesLoaded);
   return judgmentProblems(conn, {
     file,
     loc: file.endsWith(".parquet") ? "row" : "line",
@@ -334,7 +374,7 @@ function validateRecord(
 ): void {
   const parsed = schema.safeParse(rec.values);
   if (parsed.success) {
-    ctx.strings.internRow(parsed.data as Record<string, unknown>);
+    if (!rec.interned) ctx.strings.internRow(parsed.data as Record<string, unknown>);
     valid.push(parsed.data);
     locations.push(rec.line, rec.row);
     return;
@@ -363,7 +403,7 @@ async function loadRecords(
   if (file.endsWith(".parquet")) {
     const duck = await duckOf(ctx);
     try {
-      return await parquetRecords(duck, path);
+      return await parquetRecords(ctx, duck, table, path);
     } catch (e) {
       ctx.add(cannotReadParquet(file, e));
       return undefined;
@@ -386,19 +426,56 @@ async function* oneChunk(records: RawRecord[]): AsyncIterable<RawRecord[]> {
   yield records;
 }
 
+/**
+ * A Parquet table's rows, typed column by column (store/parquet-rows.ts); a file with a column of the
+ * name that reader gives file row numbers, or with more columns than its null mask holds, is read row
+ * by row as JSON.
+ */
 async function parquetRecords(
+  ctx: ReadContext,
   duck: DuckDBInstance,
+  table: TableName,
   path: string,
 ): Promise<{ chunks: AsyncIterable<RawRecord[]>; columns: string[] }> {
   const from = `read_parquet('${path.replaceAll("'", "''")}')`;
   const conn = await duck.connect();
+  let columns: string[];
   try {
-    const columns = (await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames();
-    return { chunks: parquetChunks(duck, from), columns };
+    columns = (await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames();
   } finally {
     conn.closeSync?.();
   }
+  if (columns.includes("file_row_number") || columns.length > TYPED_READ_MAX_COLUMNS)
+    return { chunks: parquetChunks(duck, from), columns };
+  const names = table !== "trajectories" && columns.includes("trajectory_id");
+  const trajectoryIds = names ? await trajectoryReference(ctx, duck) : undefined;
+  const pooled = (field: string) => ctx.strings.isPooled(field);
+  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectoryIds, pooled }), columns };
 }
+
+/**
+ * The trajectories read, loaded once as ref_trajectories; their ids, or undefined when there are none or
+ * an id repeats (a join would then repeat rows; the repeat is reported by the key check).
+ */
+async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Promise<readonly string[] | undefined> {
+  if (ctx.trajectoryIds === undefined && ctx.trajectories) {
+    const conn = await duck.connect();
+    try {
+      await loadTrajectoryReference(conn, ctx.trajectories);
+      const check = await conn.runAndReadAll(
+        "SELECT count(*) = count(DISTINCT trajectory_id) AS unique_ids FROM ref_trajectories",
+      );
+      const unique = check.getRowObjectsJS()[0].unique_ids === true;
+      ctx.trajectoryIds = unique ? ctx.trajectories.map((t) => t.trajectory_id) : null;
+    } finally {
+      conn.closeSync?.();
+    }
+  }
+  return ctx.trajectoryIds ?? undefined;
+}
+
+/** Sort key reading the trajectories table first. */
+const trajectoriesFirst = (table: TableName) => (table === "trajectories" ? 0 : 1);
 
 /**
  * The rows of a Parquet file as DuckDB streams them (≈ 2,048 rows a chunk), each one JSON text parsed by

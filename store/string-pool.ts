@@ -25,6 +25,11 @@ export class StringPool {
     }
   }
 
+  /** Whether a field's values are pooled (free text and unique values are not). */
+  isPooled(field: string): boolean {
+    return !this.skip.has(field);
+  }
+
   /** The shared copy of a field's value (the value itself the first time, or once the pool is full). */
   intern(field: string, value: string): string {
     let pool = this.pools.get(field);

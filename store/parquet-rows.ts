@@ -1,0 +1,200 @@
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance } from "@duckdb/node-api";
+import type { RawRecord } from "./parse-text.js";
+import type { StringPool } from "./string-pool.js";
+import { parquetValues } from "./parquet-values.js";
+
+/**
+ * The rows of a Parquet file as typed column values, in file order (issue 10: a text cell costs about
+ * 1 µs to bring from DuckDB into JavaScript, a number almost nothing):
+ *
+ * - numbers and booleans are read from DuckDB's vectors as they are;
+ * - text columns with few distinct values (a method, a harness, a task id) come back as codes into a
+ *   dictionary read once, each value interned once;
+ * - `trajectory_id`, when the trajectories already read are loaded as `ref_trajectories` (id, _idx),
+ *   comes back as the position of its trajectory, whose id string is reused (an id no trajectory has
+ *   keeps its text, for the reference check to report);
+ * - other text is read cell by cell; other types (lists, structs, FLOAT, DECIMAL…) as JSON text per
+ *   cell, parsed by JSON.parse, as the row-as-JSON reader did before.
+ *
+ * A null cell is an absent field; BIGINT becomes a number (the schema rejects unsafe integers). Rows
+ * carry `interned: true`: every pooled string already is its pool's copy.
+ */
+export async function* parquetTypedRows(
+  duck: DuckDBInstance,
+  path: string,
+  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+): AsyncIterable<RawRecord[]> {
+  const conn = await duck.connect();
+  let cells: DuckDBConnection | undefined;
+  const from = `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;
+  const dictionaries: string[] = [];
+  try {
+    const plan = await columnPlan(conn, from, o);
+    dictionaries.push(...plan.flatMap((c) => (c.dictionary ? [c.dictionary.table] : [])));
+    const result = await conn.stream(selectSql(plan, from));
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const records = recordsOf(chunk, plan, o);
+      for (const name of plan.filter((c) => c.kind === "json").map((c) => c.name)) {
+        for (const r of records) {
+          const text = r.values[name];
+          if (typeof text !== "string") continue;
+          try {
+            r.values[name] = JSON.parse(text);
+          } catch {
+            // NaN and ±Infinity inside a nested value are not JSON: that cell through DuckDB's own values.
+            cells ??= await duck.connect();
+            const row = await cells.runAndReadAll(
+              `SELECT ${quoted(name)} AS v FROM ${from} WHERE file_row_number = ${r.row! - 1}`,
+            );
+            r.values[name] = parquetValues(row.getRowObjectsJS()[0]).v;
+          }
+        }
+      }
+      yield records;
+    }
+  } finally {
+    for (const table of dictionaries) await conn.run(`DROP TABLE IF EXISTS ${table}`);
+    cells?.closeSync?.();
+    conn.closeSync?.();
+  }
+}
+
+type ColumnPlan = {
+  name: string;
+  kind: "value" | "text" | "json" | "dictionary" | "trajectory";
+  dictionary?: { table: string; values: string[] };
+  /** What stands in for a null cell in the select (the null mask says which cells are null). */
+  zero?: string;
+};
+
+/** Types read from the vectors as they are (FLOAT is not: its JSON text is the float's shortest form). */
+const PLAIN_TYPES: Record<string, string> = {
+  DOUBLE: "0::DOUBLE",
+  BIGINT: "0::BIGINT",
+  INTEGER: "0::INTEGER",
+  SMALLINT: "0::SMALLINT",
+  TINYINT: "0::TINYINT",
+  BOOLEAN: "false",
+  VARCHAR: "''",
+};
+/** The null mask is one double, so at most 53 columns (a table of the contract has 11 at most). */
+export const TYPED_READ_MAX_COLUMNS = 53;
+/** A text column is dictionary-coded when its rows outnumber its distinct values this many times. */
+const DICTIONARY_RATIO = 8;
+/** Below this many rows every text cell is read as it is (a dictionary costs two queries). */
+const DICTIONARY_MIN_ROWS = 10_000;
+
+let dictionaryCount = 0;
+
+async function columnPlan(
+  conn: DuckDBConnection,
+  from: string,
+  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+): Promise<ColumnPlan[]> {
+  const described = (await conn.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (file_row_number) FROM ${from}`))
+    .getRowObjectsJS()
+    .map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+  const text = described.filter((c) => c.type === "VARCHAR" && o.pooled(c.name));
+  const counts = (
+    await conn.runAndReadAll(
+      `SELECT count(*)::DOUBLE${text.map((c) => `, approx_count_distinct(${quoted(c.name)})::DOUBLE`).join("")} FROM ${from}`,
+    )
+  ).getRows()[0] as number[];
+  const rows = counts[0];
+  const plan: ColumnPlan[] = [];
+  for (const c of described) {
+    if (!(c.type in PLAIN_TYPES)) plan.push({ name: c.name, kind: "json" });
+    else if (c.type !== "VARCHAR") plan.push({ name: c.name, kind: "value", zero: PLAIN_TYPES[c.type] });
+    else if (c.name === "trajectory_id" && o.trajectoryIds) plan.push({ name: c.name, kind: "trajectory" });
+    else {
+      const distinct = counts[1 + text.indexOf(c)];
+      const coded = distinct !== undefined && rows >= DICTIONARY_MIN_ROWS && distinct * DICTIONARY_RATIO <= rows;
+      plan.push(
+        coded ? await dictionaryColumn(conn, from, c.name, o.strings) : { name: c.name, kind: "text", zero: "''" },
+      );
+    }
+  }
+  return plan;
+}
+
+/** A text column's distinct values as a table (value, code) and, in code order, as interned strings. */
+async function dictionaryColumn(
+  conn: DuckDBConnection,
+  from: string,
+  name: string,
+  strings: StringPool,
+): Promise<ColumnPlan> {
+  const table = `gcpc_dictionary_${++dictionaryCount}`;
+  await conn.run(
+    `CREATE TEMP TABLE ${table} AS SELECT v, (row_number() OVER (ORDER BY v) - 1)::INTEGER AS code
+     FROM (SELECT DISTINCT ${quoted(name)} AS v FROM ${from} WHERE ${quoted(name)} IS NOT NULL)`,
+  );
+  const values: string[] = [];
+  const result = await conn.stream(`SELECT v FROM ${table} ORDER BY code`);
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const vector = chunk.getColumnVector(0);
+    for (let i = 0; i < chunk.rowCount; i++) values.push(strings.intern(name, vector.getItem(i) as string));
+  }
+  return { name, kind: "dictionary", dictionary: { table, values } };
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * The select list: the file row, one mask of the null cells (bit k for column k), then one column per
+ * planned column (the trajectory's two: its position, and its text when unknown), each with its nulls
+ * replaced. Reading a vector that has nulls costs a BigInt test per cell in @duckdb/node-api, so no
+ * column but the mask carries one.
+ */
+function selectSql(plan: ColumnPlan[], from: string): string {
+  const mask = plan.map((c, k) => `((f.${quoted(c.name)} IS NULL)::BIGINT << ${k})`).join(" | ");
+  const select = ["f.file_row_number", plan.length > 0 ? `(${mask})::DOUBLE` : "0::DOUBLE"];
+  const joins: string[] = [];
+  for (const c of plan) {
+    const cell = `f.${quoted(c.name)}`;
+    if (c.kind === "json") select.push(`coalesce(to_json(${cell})::VARCHAR, '')`);
+    else if (c.kind === "dictionary") {
+      const d = c.dictionary!.table;
+      select.push(`coalesce(${d}.code, -1)`);
+      joins.push(`LEFT JOIN ${d} ON ${cell} = ${d}.v`);
+    } else if (c.kind === "trajectory") {
+      select.push("coalesce(r._idx, -1)::INTEGER", `coalesce(${cell}, '')`);
+      joins.push(`LEFT JOIN ref_trajectories r ON ${cell} = r.trajectory_id`);
+    } else select.push(`coalesce(${cell}, ${c.zero})`);
+  }
+  return `SELECT ${select.join(", ")} FROM ${from} f ${joins.join(" ")} ORDER BY f.file_row_number`;
+}
+
+/** A chunk's rows as records (row = 1-based file row), pooled strings interned. */
+function recordsOf(
+  chunk: DuckDBDataChunk,
+  plan: ColumnPlan[],
+  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+): RawRecord[] {
+  const n = chunk.rowCount;
+  const records: RawRecord[] = new Array(n);
+  const rowNumbers = chunk.getColumnVector(0);
+  const masks = chunk.getColumnVector(1);
+  for (let i = 0; i < n; i++) records[i] = { values: {}, row: Number(rowNumbers.getItem(i)) + 1, interned: true };
+  let k = 2;
+  for (const [j, c] of plan.entries()) {
+    const vector = chunk.getColumnVector(k++);
+    const text = c.kind === "trajectory" ? chunk.getColumnVector(k++) : undefined;
+    const bit = 2 ** j;
+    const pooled = c.kind === "text" && o.pooled(c.name);
+    for (let i = 0; i < n; i++) {
+      // The mask holds at most 53 columns' bits exactly (a double); ⌊mask / 2^j⌋ is odd when cell j is null.
+      if (Math.floor((masks.getItem(i) as number) / bit) % 2 === 1) continue;
+      const v = vector.getItem(i);
+      let value: unknown;
+      if (c.kind === "dictionary") value = c.dictionary!.values[v as number];
+      else if (c.kind === "trajectory")
+        value =
+          (v as number) >= 0 ? o.trajectoryIds![v as number] : o.strings.intern(c.name, text!.getItem(i) as string);
+      else if (pooled) value = o.strings.intern(c.name, v as string);
+      else value = typeof v === "bigint" ? Number(v) : v;
+      records[i].values[c.name] = value;
+    }
+  }
+  return records;
+}
