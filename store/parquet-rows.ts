@@ -22,7 +22,7 @@ import { parquetValues } from "./parquet-values.js";
 export async function* parquetTypedRows(
   duck: DuckDBInstance,
   path: string,
-  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+  o: { strings: StringPool; trajectoryIds?: readonly string[] },
 ): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
   let cells: DuckDBConnection | undefined;
@@ -84,17 +84,18 @@ const DICTIONARY_RATIO = 8;
 /** Below this many rows every text cell is read as it is (a dictionary costs two queries). */
 const DICTIONARY_MIN_ROWS = 10_000;
 
+/** Names the dictionary tables apart within the one database of a read. */
 let dictionaryCount = 0;
 
 async function columnPlan(
   conn: DuckDBConnection,
   from: string,
-  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+  o: { strings: StringPool; trajectoryIds?: readonly string[] },
 ): Promise<ColumnPlan[]> {
   const described = (await conn.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (file_row_number) FROM ${from}`))
     .getRowObjectsJS()
     .map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-  const text = described.filter((c) => c.type === "VARCHAR" && o.pooled(c.name));
+  const text = described.filter((c) => c.type === "VARCHAR" && o.strings.isPooled(c.name));
   const counts = (
     await conn.runAndReadAll(
       `SELECT count(*)::DOUBLE${text.map((c) => `, approx_count_distinct(${quoted(c.name)})::DOUBLE`).join("")} FROM ${from}`,
@@ -169,7 +170,7 @@ function selectSql(plan: ColumnPlan[], from: string): string {
 function recordsOf(
   chunk: DuckDBDataChunk,
   plan: ColumnPlan[],
-  o: { strings: StringPool; trajectoryIds?: readonly string[]; pooled: (field: string) => boolean },
+  o: { strings: StringPool; trajectoryIds?: readonly string[] },
 ): RawRecord[] {
   const n = chunk.rowCount;
   const records: RawRecord[] = new Array(n);
@@ -181,7 +182,7 @@ function recordsOf(
     const vector = chunk.getColumnVector(k++);
     const text = c.kind === "trajectory" ? chunk.getColumnVector(k++) : undefined;
     const bit = 2 ** j;
-    const pooled = c.kind === "text" && o.pooled(c.name);
+    const pooled = c.kind === "text" && o.strings.isPooled(c.name);
     for (let i = 0; i < n; i++) {
       // The mask holds at most 53 columns' bits exactly (a double); ⌊mask / 2^j⌋ is odd when cell j is null.
       if (Math.floor((masks.getItem(i) as number) / bit) % 2 === 1) continue;

@@ -449,8 +449,7 @@ async function parquetRecords(
     return { chunks: parquetChunks(duck, from), columns };
   const names = table !== "trajectories" && columns.includes("trajectory_id");
   const trajectoryIds = names ? await trajectoryReference(ctx, duck) : undefined;
-  const pooled = (field: string) => ctx.strings.isPooled(field);
-  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectoryIds, pooled }), columns };
+  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectoryIds }), columns };
 }
 
 /**
