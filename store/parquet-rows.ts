@@ -96,11 +96,8 @@ async function columnPlan(
     .getRowObjectsJS()
     .map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
   const text = described.filter((c) => c.type === "VARCHAR" && o.strings.isPooled(c.name));
-  const counts = (
-    await conn.runAndReadAll(
-      `SELECT count(*)::DOUBLE${text.map((c) => `, approx_count_distinct(${quoted(c.name)})::DOUBLE`).join("")} FROM ${from}`,
-    )
-  ).getRows()[0] as number[];
+  const distinct = text.map((c) => `, approx_count_distinct(${quoted(c.name)})::DOUBLE`).join("");
+  const counts = (await conn.runAndReadAll(`SELECT count(*)::DOUBLE${distinct} FROM ${from}`)).getRows()[0] as number[];
   const rows = counts[0];
   const plan: ColumnPlan[] = [];
   for (const c of described) {
@@ -108,8 +105,8 @@ async function columnPlan(
     else if (c.type !== "VARCHAR") plan.push({ name: c.name, kind: "value", zero: PLAIN_TYPES[c.type] });
     else if (c.name === "trajectory_id" && o.trajectoryIds) plan.push({ name: c.name, kind: "trajectory" });
     else {
-      const distinct = counts[1 + text.indexOf(c)];
-      const coded = distinct !== undefined && rows >= DICTIONARY_MIN_ROWS && distinct * DICTIONARY_RATIO <= rows;
+      const values = counts[1 + text.indexOf(c)];
+      const coded = values !== undefined && rows >= DICTIONARY_MIN_ROWS && values * DICTIONARY_RATIO <= rows;
       plan.push(
         coded ? await dictionaryColumn(conn, from, c.name, o.strings) : { name: c.name, kind: "text", zero: "''" },
       );
