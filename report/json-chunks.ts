@@ -12,7 +12,9 @@
  */
 export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 20): Generator<string> {
   let buffer = "";
-  for (const piece of pieces(value, 0, true)) {
+  // A run of small entries is one piece: at up to ~2,000 characters an entry it stays within a chunk.
+  const batch = Math.max(1, Math.min(BATCH, Math.floor(chunkChars / 2048)));
+  for (const piece of pieces(value, 0, true, batch)) {
     buffer += piece;
     if (buffer.length >= chunkChars) {
       yield buffer;
@@ -33,11 +35,16 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /** JSON.stringify leaves these out of an object and writes them as null in an array. */
 const omitted = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
 
-function* pieces(value: unknown, depth: number, inArray: boolean): Generator<string> {
-  const walk =
-    (Array.isArray(value) && value.length > WHOLE_BELOW) ||
-    (isPlainObject(value) && !("toJSON" in value) && (depth < 2 || Object.keys(value).length > WHOLE_BELOW));
-  if (!walk) {
+/** Whether a value at this depth is walked entry by entry rather than serialised in one call. */
+const walked = (value: unknown, depth: number) =>
+  (Array.isArray(value) && value.length > WHOLE_BELOW) ||
+  (isPlainObject(value) && !("toJSON" in value) && (depth < 2 || Object.keys(value).length > WHOLE_BELOW));
+
+/** Consecutive small entries of a long array serialised together (one call for up to this many). */
+const BATCH = 256;
+
+function* pieces(value: unknown, depth: number, inArray: boolean, batch: number): Generator<string> {
+  if (!walked(value, depth)) {
     const text = JSON.stringify(value, null, 2);
     yield text === undefined ? (inArray ? "null" : "") : reindent(text, depth);
     return;
@@ -45,9 +52,20 @@ function* pieces(value: unknown, depth: number, inArray: boolean): Generator<str
   const pad = "  ".repeat(depth + 1);
   if (Array.isArray(value)) {
     yield "[";
-    for (let i = 0; i < value.length; i++) {
+    for (let i = 0; i < value.length; ) {
+      let end = i;
+      while (end < value.length && end - i < batch && !walked(value[end], depth + 1)) end++;
+      if (end > i) {
+        // JSON.stringify of the run as an array is "[\n  e1,\n  e2\n]" (each entry one level in, nulls for
+        // the entries it omits): without its brackets and re-indented, the same text as entry by entry.
+        const text = JSON.stringify(value.slice(i, end), null, 2);
+        yield `${i === 0 ? "" : ","}\n${"  ".repeat(depth)}${reindent(text.slice(2, -2), depth)}`;
+        i = end;
+        continue;
+      }
       yield `${i === 0 ? "" : ","}\n${pad}`;
-      yield* pieces(omitted(value[i]) ? null : value[i], depth + 1, true);
+      yield* pieces(omitted(value[i]) ? null : value[i], depth + 1, true, batch);
+      i++;
     }
     yield `\n${"  ".repeat(depth)}]`;
     return;
@@ -60,7 +78,7 @@ function* pieces(value: unknown, depth: number, inArray: boolean): Generator<str
   yield "{";
   for (const [i, [key, v]] of entries.entries()) {
     yield `${i === 0 ? "" : ","}\n${pad}${JSON.stringify(key)}: `;
-    yield* pieces(v, depth + 1, false);
+    yield* pieces(v, depth + 1, false, batch);
   }
   yield `\n${"  ".repeat(depth)}}`;
 }

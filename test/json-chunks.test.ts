@@ -19,6 +19,11 @@ test("chunked JSON is JSON.stringify(value, null, 2) plus a newline, byte for by
     { top: { pairs: long, wide, empty: {}, emptyList: [] } },
     [undefined, () => 0, Symbol("s"), new Float64Array([1, 2]), new Date(0), "tail"],
     Object.assign(Object.create(null), { bare: { x: 1 } }),
+    // Runs of small entries (serialised together) broken by entries that are walked (long arrays).
+    Array.from({ length: 700 }, (_, i) =>
+      i % 97 === 0 ? Array.from({ length: 70 }, (_, j) => ({ j })) : i % 13 === 0 ? undefined : { i, s: "x\ny" },
+    ),
+    { deep: { er: { list: Array.from({ length: 600 }, (_, i) => (i % 200 === 5 ? new Array(80).fill(i) : [i])) } } },
     "just a string",
     42,
   ];
