@@ -91,21 +91,10 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   if (threads > 2) throw new UsageError(`--threads must be 1 or 2 (one worker thread at most), got "${threads}"`);
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
-  const { store: whole } = await loadValidStore(dir, values, io, progress);
-  const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
-  const runner = threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
-  let report: ReturnType<typeof analyzeStore>;
-  try {
-    report = analyzeStore(store, settings, {
-      perTrajectory: Boolean(values["per-trajectory"]),
-      onProgress: progress,
-      runner,
-    });
-  } finally {
-    await runner?.close();
-  }
+  // The store is not held past this call: writing a large report then reuses its memory (issue 10).
+  const { report, manifest } = await analyzeStoreAt(dir, values, io, progress, settings, threads);
   const paper: PaperFigures | undefined =
-    values.paper || (isPaperDemo(store.manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
+    values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   if (format === "json") {
     // In chunks: at 100× the paper the indented report is longer than a JavaScript string can be.
     const chunks = prettyJsonChunks(report);
@@ -141,6 +130,30 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
 
 /** Above scale 100 the store is generated in shards (store/generate/sharded-store.ts); 1000 is ≈ 5 M trajectories. */
 const MAX_SCALE = 1000;
+
+/** Reads, validates and analyses a store; only the report and the manifest outlive the call. */
+async function analyzeStoreAt(
+  dir: string,
+  values: Parsed["values"],
+  io: Io,
+  progress: Progress,
+  settings: Parameters<typeof analyzeStore>[1],
+  threads: number,
+) {
+  const { store: whole } = await loadValidStore(dir, values, io, progress);
+  const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
+  const runner = threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
+  try {
+    const report = analyzeStore(store, settings, {
+      perTrajectory: Boolean(values["per-trajectory"]),
+      onProgress: progress,
+      runner,
+    });
+    return { report, manifest: store.manifest };
+  } finally {
+    await runner?.close();
+  }
+}
 
 export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1)

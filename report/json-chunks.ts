@@ -10,7 +10,7 @@
  * re-indented. Re-indenting is safe because JSON.stringify escapes every newline inside a string,
  * so each "\n" of its output is structural.
  */
-export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 20): Generator<string> {
+export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 16): Generator<string> {
   let buffer = "";
   // A run of small entries is one piece: at up to ~2,000 characters an entry it stays within a chunk.
   const batch = Math.max(1, Math.min(BATCH, Math.floor(chunkChars / 2048)));
