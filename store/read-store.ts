@@ -113,7 +113,8 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
           files.judgments,
           incomplete,
           primaryJudge,
-          ctx.trajectoryIds != null,
+          // Loaded once trajectoryReference ran, even when ids repeat (null): then it holds the repeats too.
+          ctx.trajectoryIds !== undefined,
         )
       : undefined;
     options.onProgress?.("checking keys and references");

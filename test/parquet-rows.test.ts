@@ -68,3 +68,32 @@ test("Parquet: a method score naming no trajectory, and a null optional cell, ar
   assert.equal("trial" in r2, false);
   assert.equal(store.trajectories.find((t) => t.trajectory_id === "r1")!.trial, 1);
 });
+
+test("Parquet: a repeated trajectory id is reported as such (the trajectory positions are then not used)", async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), "gcpc-rows-")), "s");
+  cpSync(`${fixtures}valid`, dir, { recursive: true });
+  rmSync(join(dir, "method_scores.jsonl"));
+  rmSync(join(dir, "trajectories.jsonl"));
+  const duck = await DuckDBInstance.create(":memory:");
+  const conn = await duck.connect();
+  // r1 twice; the method scores (Parquet, naming trajectories) and the judgments are read after it.
+  await conn.run(
+    `COPY (SELECT * FROM (SELECT * FROM read_json_auto('${fixtures}valid/trajectories.jsonl') UNION ALL
+           SELECT * FROM read_json_auto('${fixtures}valid/trajectories.jsonl') WHERE trajectory_id = 'r1')
+           ORDER BY trajectory_id)
+     TO '${join(dir, "trajectories.parquet")}' (FORMAT parquet)`,
+  );
+  await conn.run(
+    `COPY (SELECT * FROM read_json_auto('${fixtures}valid/method_scores.jsonl'))
+     TO '${join(dir, "method_scores.parquet")}' (FORMAT parquet)`,
+  );
+  conn.closeSync();
+  duck.closeSync();
+  await assert.rejects(readStore(dir), (e: unknown) => {
+    assert.ok(e instanceof StoreValidationError, String(e));
+    assert.deepEqual(e.problems.map(formatProblem), [
+      'trajectories.parquet, row 2, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
+    ]);
+    return true;
+  });
+});
