@@ -268,14 +268,14 @@ async function duplicateJudgments(
  * Label vectors of every trajectory run, in SQL: each run's labels in checklist (store) order, one
  * character per item ("." not judged); runs of a trajectory in the order they first appear in the
  * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
- * `trajectoryIds` are the ids loaded into ref_trajectories, in its order (loadReferenceTables): the
+ * `trajectories` are the ones loaded into ref_trajectories, in its order (loadReferenceTables): the
  * query returns a run's trajectory as its position there, and the run takes the id string already read,
  * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript, issue 10).
  */
 export async function labelVectorsFromTable(
   conn: DuckDBConnection,
   primaryJudge: string,
-  trajectoryIds: readonly string[],
+  trajectories: readonly { trajectory_id: string }[],
   options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
 ): Promise<LabelVectors> {
   // Judges and label strings repeat (a label string is one of few patterns): one copy each.
@@ -288,7 +288,7 @@ export async function labelVectorsFromTable(
   // the read's peak at scale 100 by ≈ 150 MB at the same speed, but cost 35 → 57 s at 100× the paper.
   const buckets = Math.max(1, Math.ceil(judgments / (options.bucketJudgments ?? 2_000_000)));
   const entries: { firstLoc: number; id: string; runs: LabelRun[] }[] = [];
-  const entryOf = new Array<{ firstLoc: number; id: string; runs: LabelRun[] } | undefined>(trajectoryIds.length);
+  const entryOf = new Array<{ firstLoc: number; id: string; runs: LabelRun[] } | undefined>(trajectories.length);
   for (let b = 0; b < buckets; b++) {
     const result = await conn.stream(labelVectorSql(options), { primary: primaryJudge, buckets, bucket: b });
     // Read chunk by chunk (≈ 2,048 runs each): the result is never held whole twice, by DuckDB and as
@@ -306,7 +306,7 @@ export async function labelVectorsFromTable(
         const entry = entryOf[idx];
         if (entry) entry.runs.push(run);
         else {
-          const created = { firstLoc: Number(firstLocs[i]), id: trajectoryIds[idx], runs: [run] };
+          const created = { firstLoc: Number(firstLocs[i]), id: trajectories[idx].trajectory_id, runs: [run] };
           entryOf[idx] = created;
           entries.push(created);
         }

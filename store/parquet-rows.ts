@@ -22,7 +22,7 @@ import { parquetValues } from "./parquet-values.js";
 export async function* parquetTypedRows(
   duck: DuckDBInstance,
   path: string,
-  o: { strings: StringPool; trajectoryIds?: readonly string[] },
+  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
 ): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
   let cells: DuckDBConnection | undefined;
@@ -90,7 +90,7 @@ let dictionaryCount = 0;
 async function columnPlan(
   conn: DuckDBConnection,
   from: string,
-  o: { strings: StringPool; trajectoryIds?: readonly string[] },
+  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
 ): Promise<ColumnPlan[]> {
   const described = (await conn.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (file_row_number) FROM ${from}`))
     .getRowObjectsJS()
@@ -103,7 +103,7 @@ async function columnPlan(
   for (const c of described) {
     if (!(c.type in PLAIN_TYPES)) plan.push({ name: c.name, kind: "json" });
     else if (c.type !== "VARCHAR") plan.push({ name: c.name, kind: "value", zero: PLAIN_TYPES[c.type] });
-    else if (c.name === "trajectory_id" && o.trajectoryIds) plan.push({ name: c.name, kind: "trajectory" });
+    else if (c.name === "trajectory_id" && o.trajectories) plan.push({ name: c.name, kind: "trajectory" });
     else {
       const values = counts[1 + text.indexOf(c)];
       const coded = values !== undefined && rows >= DICTIONARY_MIN_ROWS && values * DICTIONARY_RATIO <= rows;
@@ -167,12 +167,13 @@ function selectSql(plan: ColumnPlan[], from: string): string {
 function recordsOf(
   chunk: DuckDBDataChunk,
   plan: ColumnPlan[],
-  o: { strings: StringPool; trajectoryIds?: readonly string[] },
+  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
 ): RawRecord[] {
   const n = chunk.rowCount;
   const records: RawRecord[] = new Array(n);
   const rowNumbers = chunk.getColumnVector(0);
-  const masks = chunk.getColumnVector(1);
+  const maskVector = chunk.getColumnVector(1);
+  const masks = Float64Array.from({ length: n }, (_, i) => maskVector.getItem(i) as number);
   for (let i = 0; i < n; i++) records[i] = { values: {}, row: Number(rowNumbers.getItem(i)) + 1, interned: true };
   let k = 2;
   for (const [j, c] of plan.entries()) {
@@ -182,13 +183,15 @@ function recordsOf(
     const pooled = c.kind === "text" && o.strings.isPooled(c.name);
     for (let i = 0; i < n; i++) {
       // The mask holds at most 53 columns' bits exactly (a double); ⌊mask / 2^j⌋ is odd when cell j is null.
-      if (Math.floor((masks.getItem(i) as number) / bit) % 2 === 1) continue;
+      if (Math.floor(masks[i] / bit) % 2 === 1) continue;
       const v = vector.getItem(i);
       let value: unknown;
       if (c.kind === "dictionary") value = c.dictionary!.values[v as number];
       else if (c.kind === "trajectory")
         value =
-          (v as number) >= 0 ? o.trajectoryIds![v as number] : o.strings.intern(c.name, text!.getItem(i) as string);
+          (v as number) >= 0
+            ? o.trajectories![v as number].trajectory_id
+            : o.strings.intern(c.name, text!.getItem(i) as string);
       else if (pooled) value = o.strings.intern(c.name, v as string);
       else value = typeof v === "bigint" ? Number(v) : v;
       records[i].values[c.name] = value;

@@ -65,8 +65,8 @@ interface ReadContext {
   strings: StringPool;
   /** The valid trajectories, once read (the first table read). */
   trajectories?: Trajectory[];
-  /** Their ids when loaded as ref_trajectories for the other tables' Parquet read; null when they cannot be. */
-  trajectoryIds?: readonly string[] | null;
+  /** Whether they are loaded as ref_trajectories (for the other tables' Parquet read), and with unique ids. */
+  trajectoryReference?: "unique" | "repeated";
 }
 
 interface TableRows {
@@ -113,8 +113,8 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
           files.judgments,
           incomplete,
           primaryJudge,
-          // Loaded once trajectoryReference ran, even when ids repeat (null): then it holds the repeats too.
-          ctx.trajectoryIds !== undefined,
+          // Loaded once trajectoryReference ran, even when ids repeat: then it holds the repeats too.
+          ctx.trajectoryReference !== undefined,
         )
       : undefined;
     options.onProgress?.("checking keys and references");
@@ -125,8 +125,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     store.items ??= [];
     if (ctx.judgments) {
       options.onProgress?.("building label vectors in DuckDB");
-      const ids = store.trajectories.map((t) => t.trajectory_id);
-      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, ids, {
+      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, store.trajectories, {
         evidence: options.evidence,
         bucketJudgments: options.labelBucketJudgments,
         strings: ctx.strings,
@@ -449,29 +448,28 @@ async function parquetRecords(
   if (columns.includes("file_row_number") || columns.length > TYPED_READ_MAX_COLUMNS)
     return { chunks: parquetChunks(duck, from), columns };
   const names = table !== "trajectories" && columns.includes("trajectory_id");
-  const trajectoryIds = names ? await trajectoryReference(ctx, duck) : undefined;
-  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectoryIds }), columns };
+  const trajectories = names ? await trajectoryReference(ctx, duck) : undefined;
+  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectories }), columns };
 }
 
 /**
- * The trajectories read, loaded once as ref_trajectories; their ids, or undefined when there are none or
- * an id repeats (a join would then repeat rows; the repeat is reported by the key check).
+ * The trajectories read, loaded once as ref_trajectories; undefined when there are none or an id repeats
+ * (a join would then repeat rows; the repeat is reported by the key check).
  */
-async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Promise<readonly string[] | undefined> {
-  if (ctx.trajectoryIds === undefined && ctx.trajectories) {
+async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Promise<Trajectory[] | undefined> {
+  if (ctx.trajectoryReference === undefined && ctx.trajectories) {
     const conn = await duck.connect();
     try {
       await loadTrajectoryReference(conn, ctx.trajectories);
       const check = await conn.runAndReadAll(
         "SELECT count(*) = count(DISTINCT trajectory_id) AS unique_ids FROM ref_trajectories",
       );
-      const unique = check.getRowObjectsJS()[0].unique_ids === true;
-      ctx.trajectoryIds = unique ? ctx.trajectories.map((t) => t.trajectory_id) : null;
+      ctx.trajectoryReference = check.getRowObjectsJS()[0].unique_ids === true ? "unique" : "repeated";
     } finally {
       conn.closeSync?.();
     }
   }
-  return ctx.trajectoryIds ?? undefined;
+  return ctx.trajectoryReference === "unique" ? ctx.trajectories : undefined;
 }
 
 /** Sort key reading the trajectories table first. */
