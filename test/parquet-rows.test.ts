@@ -1,16 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
-import { StoreValidationError, formatProblem } from "../store/problems.js";
 import { TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
-
-const fixtures = new URL("./fixtures/stores/", import.meta.url).pathname;
+import { assertProblems, VALID_STORE, validStoreWithParquet } from "./parquet-fixture.js";
 
 test("a store's Parquet copy reads to the same rows as its JSONL copy (typed columns, dictionaries, trajectory positions)", async () => {
   // Scale 2: past the reader's 10,000-row threshold in trajectories and method scores, so low-cardinality
@@ -36,32 +33,16 @@ test("a store's Parquet copy reads to the same rows as its JSONL copy (typed col
 });
 
 test("Parquet: a method score naming no trajectory, and a null optional cell, are read as such", async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), "gcpc-rows-")), "s");
-  cpSync(`${fixtures}valid`, dir, { recursive: true });
-  rmSync(join(dir, "method_scores.jsonl"));
-  rmSync(join(dir, "trajectories.jsonl"));
-  const duck = await DuckDBInstance.create(":memory:");
-  const conn = await duck.connect();
-  // The fixture's trajectories as Parquet, one with a null trial (an absent optional field).
-  await conn.run(
-    `COPY (SELECT * REPLACE (CASE WHEN trajectory_id = 'r2' THEN NULL ELSE trial END AS trial)
-           FROM read_json_auto('${fixtures}valid/trajectories.jsonl'))
-     TO '${join(dir, "trajectories.parquet")}' (FORMAT parquet)`,
-  );
-  await conn.run(
-    `COPY (SELECT * FROM (VALUES ('r1', 'holistic', 0.5), ('r2', 'holistic', 0.25), ('zz', 'holistic', 0.75))
-           v(trajectory_id, method, score))
-     TO '${join(dir, "method_scores.parquet")}' (FORMAT parquet)`,
-  );
-  conn.closeSync();
-  duck.closeSync();
-  await assert.rejects(readStore(dir), (e: unknown) => {
-    assert.ok(e instanceof StoreValidationError);
-    assert.deepEqual(e.problems.map(formatProblem), [
-      'method_scores.parquet, row 3, field "trajectory_id": unknown trajectory "zz" (not in trajectories)',
-    ]);
-    return true;
+  const dir = await validStoreWithParquet({
+    // The fixture's trajectories as Parquet, one with a null trial (an absent optional field).
+    trajectories: `SELECT * REPLACE (CASE WHEN trajectory_id = 'r2' THEN NULL ELSE trial END AS trial)
+                   FROM read_json_auto('${VALID_STORE}trajectories.jsonl')`,
+    method_scores: `SELECT * FROM (VALUES ('r1', 'holistic', 0.5), ('r2', 'holistic', 0.25), ('zz', 'holistic', 0.75))
+                    v(trajectory_id, method, score)`,
   });
+  await assertProblems(dir, [
+    'method_scores.parquet, row 3, field "trajectory_id": unknown trajectory "zz" (not in trajectories)',
+  ]);
   rmSync(join(dir, "method_scores.parquet"));
   const { store } = await readStore(dir);
   const r2 = store.trajectories.find((t) => t.trajectory_id === "r2")!;
@@ -70,30 +51,14 @@ test("Parquet: a method score naming no trajectory, and a null optional cell, ar
 });
 
 test("Parquet: a repeated trajectory id is reported as such (the trajectory positions are then not used)", async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), "gcpc-rows-")), "s");
-  cpSync(`${fixtures}valid`, dir, { recursive: true });
-  rmSync(join(dir, "method_scores.jsonl"));
-  rmSync(join(dir, "trajectories.jsonl"));
-  const duck = await DuckDBInstance.create(":memory:");
-  const conn = await duck.connect();
-  // r1 twice; the method scores (Parquet, naming trajectories) and the judgments are read after it.
-  await conn.run(
-    `COPY (SELECT * FROM (SELECT * FROM read_json_auto('${fixtures}valid/trajectories.jsonl') UNION ALL
-           SELECT * FROM read_json_auto('${fixtures}valid/trajectories.jsonl') WHERE trajectory_id = 'r1')
-           ORDER BY trajectory_id)
-     TO '${join(dir, "trajectories.parquet")}' (FORMAT parquet)`,
-  );
-  await conn.run(
-    `COPY (SELECT * FROM read_json_auto('${fixtures}valid/method_scores.jsonl'))
-     TO '${join(dir, "method_scores.parquet")}' (FORMAT parquet)`,
-  );
-  conn.closeSync();
-  duck.closeSync();
-  await assert.rejects(readStore(dir), (e: unknown) => {
-    assert.ok(e instanceof StoreValidationError, String(e));
-    assert.deepEqual(e.problems.map(formatProblem), [
-      'trajectories.parquet, row 2, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
-    ]);
-    return true;
+  const dir = await validStoreWithParquet({
+    // r1 twice; the method scores (Parquet, naming trajectories) and the judgments are read after it.
+    trajectories: `SELECT * FROM (SELECT * FROM read_json_auto('${VALID_STORE}trajectories.jsonl') UNION ALL
+                   SELECT * FROM read_json_auto('${VALID_STORE}trajectories.jsonl') WHERE trajectory_id = 'r1')
+                   ORDER BY trajectory_id`,
+    method_scores: `SELECT * FROM read_json_auto('${VALID_STORE}method_scores.jsonl')`,
   });
+  await assertProblems(dir, [
+    'trajectories.parquet, row 2, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
+  ]);
 });

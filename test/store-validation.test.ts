@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readStore } from "../store/read-store.js";
 import { StoreValidationError, formatProblem } from "../store/problems.js";
+import { assertProblems, validStoreWithParquet } from "./parquet-fixture.js";
 
 const root = new URL("./fixtures/stores/", import.meta.url).pathname;
 
@@ -89,29 +90,13 @@ test("the problem list is capped and says how many more there are", async () => 
 });
 
 test("Parquet tables: NaN, Infinity and a null in a required column are reported with their row", async () => {
-  const { cpSync, mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { DuckDBInstance } = await import("@duckdb/node-api");
-  const dir = join(mkdtempSync(join(tmpdir(), "gcpc-pq-")), "s");
-  cpSync(`${root}valid`, dir, { recursive: true });
-  rmSync(join(dir, "method_scores.jsonl"));
-  const duck = await DuckDBInstance.create(":memory:");
-  const conn = await duck.connect();
-  await conn.run(
-    `COPY (SELECT * FROM (VALUES ('r1', 'holistic', 0.5), ('r2', 'holistic', 'nan'::DOUBLE),
-       ('r3', 'holistic', 'inf'::DOUBLE), (NULL, 'holistic', 0.25)) v(trajectory_id, method, score))
-     TO '${join(dir, "method_scores.parquet")}' (FORMAT parquet)`,
-  );
-  conn.closeSync();
-  duck.closeSync();
-  await assert.rejects(readStore(dir), (e: unknown) => {
-    assert.ok(e instanceof StoreValidationError);
-    assert.deepEqual(e.problems.map(formatProblem), [
-      'method_scores.parquet, row 2, field "score": Invalid input: expected number, received NaN (got NaN)',
-      'method_scores.parquet, row 3, field "score": Invalid input: expected number, received Infinity (got Infinity)',
-      'method_scores.parquet, row 4, field "trajectory_id": missing required field',
-    ]);
-    return true;
+  const dir = await validStoreWithParquet({
+    method_scores: `SELECT * FROM (VALUES ('r1', 'holistic', 0.5), ('r2', 'holistic', 'nan'::DOUBLE),
+       ('r3', 'holistic', 'inf'::DOUBLE), (NULL, 'holistic', 0.25)) v(trajectory_id, method, score)`,
   });
+  await assertProblems(dir, [
+    'method_scores.parquet, row 2, field "score": Invalid input: expected number, received NaN (got NaN)',
+    'method_scores.parquet, row 3, field "score": Invalid input: expected number, received Infinity (got Infinity)',
+    'method_scores.parquet, row 4, field "trajectory_id": missing required field',
+  ]);
 });
