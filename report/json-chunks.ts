@@ -9,6 +9,9 @@
  * anything else, and any container small enough, is serialised by JSON.stringify itself and
  * re-indented. Re-indenting is safe because JSON.stringify escapes every newline inside a string,
  * so each "\n" of its output is structural.
+ *
+ * 64 K characters a chunk by default: a string of 1 M goes to V8's large-object space, which only a full
+ * collection frees; with 1 M chunks, writing the scale-100 report took 2.0 s instead of 0.5–0.8 s.
  */
 export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 16): Generator<string> {
   let buffer = "";
