@@ -25,6 +25,22 @@ test("the selection-based percentile interval equals sort-then-interpolate on 3,
   }
 });
 
+test("both ways of finding the order statistics (short-tail heaps, selection) match sorting at bootstrap sizes", () => {
+  const rng = seedrandom("tails");
+  // 0.95 and 0.99 take the heaps from n = 16 or more; 0.8 and 0.5 take selection; 1 − 1e-17 rounds the
+  // upper position to n − 1 (one value beyond it), which the heaps must leave to selection.
+  for (const n of [16, 17, 100, 101, 2000, 10_000])
+    for (const level of [0.95, 0.99, 0.8, 0.5, 1 - 1e-17])
+      for (const levels of [0, 3, 41]) {
+        const values = Float64Array.from({ length: n }, () => (levels ? Math.floor(rng() * levels) / levels : rng()));
+        assert.deepEqual(percentileInterval(values, level), bySorting(values, level), `n ${n}, level ${level}`);
+        const buffer = Float64Array.from({ length: n + 20 }, () => rng());
+        buffer.set(values, 10);
+        const want = bySorting(buffer.subarray(10, 10 + n), level);
+        assert.deepEqual(percentileIntervalInPlace(buffer, 10, 10 + n, level), want, `range, n ${n}, level ${level}`);
+      }
+});
+
 test("on a range, the interval reads only that range and leaves the rest of the buffer alone", () => {
   const rng = seedrandom("range");
   const buffer = Float64Array.from({ length: 1000 }, () => rng());

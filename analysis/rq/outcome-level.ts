@@ -1,4 +1,3 @@
-import { rollup } from "d3";
 import { shareAbove } from "../stats/bootstrap.js";
 import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
@@ -75,6 +74,7 @@ export function outcomePlan(
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
   const codes = upliftCodes(pop);
+  const transitions = cellTransitions(codes);
   const job = (group: string, members: Int32Array, figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
@@ -101,7 +101,7 @@ export function outcomePlan(
       by_domain: rows.slice(1, 1 + domains.length),
       by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
       by_task: rows.slice(1 + domains.length + models.length),
-      ...cellTransitions(pop),
+      ...transitions,
     };
   };
   return { jobs, assemble };
@@ -269,21 +269,39 @@ function groupsWithBothArms(pop: Trajectory[], codes: UpliftCodes, key: (t: Traj
 
 const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
 
-/** Each (task, harness, model, source) cell's state without and with skills, and the 3 × 3 transition counts. */
-function cellTransitions(pop: Trajectory[]) {
-  const cells = rollup(
-    pop,
-    (rows) => ({ passes: rows.filter((t) => t.outcome === "PASS").length, trials: rows.length }),
-    (t) => JSON.stringify([t.task_id, t.harness, t.model, t.source ?? null]),
-    (t) => t.condition,
-  );
-  const state = (c: { passes: number; trials: number } | undefined): CellState | undefined =>
-    !c || c.trials === 0 ? undefined : c.passes === 0 ? "FAIL-only" : c.passes === c.trials ? "PASS-only" : "mixed";
+/**
+ * Each (task, harness, model, source) cell's state without and with skills, and the 3 × 3 transition counts.
+ * A cell is a (task rank, configuration rank) pair of the uplift codes, and its passes and trials per arm
+ * are counted in typed arrays (issue 10: a JSON key and a nested Map per trial cost 1.8 s at scale 100,
+ * after the bootstrap jobs, when the other thread has nothing left to do).
+ */
+function cellTransitions(codes: UpliftCodes) {
+  const n = codes.arm.length;
+  let configurations = 0;
+  for (let i = 0; i < n; i++) configurations = Math.max(configurations, codes.configurationRank[i] + 1);
+  const cellOf = new Map<number, number>();
+  const cell = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = codes.taskRank[i] * configurations + codes.configurationRank[i];
+    let c = cellOf.get(key);
+    if (c === undefined) cellOf.set(key, (c = cellOf.size));
+    cell[i] = c;
+  }
+  // [trials, passes] per cell and arm (arm 0: none, 1: curated).
+  const trials = new Float64Array(2 * cellOf.size);
+  const passes = new Float64Array(2 * cellOf.size);
+  for (let i = 0; i < n; i++) {
+    const at = 2 * cell[i] + codes.arm[i];
+    trials[at]++;
+    passes[at] += codes.pass[i];
+  }
+  const state = (at: number): CellState | undefined =>
+    trials[at] === 0 ? undefined : passes[at] === 0 ? "FAIL-only" : passes[at] === trials[at] ? "PASS-only" : "mixed";
   const counts = new Map<string, number>();
   let paired = 0;
-  for (const c of cells.values()) {
-    const from = state(c.get("none"));
-    const to = state(c.get("curated"));
+  for (let c = 0; c < cellOf.size; c++) {
+    const from = state(2 * c);
+    const to = state(2 * c + 1);
     if (!from || !to) continue;
     paired++;
     counts.set(`${from}>${to}`, (counts.get(`${from}>${to}`) ?? 0) + 1);

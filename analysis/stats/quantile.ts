@@ -21,10 +21,14 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
 
 /** Percentile interval [q(α/2), q(1−α/2)] of unsorted values (NaN values are an error). */
 export function percentileInterval(values: ArrayLike<number>, level = 0.95): [number, number] {
+  const a = values instanceof Float64Array ? values : Float64Array.from(values);
+  rejectNaN(a, "percentileInterval");
+  // Short tails are read in place (tailHeaps does not reorder); otherwise selection reorders a copy.
   // A typed array (the bootstrap's draws, or a batch of them) is copied by slice, not through its iterator.
-  const scratch = values instanceof Float64Array ? values.slice() : Float64Array.from(values);
-  rejectNaN(scratch, "percentileInterval");
-  return percentileIntervalInPlace(scratch, 0, scratch.length, level);
+  const n = a.length;
+  const tail = (1 - level) / 2;
+  const inPlace = a !== values || shortTails(n, (n - 1) * tail, (n - 1) * (1 - tail));
+  return percentileIntervalInPlace(inPlace ? a : a.slice(), 0, n, level);
 }
 
 /** Throws when `values` holds a NaN (a percentile of NaN-bearing draws is undefined). */
@@ -34,18 +38,30 @@ export function rejectNaN(values: Float64Array, fn: string): void {
 }
 
 /**
- * {@link percentileInterval} of `a[from, to)`, reordering that range in place (no NaN there). The two
- * type-7 quantiles need four order statistics, found by selection (Hoare's quickselect) instead of a
- * full sort: O(n) instead of O(n log n), 3–10× faster on bootstrap draws (issue 10), and the same
- * values, since an order statistic does not depend on how it is found (−0 and +0 compare equal here,
- * and print alike).
+ * {@link percentileInterval} of `a[from, to)`, which it may reorder (no NaN there). The two type-7
+ * quantiles need four order statistics: the two around each tail's position. Two ways, the same values,
+ * since an order statistic does not depend on how it is found (−0 and +0 compare equal here, and print
+ * alike):
+ * - short tails (a 95% interval of 100 or more draws): one read-only pass per tail keeps the tail's
+ *   k + 2 most extreme values in a binary heap (Knuth, TAOCP vol. 3, §5.3.3), n + O(k log k log n)
+ *   comparisons; 2–3× faster than selection on bootstrap draws (issue 10: with 2,000 draws and its 20
+ *   Monte Carlo batches, an uplift row's intervals had cost as much as its 2,000 draws);
+ * - otherwise Hoare's quickselect for each order statistic: O(n) instead of a full sort's O(n log n).
  */
 export function percentileIntervalInPlace(a: Float64Array, from: number, to: number, level: number): [number, number] {
   const n = to - from;
   if (n === 0) return [NaN, NaN];
   const tail = (1 - level) / 2;
-  const quantile = (p: number, searchFrom: number) => {
-    const h = (n - 1) * p;
+  const low = (n - 1) * tail;
+  const high = (n - 1) * (1 - tail);
+  if (shortTails(n, low, high)) {
+    const kLow = Math.floor(low);
+    const kHigh = Math.floor(high);
+    const [a0, a1] = tailPair(a, from, to, kLow + 2, 1);
+    const [b1, b0] = tailPair(a, from, to, n - kHigh, -1);
+    return [a0 + (low - kLow) * (a1 - a0), b0 + (high - kHigh) * (b1 - b0)];
+  }
+  const quantile = (h: number, searchFrom: number) => {
     const k = from + Math.floor(h);
     selectInPlace(a, k, searchFrom, to - 1);
     // Everything right of k is ≥ a[k], so the next order statistic is their minimum.
@@ -56,10 +72,58 @@ export function percentileIntervalInPlace(a: Float64Array, from: number, to: num
     }
     return { value: a[k] + (h - Math.floor(h)) * (next - a[k]), k };
   };
-  const lower = quantile(tail, from);
+  const lower = quantile(low, from);
   // The upper order statistic's index is ≥ the lower's, and a[lower.k + 1 ..] holds exactly the values above it.
-  const upper = quantile(1 - tail, Math.min(lower.k + 1, to - 1));
+  const upper = quantile(high, Math.min(lower.k + 1, to - 1));
   return [lower.value, upper.value];
+}
+
+/**
+ * Whether the quantiles at positions `low` ≤ `high` of n values lie in short tails: the lower needs the
+ * ⌊low⌋ + 2 smallest values, the upper the n − ⌊high⌋ largest, each between 2 and n/8, for
+ * {@link tailPair}'s heaps.
+ */
+function shortTails(n: number, low: number, high: number): boolean {
+  const lowCount = Math.floor(low) + 2;
+  const highCount = n - Math.floor(high);
+  return n >= 16 && lowCount <= n / 8 && highCount >= 2 && highCount <= n / 8;
+}
+
+/**
+ * The (m−1)-th and m-th most extreme values of a[from, to) (2 ≤ m ≤ n), in one read-only pass:
+ * `sign` 1 for the smallest (a heap keeping the m smallest, largest on top), −1 for the largest.
+ * For sign 1 these are the order statistics m − 2 and m − 1 (0-based, ascending).
+ */
+function tailPair(a: Float64Array, from: number, to: number, m: number, sign: 1 | -1): [number, number] {
+  // Values are multiplied by sign so that one max-heap serves both tails (x ↦ −x reverses the order).
+  const heap = new Float64Array(m);
+  let size = 0;
+  for (let i = from; i < to; i++) {
+    const x = sign * a[i];
+    if (size < m) {
+      let j = size++;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if (heap[parent] >= x) break;
+        heap[j] = heap[parent];
+        j = parent;
+      }
+      heap[j] = x;
+    } else if (x < heap[0]) {
+      let j = 0;
+      for (;;) {
+        let child = 2 * j + 1;
+        if (child >= m) break;
+        if (child + 1 < m && heap[child + 1] > heap[child]) child++;
+        if (heap[child] <= x) break;
+        heap[j] = heap[child];
+        j = child;
+      }
+      heap[j] = x;
+    }
+  }
+  const second = m > 2 ? Math.max(heap[1], heap[2]) : heap[1];
+  return [sign * second, sign * heap[0]];
 }
 
 /**
