@@ -32,3 +32,28 @@ function byCodePoints(a: string, b: string): number {
     if (cx !== cy) return cx - cy;
   }
 }
+
+/**
+ * `items` sorted by the code-point order of `key` (a stable sort: equal keys keep their order). When no
+ * key holds a code unit at or above U+D800, UTF-16 order is code-point order, so the engine's own string
+ * comparison sorts them (≈ 1.6× faster than `compareCodePoints` on 2 M trajectory ids, issue 10); else
+ * `compareCodePoints`.
+ */
+export function sortByCodePoints<T>(items: readonly T[], key: (item: T) => string): T[] {
+  let plain = true;
+  for (let i = 0; i < items.length && plain; i++) {
+    const s = key(items[i]);
+    for (let k = 0; k < s.length; k++)
+      if (s.charCodeAt(k) >= 0xd800) {
+        plain = false;
+        break;
+      }
+  }
+  const sorted = [...items];
+  if (!plain) return sorted.sort((a, b) => compareCodePoints(key(a), key(b)));
+  return sorted.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}

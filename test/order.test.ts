@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareCodePoints } from "../analysis/order.js";
+import { compareCodePoints, sortByCodePoints } from "../analysis/order.js";
 import { Xor4096 } from "../analysis/stats/xor4096.js";
 
 /** The definition, code point by code point (a lone surrogate is its own code point), for reference. */
@@ -50,5 +50,25 @@ test("code-point order agrees in sign with the definition on random strings, lon
     const a = random();
     const b = rng.uniform() < 0.3 ? a + random() : random();
     assert.equal(Math.sign(compareCodePoints(a, b)), Math.sign(reference(a, b)), JSON.stringify([a, b]));
+  }
+});
+
+test("sortByCodePoints sorts as compareCodePoints does, on keys with and without code units ≥ U+D800", () => {
+  const rng = new Xor4096("sort");
+  const plain = ["a", "b", "z", "-", "0", "\u00e9", "\ud7ff"];
+  const wide = [...plain, "\ud800", "\udc00", "\ue000", "\uffff", "\u{10000}", "\u{1F600}"];
+  for (const alphabet of [plain, wide]) {
+    const key = () =>
+      Array.from(
+        { length: 1 + Math.floor(rng.uniform() * 4) },
+        () => alphabet[Math.floor(rng.uniform() * alphabet.length)],
+      ).join("");
+    const items = Array.from({ length: 3000 }, (_, i) => ({ id: key(), i }));
+    const want = [...items].sort((a, b) => compareCodePoints(a.id, b.id));
+    assert.deepEqual(
+      sortByCodePoints(items, (x) => x.id),
+      want,
+      "the same order, ties in input order",
+    );
   }
 });

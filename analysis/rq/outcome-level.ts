@@ -84,9 +84,10 @@ export function outcomePlan(
     settings,
   });
   const all = Int32Array.from(pop.keys());
-  const domains = groupsWithBothArms(pop, codes, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
-  const models = groupsWithBothArms(pop, codes, (t) => `${t.harness} / ${t.model}`);
-  const tasks = groupsWithBothArms(pop, codes, (t) => t.task_id);
+  // Each key is a function of the task (domain, task id) or of the configuration (harness / model).
+  const domains = groupsWithBothArms(pop, codes, codes.taskRank, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
+  const models = groupsWithBothArms(pop, codes, codes.configurationRank, (t) => `${t.harness} / ${t.model}`);
+  const tasks = groupsWithBothArms(pop, codes, codes.taskRank, (t) => t.task_id);
   const jobs = [
     job("all", all, "outcomes:overall"),
     ...domains.map(([k, members]) => job(k, members, `outcomes:domain:${k}`)),
@@ -248,23 +249,54 @@ export function upliftRow(o: {
 
 /**
  * Groups (sorted by code point) that hold both conditions, an uplift needs both arms: each with its
- * members as indices into the population, in population order.
+ * members as indices into the population, in population order. `key` must be a function of `rank` (a
+ * task's or a configuration's): it is called once per rank, on the rank's first member, and the members
+ * are then grouped with integer work (issue 10: a key string per trial and a Map of arrays cost seconds
+ * at 100× the paper, before the other thread had any job).
  */
-function groupsWithBothArms(pop: Trajectory[], codes: UpliftCodes, key: (t: Trajectory) => string | undefined) {
-  const groups = new Map<string, number[]>();
+function groupsWithBothArms(
+  pop: Trajectory[],
+  codes: UpliftCodes,
+  rank: Int32Array,
+  key: (t: Trajectory) => string | undefined,
+) {
+  let ranks = 0;
+  for (let i = 0; i < rank.length; i++) ranks = Math.max(ranks, rank[i] + 1);
+  const groupOfRank = new Int32Array(ranks).fill(-2);
+  const groupOf = new Map<string, number>();
+  const keys: string[] = [];
   for (let i = 0; i < pop.length; i++) {
+    if (groupOfRank[rank[i]] !== -2) continue;
     const k = key(pop[i]);
-    if (k === undefined) continue;
-    const members = groups.get(k);
-    if (members) members.push(i);
-    else groups.set(k, [i]);
+    let g = k === undefined ? -1 : groupOf.get(k);
+    if (g === undefined) {
+      g = keys.length;
+      groupOf.set(k as string, g);
+      keys.push(k as string);
+    }
+    groupOfRank[rank[i]] = g;
   }
-  const bothArms = (members: number[]) =>
-    members.some((i) => codes.arm[i] === 0) && members.some((i) => codes.arm[i] === 1);
-  return [...groups.keys()]
-    .sort(compareCodePoints)
-    .filter((k) => bothArms(groups.get(k)!))
-    .map((k) => [k, Int32Array.from(groups.get(k)!)] as const);
+  // Members counted per group, then placed by offsets (a counting sort keeps population order).
+  const start = new Int32Array(keys.length + 1);
+  const arms = new Uint8Array(keys.length);
+  for (let i = 0; i < pop.length; i++) {
+    const g = groupOfRank[rank[i]];
+    if (g < 0) continue;
+    start[g + 1]++;
+    arms[g] |= 1 << codes.arm[i];
+  }
+  for (let g = 0; g < keys.length; g++) start[g + 1] += start[g];
+  const members = new Int32Array(start[keys.length]);
+  const next = start.slice(0, keys.length);
+  for (let i = 0; i < pop.length; i++) {
+    const g = groupOfRank[rank[i]];
+    if (g >= 0) members[next[g]++] = i;
+  }
+  return keys
+    .map((k, g) => [k, g] as const)
+    .filter(([, g]) => arms[g] === 3)
+    .sort((a, b) => compareCodePoints(a[0], b[0]))
+    .map(([k, g]) => [k, members.slice(start[g], start[g + 1])] as const);
 }
 
 const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];

@@ -2,7 +2,7 @@ import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
 import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
 import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
-import { compareCodePoints } from "../order.js";
+import { compareCodePoints, sortByCodePoints } from "../order.js";
 import { MetricsTable, type MetricsLookup } from "../scoring/metrics-table.js";
 import { trajectorySlots } from "./score-column.js";
 
@@ -134,7 +134,7 @@ export function prepareStore(store: Store): PreparedStore {
 
 /** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */
 function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; dropped: number } {
-  const sorted = [...all].sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
+  const sorted = sortByCodePoints(all, (t) => t.trajectory_id);
   const seenHash = new Set<string>();
   const trajectories: Trajectory[] = [];
   for (const t of sorted) {
