@@ -70,3 +70,34 @@ test("jobs split between the worker and this thread give the results this thread
     await runner.close();
   }
 });
+
+test("jobs whose columns are SharedArrayBuffers (keptColumn, large stores) give the worker's results unchanged", async () => {
+  const { store } = await readStore(demo);
+  const settings = { ...DEFAULT_SETTINGS, resamples: 200, headline_resamples: 200 };
+  const { jobs } = rq1Plan(prepareStore(store), settings);
+  const toShared = (v: unknown): unknown => {
+    if (!ArrayBuffer.isView(v)) return v;
+    const Type = v.constructor as Float64ArrayConstructor;
+    const copy = new Type(new SharedArrayBuffer(v.byteLength) as unknown as ArrayBuffer);
+    copy.set(v as Float64Array);
+    return copy;
+  };
+  const shared = jobs.map((job) => ({
+    ...job,
+    columns: Object.fromEntries(Object.entries(job.columns).map(([k, v]) => [k, toShared(v)])),
+  })) as unknown as AnalysisJob[];
+  assert.ok(
+    shared.every((j) =>
+      Object.values(j.columns).some((v) => ArrayBuffer.isView(v) && v.buffer instanceof SharedArrayBuffer),
+    ),
+  );
+  const runner = new WorkerJobRunner();
+  try {
+    const pending = runner.submit(shared);
+    // Every job computed on the worker: the columns crossed as shared buffers.
+    while (runner.posted < shared.length) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(JSON.stringify(pending.wait()), JSON.stringify(jobs.map(runJob)));
+  } finally {
+    await runner.close();
+  }
+});

@@ -11,6 +11,7 @@ import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 import { denseRanks } from "./population-columns.js";
+import { keptColumn } from "../kept-columns.js";
 
 export interface UpliftRow {
   group: string;
@@ -83,7 +84,8 @@ export function outcomePlan(
     unit,
     settings,
   });
-  const all = Int32Array.from(pop.keys());
+  const all = keptColumn(Int32Array, pop.length);
+  for (let i = 0; i < pop.length; i++) all[i] = i;
   // Each key is a function of the task (domain, task id) or of the configuration (harness / model).
   const domains = groupsWithBothArms(pop, codes, codes.taskRank, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
   const models = groupsWithBothArms(pop, codes, codes.configurationRank, (t) => `${t.harness} / ${t.model}`);
@@ -137,11 +139,12 @@ interface UpliftCodes {
 }
 
 function upliftCodes(pop: Trajectory[]): UpliftCodes {
+  // Kept: the closures that build the jobs and assemble the result share the scope that holds them.
   const codes = {
-    arm: new Uint8Array(pop.length),
-    pass: new Uint8Array(pop.length),
-    taskRank: new Int32Array(pop.length),
-    configurationRank: new Int32Array(pop.length),
+    arm: keptColumn(Uint8Array, pop.length),
+    pass: keptColumn(Uint8Array, pop.length),
+    taskRank: keptColumn(Int32Array, pop.length),
+    configurationRank: keptColumn(Int32Array, pop.length),
   };
   // Configuration keys are built once per distinct (harness, model, source), not once per trial.
   const keyOf = new Map<string, Map<string, Map<Trajectory["source"], string>>>();
@@ -173,8 +176,8 @@ function rankInto(keys: string[], out: Int32Array): void {
 /** The group's members (indices into the population, in population order) as an uplift job's columns. */
 function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "configuration"): UpliftColumns {
   const n = members.length;
-  const arm = new Uint8Array(n);
-  const pass = new Uint8Array(n);
+  const arm = keptColumn(Uint8Array, n);
+  const pass = keptColumn(Uint8Array, n);
   const rank = unit === "task" ? codes.taskRank : codes.configurationRank;
   for (let k = 0; k < n; k++) {
     arm[k] = codes.arm[members[k]];

@@ -3,6 +3,7 @@ import { compareCodePoints } from "../order.js";
 import type { AucColumns } from "./common.js";
 import { ScoreColumn, type ScoreLookup } from "./score-column.js";
 import type { PreparedStore } from "./prepared.js";
+import { keptColumn } from "../kept-columns.js";
 
 /**
  * A population of trajectories (RQ1's: the binary ones) with, per member, its slot in the prepared store
@@ -18,6 +19,8 @@ export interface PopulationColumns {
   tasks: number;
   /** Each method's scores read into population order once (see `memberScores`). */
   scored: Map<ScoreLookup, MemberScores>;
+  /** Scratch for `scoredColumns`' member list, reused by every call (one population, one thread). */
+  members: Int32Array;
 }
 
 /** One method's score of every member (NaN when unscored) and whether it scored it. */
@@ -32,11 +35,12 @@ export function populationColumns(p: PreparedStore, trajectories: Trajectory[]):
   const size = trajectories.length;
   const pop = {
     trajectories,
-    slots: new Int32Array(size),
-    taskRank: new Int32Array(size),
-    pass: new Uint8Array(size),
+    slots: keptColumn(Int32Array, size),
+    taskRank: keptColumn(Int32Array, size),
+    pass: keptColumn(Uint8Array, size),
     tasks: ids.length,
     scored: new Map(),
+    members: keptColumn(Int32Array, size),
   };
   for (let i = 0; i < size; i++) {
     const t = trajectories[i];
@@ -56,7 +60,7 @@ function memberScores(pop: PopulationColumns, scores: ScoreLookup): MemberScores
   const known = pop.scored.get(scores);
   if (known) return known;
   const size = pop.trajectories.length;
-  const out = { value: new Float64Array(size), present: new Uint8Array(size) };
+  const out = { value: keptColumn(Float64Array, size), present: keptColumn(Uint8Array, size) };
   for (let i = 0; i < size; i++) {
     const v =
       scores instanceof ScoreColumn && pop.slots[i] >= 0
@@ -83,7 +87,7 @@ export function scoredColumns(
   // Two passes over typed arrays, no array per member: mark the members, then fill exact-size columns.
   const size = pop.trajectories.length;
   const sources = scores.map((s) => memberScores(pop, s));
-  const members = new Int32Array(size);
+  const members = pop.members;
   let count = 0;
   rows: for (let i = 0; i < size; i++) {
     if (!keep(i)) continue;
@@ -91,13 +95,13 @@ export function scoredColumns(
     members[count++] = i;
   }
   const values = sources.map((source) => {
-    const column = new Float64Array(count);
+    const column = keptColumn(Float64Array, count);
     for (let k = 0; k < count; k++) column[k] = source.value[members[k]];
     return column;
   });
   const { dense: clusterOf, distinct: clusters } = denseRanks(pop.taskRank, members.subarray(0, count));
   // A plain loop: a typed array's `from` with a mapping function goes through the iterator protocol.
-  const pass = new Uint8Array(count);
+  const pass = keptColumn(Uint8Array, count);
   for (let k = 0; k < count; k++) pass[k] = pop.pass[members[k]];
   return { values, pass, clusterOf, clusters };
 }
@@ -120,7 +124,7 @@ export function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int3
   for (let k = 0; k < members.length; k++) to[rank[members[k]]] = 1;
   let distinct = 0;
   for (let r = 0; r <= top; r++) if (to[r] === 1) to[r] = distinct++;
-  const dense = new Int32Array(members.length);
+  const dense = keptColumn(Int32Array, members.length);
   for (let k = 0; k < members.length; k++) dense[k] = to[rank[members[k]]];
   return { dense, distinct };
 }

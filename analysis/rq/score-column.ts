@@ -1,4 +1,5 @@
 import type { Trajectory } from "../schema/tables.js";
+import { keptColumn } from "../kept-columns.js";
 
 /** What the analyses ask of one method's scores: is a trajectory scored, and its score. */
 export type ScoreLookup = Pick<ReadonlyMap<string, number>, "get" | "has" | "size">;
@@ -23,8 +24,8 @@ export class ScoreColumn implements ScoreLookup {
   private count = 0;
 
   constructor(private readonly slots: ReadonlyMap<string, number>) {
-    this.values = new Float64Array(slots.size);
-    this.present = new Uint8Array(slots.size);
+    this.values = keptColumn(Float64Array, slots.size);
+    this.present = keptColumn(Uint8Array, slots.size);
   }
 
   /** Sets (or replaces: the last write wins, as Map.set) a trajectory's score; false when it has no slot. */

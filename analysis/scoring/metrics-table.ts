@@ -1,4 +1,5 @@
 import type { TrajectoryMetrics } from "./trajectory-metrics.js";
+import { keptColumn } from "../kept-columns.js";
 
 /** What the analyses ask of the per-trajectory metrics: a Map's reading side. */
 export type MetricsLookup = Pick<
@@ -24,11 +25,11 @@ export class MetricsTable implements MetricsLookup {
     private readonly slots: ReadonlyMap<string, number>,
   ) {
     const n = ids.length;
-    this.gcpc = new Float64Array(n);
-    this.gcpcOutcome = new Float64Array(n);
-    this.coverage = new Float64Array(n);
-    this.flags = new Uint8Array(n);
-    this.counts = new Int32Array(3 * n);
+    this.gcpc = keptColumn(Float64Array, n);
+    this.gcpcOutcome = keptColumn(Float64Array, n);
+    this.coverage = keptColumn(Float64Array, n);
+    this.flags = keptColumn(Uint8Array, n);
+    this.counts = keptColumn(Int32Array, 3 * n);
   }
 
   /** Stores the metrics of the trajectory in slot k. */
