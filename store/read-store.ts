@@ -30,6 +30,8 @@ import { parquetTypedRows, TYPED_READ_MAX_COLUMNS } from "./parquet-rows.js";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
+import { parquetMethodScoreColumns } from "./method-score-table.js";
+import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 
 export interface ReadStoreOptions {
   maxProblems?: number;
@@ -67,6 +69,8 @@ interface ReadContext {
   trajectories?: Trajectory[];
   /** Whether they are loaded as ref_trajectories (for the other tables' Parquet read), and with unique ids. */
   trajectoryReference?: "unique" | "repeated";
+  /** method_scores.parquet read as columns (store/method-score-table.ts), when nothing in it is to report. */
+  methodScoreColumns?: MethodScoreColumns;
 }
 
 interface TableRows {
@@ -121,6 +125,10 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
     if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
     const store = { manifest, ...tables } as Store;
+    if (ctx.methodScoreColumns) {
+      delete store.method_scores;
+      store.method_score_columns = ctx.methodScoreColumns;
+    }
     store.judgments = [];
     store.items ??= [];
     if (ctx.judgments) {
@@ -321,6 +329,10 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
       return undefined;
     }
   }
+  if (table === "method_scores" && file.endsWith(".parquet")) {
+    const columns = await methodScoresAsColumns(ctx, path);
+    if (columns) return { valid: [], locations: new RowLocations(), complete: true, rows: columns.length };
+  }
   const loaded = await loadRecords(ctx, table, file);
   if (!loaded) return undefined;
   const { chunks, columns } = loaded;
@@ -357,6 +369,24 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
   }
   if (total === 0) ctx.add({ file, message: "table has no rows" });
   return { valid, locations, complete: valid.length === total };
+}
+
+/**
+ * method_scores.parquet as columns when its screen finds nothing to report (store/method-score-table.ts),
+ * kept in the context; undefined otherwise (the rows are then read and checked as any table's: a file
+ * DuckDB cannot read is reported there too). Only under the contract's own row schema, which the screen
+ * restates, and with the trajectories read and their ids unique.
+ */
+async function methodScoresAsColumns(ctx: ReadContext, path: string): Promise<MethodScoreColumns | undefined> {
+  if (ctx.schemas.method_scores !== TABLE_SCHEMAS.method_scores) return undefined;
+  const duck = await duckOf(ctx);
+  try {
+    if (!(await trajectoryReference(ctx, duck))) return undefined;
+    ctx.methodScoreColumns = await parquetMethodScoreColumns(duck, path, ctx.strings);
+  } catch {
+    return undefined;
+  }
+  return ctx.methodScoreColumns;
 }
 
 /** A Parquet file DuckDB cannot read: the problem names the file and DuckDB's first line. */

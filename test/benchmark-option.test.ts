@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { readStore } from "../store/read-store.js";
 import { benchmarkSubset } from "../analysis/schema/subset.js";
 import { cli } from "./helpers/run-cli.js";
+import { methodScoreRows } from "../analysis/schema/method-score-columns.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 
@@ -42,7 +43,16 @@ test("a benchmark subset keeps every row attached to its trajectories and nothin
   assert.ok(ids.size > 0);
   assert.ok(sub.judgments.every((j) => ids.has(j.trajectory_id)));
   assert.equal(sub.judgments.length, store.judgments.filter((j) => ids.has(j.trajectory_id)).length);
-  assert.ok((sub.method_scores ?? []).every((m) => ids.has(m.trajectory_id)));
+  // The demo's method scores are columns (read from Parquet): a subset's rows are the store's rows of its
+  // trajectories, in file order, renumbered to the subset's positions (terminal-bench has none).
+  for (const benchmark of ["terminal-bench-2.0", "skillsbench-1.1"]) {
+    const part = benchmarkSubset(store, benchmark);
+    const keep = new Set(part.trajectories.map((t) => t.trajectory_id));
+    const kept = (methodScoreRows(store) ?? []).filter((m) => keep.has(m.trajectory_id));
+    assert.ok(part.method_score_columns);
+    assert.deepEqual(methodScoreRows(part), kept, benchmark);
+    if (benchmark === "skillsbench-1.1") assert.ok(kept.length > 0);
+  }
   assert.ok(sub.tasks.every((t) => t.benchmark === "terminal-bench-2.0"));
 });
 

@@ -1,6 +1,7 @@
 import type { PreparedStore } from "./prepared.js";
 import { compareCodePoints } from "../order.js";
 import { ScoreColumn, type ScoreLookup } from "./score-column.js";
+import type { MethodScoreColumns } from "../schema/method-score-columns.js";
 
 /** Paper baselines first (Table 3A order), then any other stored method by name. */
 const PAPER_ORDER = ["holistic", "generic", "tick", "tick_adapted"];
@@ -40,10 +41,32 @@ function buildMethodScoreMaps(p: PreparedStore): Map<string, ScoreLookup> {
     if (!m) stored.set(row.method, (m = new ScoreColumn(slots)));
     m.set(row.trajectory_id, row.score);
   }
+  const columns = p.store.method_score_columns;
+  if (columns) storedFromColumns(columns, p, stored);
   for (const name of baselineOrder([...stored.keys()])) maps.set(name, stored.get(name)!);
   const tests = verifierTestShare(p);
   if (tests.size > 0 && !maps.has("verifier_tests")) maps.set("verifier_tests", tests);
   return maps;
+}
+
+/**
+ * The same from a store's method score columns: each trajectory's slot is looked up once per trajectory
+ * rather than once per score row (a Map lookup of its id each), and a method's column is created at its
+ * first row, as the row loop above creates it.
+ */
+function storedFromColumns(c: MethodScoreColumns, p: PreparedStore, stored: Map<string, ScoreColumn>): void {
+  const trajectories = p.store.trajectories;
+  const slotOf = new Int32Array(trajectories.length);
+  for (let k = 0; k < trajectories.length; k++) slotOf[k] = p.slots.get(trajectories[k].trajectory_id) ?? -1;
+  const byMethod: (ScoreColumn | undefined)[] = c.methods.map(() => undefined);
+  for (let k = 0; k < c.length; k++) {
+    const slot = slotOf[c.trajectory[k]];
+    if (slot < 0) continue;
+    const m = c.method[k];
+    let column = byMethod[m];
+    if (!column) stored.set(c.methods[m], (column = byMethod[m] = new ScoreColumn(p.slots)));
+    column.setSlot(slot, c.score[k]);
+  }
 }
 
 export function baselineOrder(names: string[]): string[] {

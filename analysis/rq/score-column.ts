@@ -32,10 +32,15 @@ export class ScoreColumn implements ScoreLookup {
   set(trajectoryId: string, score: number): boolean {
     const k = this.slots.get(trajectoryId);
     if (k === undefined) return false;
+    this.setSlot(k, score);
+    return true;
+  }
+
+  /** Sets the score of the trajectory in slot k (the last write wins). */
+  setSlot(k: number, score: number): void {
     if (this.present[k] === 0) this.count++;
     this.present[k] = 1;
     this.values[k] = score;
-    return true;
   }
 
   get size(): number {

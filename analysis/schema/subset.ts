@@ -1,4 +1,5 @@
 import type { Store } from "./tables.js";
+import type { MethodScoreColumns } from "./method-score-columns.js";
 
 /**
  * The part of a store that belongs to one benchmark's tasks: tasks, their items, their
@@ -36,6 +37,7 @@ export function benchmarkSubset(store: Store, benchmark: string): Store {
     if (store[key])
       (out as unknown as Record<string, unknown>)[key] = byTrajectory(store[key] as { trajectory_id: string }[]);
   }
+  if (store.method_score_columns) out.method_score_columns = columnsOfKept(store, store.method_score_columns, ids);
   if (store.human_preferences)
     out.human_preferences = store.human_preferences.filter((p) => ids.has(p.trajectory_a) && ids.has(p.trajectory_b));
   return out;
@@ -44,4 +46,30 @@ export function benchmarkSubset(store: Store, benchmark: string): Store {
 /** The benchmarks of a store, in first-seen task order. */
 export function benchmarksOf(store: Store): string[] {
   return [...new Set(store.tasks.map((t) => t.benchmark))];
+}
+
+/** The method score columns of the kept trajectories, renumbered to their positions in the subset. */
+function columnsOfKept(store: Store, c: MethodScoreColumns, ids: ReadonlySet<string>): MethodScoreColumns {
+  const position = new Int32Array(store.trajectories.length).fill(-1);
+  let kept = 0;
+  store.trajectories.forEach((t, k) => {
+    if (ids.has(t.trajectory_id)) position[k] = kept++;
+  });
+  let length = 0;
+  for (let k = 0; k < c.length; k++) if (position[c.trajectory[k]] >= 0) length++;
+  const out = {
+    length,
+    trajectory: new Int32Array(length),
+    method: new Int32Array(length),
+    methods: c.methods,
+    score: new Float64Array(length),
+  };
+  for (let k = 0, j = 0; k < c.length; k++) {
+    const to = position[c.trajectory[k]];
+    if (to < 0) continue;
+    out.trajectory[j] = to;
+    out.method[j] = c.method[k];
+    out.score[j++] = c.score[k];
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { LabelVectors } from "./label-vectors.js";
+import type { MethodScoreColumns } from "./method-score-columns.js";
 
 /**
  * Row schemas of the verdict-store contract (docs/verdict-store.md).
@@ -139,6 +140,8 @@ export interface Store {
   judgments: Judgment[];
   labels?: LabelVectors;
   method_scores?: MethodScore[];
+  /** A store read from disk may carry its method scores as columns instead (and no `method_scores`). */
+  method_score_columns?: MethodScoreColumns;
   human_ratings?: HumanRating[];
   human_preferences?: HumanPreference[];
   human_item_labels?: HumanItemLabel[];
