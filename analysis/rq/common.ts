@@ -41,7 +41,7 @@ export interface AucEstimate {
  * a positive and ≥ 2 holding a negative; otherwise it is null with this reason (never redrawn around).
  */
 export function clusterIntervalProblem(
-  pass: ArrayLike<boolean>,
+  pass: ArrayLike<boolean | number>,
   clusterOf: ArrayLike<number>,
   clusters: number,
 ): string | undefined {
@@ -107,8 +107,11 @@ export function aucWithCIColumns(
 ): AucEstimate {
   const { clusterOf, clusters } = columns;
   const n = columns.scores.length;
-  const pass = Array.from(columns.pass, (x) => x === 1);
-  const nPass = pass.filter(Boolean).length;
+  // The columns as they are (PASS = 1): copying them into plain arrays went through the iterator protocol,
+  // a boxed element each (issue 10).
+  const pass = columns.pass;
+  let nPass = 0;
+  for (let i = 0; i < n; i++) nPass += pass[i];
   const base = { method, n, n_pass: nPass, n_fail: n - nPass, tasks: clusters };
   const few_clusters = clusters < FEW_CLUSTERS;
   if (nPass === 0 || nPass === n) {
@@ -123,7 +126,7 @@ export function aucWithCIColumns(
       note: n === 0 ? "no scored trajectories" : "AUC undefined: only one outcome class",
     };
   }
-  const scores = Array.from(columns.scores);
+  const scores = columns.scores;
   const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();

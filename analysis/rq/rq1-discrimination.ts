@@ -183,13 +183,13 @@ export function pairedAucColumns(
   methods: [string, string],
   settings: BootstrapSettings,
 ): PairedDelta | NotAvailable {
-  const pass = Array.from(columns.pass, (x) => x === 1);
+  const pass = columns.pass;
   const n = pass.length;
-  if (!pass.includes(true) || !pass.includes(false))
+  if (!pass.includes(1) || !pass.includes(0))
     return notAvailable(`shared subset of ${methods.join(" and ")} has ${n} trajectories and not both outcome classes`);
   const { clusterOf, clusters } = columns;
-  const scoresA = Array.from(columns.a);
-  const scoresB = Array.from(columns.b);
+  const scoresA = columns.a;
+  const scoresB = columns.b;
   const aucA = new ClusteredAuc(scoresA, pass, clusterOf, clusters);
   const aucB = new ClusteredAuc(scoresB, pass, clusterOf, clusters);
   const [estA, estB] = [aucA.estimate(), aucB.estimate()];

@@ -38,7 +38,12 @@ export class ClusteredAuc {
   /** The largest PASS or FAIL count of one group: with the weights' sum it bounds a packed total. */
   private readonly largestCount: number;
 
-  constructor(scores: ArrayLike<number>, outcomes: ArrayLike<boolean>, clusterOf: ArrayLike<number>, clusters: number) {
+  constructor(
+    scores: ArrayLike<number>,
+    outcomes: ArrayLike<boolean | number>,
+    clusterOf: ArrayLike<number>,
+    clusters: number,
+  ) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n) {
       throw argError(
@@ -237,13 +242,15 @@ const PACK = 2 ** 26;
  */
 function groupByLevelAndCluster(
   scores: ArrayLike<number>,
-  outcomes: ArrayLike<boolean>,
+  outcomes: ArrayLike<boolean | number>,
   clusterOf: ArrayLike<number>,
   clusters: number,
 ) {
   const n = scores.length;
-  const iterable = Array.isArray(scores) || ArrayBuffer.isView(scores);
-  const distinct = Float64Array.from(new Set(iterable ? (scores as Iterable<number>) : Array.from(scores))).sort();
+  // A loop rather than new Set(scores): a typed array's iterator boxes every element (issue 10).
+  const levels = new Set<number>();
+  for (let i = 0; i < n; i++) levels.add(scores[i]);
+  const distinct = Float64Array.from(levels).sort();
   const L = distinct.length;
   const gc: number[] = [];
   const gp: number[] = [];

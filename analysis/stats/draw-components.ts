@@ -23,7 +23,7 @@ export class DrawComponents {
 
   constructor(
     scores: ArrayLike<number>,
-    private readonly outcomes: ArrayLike<boolean>,
+    private readonly outcomes: ArrayLike<boolean | number>,
     private readonly clusterOf: ArrayLike<number>,
     readonly clusters: number,
   ) {

@@ -40,7 +40,7 @@ export interface ObuchowskiResult {
  */
 export function obuchowskiAuc(
   scores: ArrayLike<number>,
-  outcomes: ArrayLike<boolean>,
+  outcomes: ArrayLike<boolean | number>,
   clusterOf: ArrayLike<number>,
   level = 0.95,
 ): ObuchowskiResult {
@@ -105,7 +105,7 @@ export interface ClusterComponents {
  */
 export function clusterComponents(
   scores: ArrayLike<number>,
-  outcomes: ArrayLike<boolean>,
+  outcomes: ArrayLike<boolean | number>,
   clusterOf: ArrayLike<number>,
   caller = "clusterComponents",
 ): ClusterComponents {
@@ -120,7 +120,10 @@ export function clusterComponents(
   }
   const M = pos.length;
   const N = neg.length;
-  const clusterIds = Array.from(new Set(Array.from(clusterOf))).sort((a, b) => a - b);
+  // A loop, not Array.from(clusterOf): a typed array's iterator boxes every element (issue 10).
+  const distinctIds = new Set<number>();
+  for (let i = 0; i < total; i++) distinctIds.add(clusterOf[i]);
+  const clusterIds = Array.from(distinctIds).sort((a, b) => a - b);
   const I = clusterIds.length;
   const slot = new Map(clusterIds.map((c, k) => [c, k]));
   const out: ClusterComponents = {
@@ -274,7 +277,7 @@ export interface PairedAucTest {
 export function pairedObuchowskiTest(
   scoresA: ArrayLike<number>,
   scoresB: ArrayLike<number>,
-  outcomes: ArrayLike<boolean>,
+  outcomes: ArrayLike<boolean | number>,
   clusterOf: ArrayLike<number>,
   level = 0.95,
 ): PairedAucTest {

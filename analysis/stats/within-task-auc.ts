@@ -19,7 +19,12 @@ export class WithinTaskAuc {
   readonly u: Float64Array;
   readonly pairs: Float64Array;
 
-  constructor(scores: ArrayLike<number>, outcomes: ArrayLike<boolean>, clusterOf: ArrayLike<number>, clusters: number) {
+  constructor(
+    scores: ArrayLike<number>,
+    outcomes: ArrayLike<boolean | number>,
+    clusterOf: ArrayLike<number>,
+    clusters: number,
+  ) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n)
       throw argError("WithinTaskAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
