@@ -1,5 +1,5 @@
 import { jobRunnerFor } from "./job-worker.js";
-import { prettyJsonChunks } from "../report/json-chunks.js";
+import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
@@ -97,12 +97,12 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   if (format === "json") {
     // In chunks: at 100× the paper the indented report is longer than a JavaScript string can be.
-    const chunks = prettyJsonChunks(report);
     if (out) {
       progress(`writing ${out}`);
-      writeChunksAtomic(out, chunks);
+      // Bytes encoded piece by piece into one buffer, each chunk written before the next is made.
+      writeChunksAtomic(out, prettyJsonBytes(report));
       progress(`wrote ${out}`);
-    } else for (const chunk of chunks) io.out(chunk);
+    } else for (const chunk of prettyJsonChunks(report)) io.out(chunk);
     return 0;
   }
   let text: string;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { prettyJsonChunks } from "../report/json-chunks.js";
+import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 
 const joined = (v: unknown, chunkChars?: number) => [...prettyJsonChunks(v, chunkChars)].join("");
 
@@ -13,7 +13,22 @@ test("chunked JSON is JSON.stringify(value, null, 2) plus a newline, byte for by
     nested: { deep: { deeper: [i, null, undefined, () => 1] } },
   }));
   const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i % 2 ? [] : {}]));
-  const cases: unknown[] = [
+  const cases: unknown[] = CASES(long, wide);
+  for (const [k, v] of cases.entries()) {
+    const expected = `${JSON.stringify(v, null, 2)}\n`;
+    for (const size of [1, 7, 1 << 20]) assert.equal(joined(v, size), expected, `case ${k}, chunks of ${size}`);
+    // The bytes, with each chunk copied as it comes (the next overwrites it), decode to the same text.
+    for (const size of [3, 64, 1 << 20]) {
+      const copied: Uint8Array[] = [];
+      for (const c of prettyJsonBytes(v, size)) copied.push(c.slice());
+      assert.equal(Buffer.concat(copied).toString("utf8"), expected, `case ${k}, bytes in chunks of ${size}`);
+      assert.ok(copied.every((c) => c.length > 0));
+    }
+  }
+});
+
+function CASES(long: unknown[], wide: unknown): unknown[] {
+  return [
     { a: 1, b: [1, 2, { c: "x" }], d: {}, e: [], f: undefined, g: null, h: Infinity, "1": "integer key first" },
     long,
     { top: { pairs: long, wide, empty: {}, emptyList: [] } },
@@ -26,12 +41,9 @@ test("chunked JSON is JSON.stringify(value, null, 2) plus a newline, byte for by
     { deep: { er: { list: Array.from({ length: 600 }, (_, i) => (i % 200 === 5 ? new Array(80).fill(i) : [i])) } } },
     "just a string",
     42,
+    { astral: "\u{1F600} and a lone \ud800 surrogate", arrow: "FAIL→PASS", latin: "é" },
   ];
-  for (const [k, v] of cases.entries()) {
-    const expected = `${JSON.stringify(v, null, 2)}\n`;
-    for (const size of [1, 7, 1 << 20]) assert.equal(joined(v, size), expected, `case ${k}, chunks of ${size}`);
-  }
-});
+}
 
 test("chunks stay near the requested size, so no single string holds the whole report", () => {
   const big = { pairs: Array.from({ length: 20_000 }, (_, i) => ({ i, s: "x".repeat(20) })) };
