@@ -22,8 +22,11 @@ export function noiseFloor(p: PreparedStore): NoiseFloor {
   let pairs = 0;
   let trajectories = 0;
   for (const t of p.trajectories) {
-    const runs = p
-      .runsOf(t.trajectory_id)
+    const all = p.runsOf(t.trajectory_id);
+    // Most trajectories are judged once: skip them before any scoring (issue 10: this loop scored every
+    // trajectory, 0.2 GB of garbage at scale 100).
+    if (all.length < 2) continue;
+    const runs = all
       .filter((r) => r.judge === p.primaryJudge)
       .map((r) => p.score(t.trajectory_id, PLAIN, "exclude", p.primaryJudge, r.run))
       .filter(Number.isFinite);

@@ -79,14 +79,16 @@ function separationRows(
   o: { settings: BootstrapSettings; figure: string },
 ): SeparationRow[] | NotAvailable {
   const pass = pop.map((t) => t.outcome === "PASS");
-  if (!pass.includes(true) || !pass.includes(false))
+  let nPass = 0;
+  for (const x of pass) if (x) nPass++;
+  if (nPass === 0 || nPass === pop.length)
     return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
   const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
   const rows: SeparationRow[] = [];
   // Every variant's scores in one pass over the trajectories (each one's labels decoded once).
   const byVariant = variants.map(() => new Float64Array(pop.length));
-  for (const [i, t] of pop.entries()) {
-    const all = p.scores(t.trajectory_id, variants);
+  for (let i = 0; i < pop.length; i++) {
+    const all = p.scores(pop[i].trajectory_id, variants);
     for (let v = 0; v < variants.length; v++) byVariant[v][i] = all[v];
   }
   for (const [vi, v] of variants.entries()) {
@@ -107,8 +109,8 @@ function separationRows(
       variant: v.variant,
       design: v.design,
       n: pop.length,
-      n_pass: pass.filter(Boolean).length,
-      n_fail: pass.filter((x) => !x).length,
+      n_pass: nPass,
+      n_fail: pop.length - nPass,
       separation: estimate,
       increment: rows.length ? estimate - rows[0].separation! : 0,
       ci: interval?.ci.s ?? null,
