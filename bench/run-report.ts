@@ -14,9 +14,12 @@ const report = analyzeStore(store, DEFAULT_SETTINGS, { runner });
 await runner?.close();
 JSON.stringify(report);
 const t2 = performance.now();
+// Rows of every table, whichever form the read keeps them in (judgments as label vectors, method scores
+// as columns when read from Parquet).
 const rows =
   Object.values(store).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 0), 0) +
-  (store.labels?.judgments ?? 0);
+  (store.labels?.judgments ?? 0) +
+  (store.method_score_columns?.length ?? 0);
 console.log(
   JSON.stringify({
     readMs: t1 - t0,
