@@ -1,5 +1,5 @@
 import type { Trajectory } from "../schema/tables.js";
-import { compareCodePoints } from "../order.js";
+import { sortByCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
 export interface MatchedPair {
@@ -53,7 +53,7 @@ export function matchPairs(p: PreparedStore): PairingReport {
   }
   const pairs: MatchedPair[] = [];
   let unmatched = 0;
-  const keys = [...sides.keys()].sort(compareCodePoints);
+  const keys = sortByCodePoints([...sides.keys()], (k) => k);
   for (const key of keys) {
     const { none, curated } = sides.get(key)!;
     if (!none || !curated) {
