@@ -346,3 +346,31 @@ test("RQ5 α's interval resamples tasks, not trajectories (trajectories nest in 
   assert.equal(rel.bootstrap?.clusters, rel.tasks);
   assert.match(rel.bootstrap?.estimator ?? "", /tasks resampled/);
 });
+
+test("scoreColumns gives, per variant, what scores gives trajectory by trajectory (read and in-memory stores)", async () => {
+  const { readStore } = await import("../store/read-store.js");
+  const { generateDemoStore } = await import("../store/generate/demo-store.js");
+  const { OUTCOME_STEP_VARIANTS, PER_TEST_VARIANTS } = await import("../analysis/rq/rq4-ablations.js");
+  const variants = [
+    ...OUTCOME_STEP_VARIANTS,
+    ...PER_TEST_VARIANTS,
+    { step: { propagation: false, endpoint: false }, abstention: "forced_no" as const },
+  ];
+  const read = (await readStore(new URL("../data/demo", import.meta.url).pathname)).store;
+  for (const store of [read, generateDemoStore({ seed: 3, scale: 0.2 })]) {
+    const p = prepareStore(store);
+    // Every kept trajectory, one the store does not keep, and one it never had.
+    const list = [...p.trajectories, ...store.trajectories.filter((t) => !p.byId.has(t.trajectory_id)).slice(0, 1)];
+    list.push({ ...p.trajectories[0], trajectory_id: "not-in-the-store" });
+    const columns = p.scoreColumns(list, variants);
+    let finite = 0;
+    list.forEach((t, i) => {
+      const one = p.scores(t.trajectory_id, variants);
+      variants.forEach((_, v) => {
+        assert.ok(Object.is(columns[v][i], one[v]), `${t.trajectory_id}, variant ${v}: ${columns[v][i]} vs ${one[v]}`);
+        if (Number.isFinite(one[v])) finite++;
+      });
+    });
+    assert.ok(finite > list.length, "most trajectories score");
+  }
+});

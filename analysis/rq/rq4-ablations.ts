@@ -85,12 +85,8 @@ function separationRows(
     return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
   const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
   const rows: SeparationRow[] = [];
-  // Every variant's scores in one pass over the trajectories (each one's labels decoded once).
-  const byVariant = variants.map(() => new Float64Array(pop.length));
-  for (let i = 0; i < pop.length; i++) {
-    const all = p.scores(pop[i].trajectory_id, variants);
-    for (let v = 0; v < variants.length; v++) byVariant[v][i] = all[v];
-  }
+  // Every variant's scores in one pass over the trajectories (each one's labels read once).
+  const byVariant = p.scoreColumns(pop, variants);
   for (const [vi, v] of variants.entries()) {
     const scores = byVariant[vi];
     const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);

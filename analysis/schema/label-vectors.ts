@@ -28,6 +28,9 @@ const LABEL_OF: Record<string, Label | undefined> = { Y: "Yes", N: "No", A: "Abs
 
 export const labelCode = (label: Label): string => CODE[label];
 
+/** The label of item k in a run's label string; undefined = not judged. */
+export const labelAt = (labels: string, k: number): Label | undefined => LABEL_OF[labels[k]];
+
 /** The labels of one run, aligned with the checklist; undefined = not judged. */
 export function decodeLabels(labels: string): (Label | undefined)[] {
   const out = new Array<Label | undefined>(labels.length);

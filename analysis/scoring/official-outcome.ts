@@ -1,4 +1,5 @@
 import type { Label } from "../schema/tables.js";
+import { labelAt } from "../schema/label-vectors.js";
 
 /**
  * The official-outcome step (paper §3.3), each operation switchable for the
@@ -45,12 +46,12 @@ export interface LabelCounts {
 
 /**
  * Counts Yes / decided after the official-outcome step. `labels[i]` is the
- * judged label of `items[i]`; a missing judgment counts as Abstain (no
- * evidence was recorded for it).
+ * judged label of `items[i]` (or its character, when `labels` is a run's label
+ * string); a missing judgment counts as Abstain (no evidence was recorded for it).
  */
 export function countAfterOutcomeStep(
   items: ReadonlyArray<ChecklistItemRoute>,
-  labels: ReadonlyArray<Label | undefined>,
+  labels: ReadonlyArray<Label | undefined> | string,
   outcome: "PASS" | "FAIL" | null | undefined,
   step: OutcomeStep,
   abstention: AbstentionRule = "exclude",
@@ -61,7 +62,8 @@ export function countAfterOutcomeStep(
     checklistNo = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
-    let label: Label = labels[i] ?? "Abstain";
+    // A run's label string (label-vectors.ts) is read in place: RQ4 scores millions of runs (issue 10).
+    let label: Label = (typeof labels === "string" ? labelAt(labels, i) : labels[i]) ?? "Abstain";
     if (abstention === "forced_no" && label === "Abstain") label = "No";
     if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
     if (
