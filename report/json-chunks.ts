@@ -13,11 +13,9 @@
  * 64 K characters a chunk by default: a string of 1 M goes to V8's large-object space, which only a full
  * collection frees; with 1 M chunks, writing the scale-100 report took 2.0 s instead of 0.5–0.8 s.
  */
-export function* prettyJsonChunks(value: unknown, chunkChars = 1 << 16): Generator<string> {
+export function* prettyJsonChunks(value: unknown, chunkChars = CHUNK_CHARS): Generator<string> {
   let buffer = "";
-  // A run of small entries is one piece: at up to ~2,000 characters an entry it stays within a chunk.
-  const batch = Math.max(1, Math.min(BATCH, Math.floor(chunkChars / 2048)));
-  for (const piece of pieces(value, 0, true, batch)) {
+  for (const piece of pieces(value, 0, true, batchFor(chunkChars))) {
     buffer += piece;
     if (buffer.length >= chunkChars) {
       yield buffer;
@@ -40,8 +38,7 @@ export function* prettyJsonBytes(value: unknown, chunkBytes = 1 << 20): Generato
   const encoder = new TextEncoder();
   let buffer = new Uint8Array(chunkBytes);
   let used = 0;
-  const batch = Math.max(1, Math.min(BATCH, Math.floor((1 << 16) / 2048)));
-  for (const piece of textOf(value, batch)) {
+  for (const piece of textOf(value, batchFor(CHUNK_CHARS))) {
     // A UTF-16 unit becomes at most 3 bytes of UTF-8 (a surrogate pair, two units, becomes 4).
     if (used + 3 * piece.length > buffer.length) {
       if (used > 0) yield buffer.subarray(0, used);
@@ -58,6 +55,12 @@ function* textOf(value: unknown, batch: number): Generator<string> {
   yield* pieces(value, 0, true, batch);
   yield "\n";
 }
+
+/** Characters of a text chunk by default (see prettyJsonChunks). */
+const CHUNK_CHARS = 1 << 16;
+
+/** Entries of a run serialised together: at up to ~2,000 characters an entry, a run stays within a chunk. */
+const batchFor = (chunkChars: number) => Math.max(1, Math.min(BATCH, Math.floor(chunkChars / 2048)));
 
 /** Containers with at most this many entries are serialised in one JSON.stringify call. */
 const WHOLE_BELOW = 64;

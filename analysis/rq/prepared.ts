@@ -86,9 +86,12 @@ export function prepareStore(store: Store): PreparedStore {
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
   const { runs, judgments, judges } = labelRuns(store, byId, checklist, primaryJudge);
+  // A run's label string; decoded into an array only for the callers that ask for labels.
+  const runLabels = (id: string, judge = primaryJudge, run = 1) =>
+    runs.get(id)?.find((x) => x.judge === judge && x.run === run)?.labels;
   const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
-    const r = runs.get(id)?.find((x) => x.judge === judge && x.run === run);
-    return r ? decodeLabels(r.labels) : undefined;
+    const labels = runLabels(id, judge, run);
+    return labels === undefined ? undefined : decodeLabels(labels);
   };
   const metrics = new MetricsTable(
     trajectories.map((t) => t.trajectory_id),
@@ -102,14 +105,10 @@ export function prepareStore(store: Store): PreparedStore {
   const testResults = testResultsOf(store, byId);
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const t = byId.get(id);
-    const vec = labelsOf(id, judge, run);
-    if (!t || !vec) return variants.map(() => NaN);
-    const tests = testResults.get(id);
-    const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
-    const items = checklist.get(t.task_id)!;
-    return variants.map(({ step, abstention = "exclude" }) =>
-      gcpcOf(countAfterOutcomeStep(items, vec, t.outcome, step, abstention, lookup)),
-    );
+    const labels = runLabels(id, judge, run);
+    if (!t || labels === undefined) return variants.map(() => NaN);
+    const score = variantScorer(t, labels, checklist, testResults);
+    return variants.map(score);
   };
   return {
     store,
@@ -131,8 +130,7 @@ export function prepareStore(store: Store): PreparedStore {
       return scores(id, [{ step, abstention }], judge, run)[0];
     },
     scores,
-    scoreColumns: (list, variants) =>
-      scoreColumnsOf({ list, variants, primaryJudge, slots, runs, checklist, testResults }),
+    scoreColumns: (list, variants) => scoreColumnsOf({ list, variants, slots, runLabels, checklist, testResults }),
   };
 }
 
@@ -148,18 +146,35 @@ function testResultsOf(store: Store, byId: PreparedStore["byId"]): PreparedStore
   return testResults;
 }
 
+type Variant = { step: OutcomeStep; abstention?: AbstentionRule };
+
 /**
- * Variant scores as columns (PreparedStore.scoreColumns): per trajectory, one lookup of its runs and
- * the label string counted in place, where `scores` looks the trajectory up again, decodes its labels
- * into an array and returns an array (issue 10: 9 s of RQ4's 25 s at 100× the paper). The same numbers:
- * the same counts of the same labels, divided the same way.
+ * GCPC of one run of trajectory t (its label string, counted in place) under a variant: what `scores`
+ * and `scoreColumns` both compute, so they agree by construction.
+ */
+function variantScorer(
+  t: Trajectory,
+  labels: string,
+  checklist: Map<string, Item[]>,
+  testResults: PreparedStore["testResults"],
+): (variant: Variant) => number {
+  const tests = testResults.get(t.trajectory_id);
+  const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
+  const items = checklist.get(t.task_id)!;
+  return ({ step, abstention = "exclude" }) =>
+    gcpcOf(countAfterOutcomeStep(items, labels, t.outcome, step, abstention, lookup));
+}
+
+/**
+ * Variant scores as columns (PreparedStore.scoreColumns): per trajectory, one lookup of its run and its
+ * label string counted in place, with no array per call (issue 10: RQ4 calling `scores` per trajectory
+ * was 9 s of its 25 s at 100× the paper).
  */
 function scoreColumnsOf(o: {
   list: readonly Trajectory[];
-  variants: readonly { step: OutcomeStep; abstention?: AbstentionRule }[];
-  primaryJudge: string;
+  variants: readonly Variant[];
   slots: ReadonlyMap<string, number>;
-  runs: { get(id: string): LabelRun[] | undefined };
+  runLabels: (id: string) => string | undefined;
   checklist: Map<string, Item[]>;
   testResults: PreparedStore["testResults"];
 }): Float64Array[] {
@@ -167,17 +182,10 @@ function scoreColumnsOf(o: {
   const columns = variants.map(() => new Float64Array(list.length).fill(NaN));
   for (let i = 0; i < list.length; i++) {
     const t = list[i];
-    const id = t.trajectory_id;
-    if (!o.slots.has(id)) continue;
-    const run = o.runs.get(id)?.find((x) => x.judge === o.primaryJudge && x.run === 1);
-    if (!run) continue;
-    const tests = o.testResults.size > 0 ? o.testResults.get(id) : undefined;
-    const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
-    const items = o.checklist.get(t.task_id)!;
-    for (let v = 0; v < variants.length; v++) {
-      const { step, abstention = "exclude" } = variants[v];
-      columns[v][i] = gcpcOf(countAfterOutcomeStep(items, run.labels, t.outcome, step, abstention, lookup));
-    }
+    const labels = o.slots.has(t.trajectory_id) ? o.runLabels(t.trajectory_id) : undefined;
+    if (labels === undefined) continue;
+    const score = variantScorer(t, labels, o.checklist, o.testResults);
+    for (let v = 0; v < variants.length; v++) columns[v][i] = score(variants[v]);
   }
   return columns;
 }

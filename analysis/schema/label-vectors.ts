@@ -34,7 +34,7 @@ export const labelAt = (labels: string, k: number): Label | undefined => LABEL_O
 /** The labels of one run, aligned with the checklist; undefined = not judged. */
 export function decodeLabels(labels: string): (Label | undefined)[] {
   const out = new Array<Label | undefined>(labels.length);
-  for (let k = 0; k < labels.length; k++) out[k] = LABEL_OF[labels[k]];
+  for (let k = 0; k < labels.length; k++) out[k] = labelAt(labels, k);
   return out;
 }
 

@@ -23,7 +23,7 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
 export function percentileInterval(values: ArrayLike<number>, level = 0.95): [number, number] {
   const a = values instanceof Float64Array ? values : Float64Array.from(values);
   rejectNaN(a, "percentileInterval");
-  // Short tails are read in place (tailHeaps does not reorder); otherwise selection reorders a copy.
+  // Short tails are read in place (tailPair does not reorder); otherwise selection reorders a copy.
   // A typed array (the bootstrap's draws, or a batch of them) is copied by slice, not through its iterator.
   const n = a.length;
   const tail = (1 - level) / 2;
