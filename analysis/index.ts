@@ -26,4 +26,4 @@ export * from "./rq/report.js";
 export { compareCodePoints } from "./order.js";
 export * from "./rq/outcome-level.js";
 export { ClusteredProportions } from "./stats/clustered-proportion.js";
-export { verifierTestShare } from "./rq/method-scores.js";
+export { verifierTestShare } from "./rq/trajectory-frame.js";

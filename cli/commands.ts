@@ -1,9 +1,13 @@
-import { jobRunnerFor } from "./job-worker.js";
+import { jobRunnerFor, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
-import { DEFAULT_SETTINGS, INTERVAL_METHODS } from "../analysis/estimates/bootstrap-interval.js";
+import {
+  DEFAULT_SETTINGS,
+  INTERVAL_METHODS,
+  type BootstrapSettings,
+} from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
@@ -26,6 +30,8 @@ import { siteArchive } from "../report/site/archive.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
+import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
+import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 
 export type Progress = (step: string) => void;
 
@@ -45,13 +51,14 @@ export async function loadValidStore(
   values: Parsed["values"],
   io: Io,
   progress: Progress,
-  options: { evidence?: boolean } = {},
+  options: { evidence?: boolean; onFrameTables?: (tables: FrameTables) => void } = {},
 ) {
   progress(`reading ${dir}`);
   const result = await readStore(dir, {
     maxProblems: intOption("max-problems", values["max-problems"], 50, 1),
     onProgress: progress,
     evidence: options.evidence,
+    onFrameTables: options.onFrameTables,
   });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
   progress(
@@ -137,22 +144,51 @@ async function analyzeStoreAt(
   values: Parsed["values"],
   io: Io,
   progress: Progress,
-  settings: Parameters<typeof analyzeStore>[1],
+  settings: BootstrapSettings,
   threads: number,
 ) {
-  const { store: whole } = await loadValidStore(dir, values, io, progress);
-  const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
-  const runner = threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
+  // With two threads, the intervals that read no judgment start on the worker as soon as their tables are
+  // read, while this thread reads the judgments (analysis/rq/early-jobs.ts; the same report either way).
+  // Not with --benchmark: the analysis then reads a subset of the store.
+  const started: { runner?: WorkerJobRunner; early?: EarlyJobs } = {};
+  const onFrameTables =
+    threads === 2 && values.benchmark === undefined
+      ? (tables: FrameTables) => startEarly(tables, settings, started, progress)
+      : undefined;
   try {
+    const { store: whole } = await loadValidStore(dir, values, io, progress, { onFrameTables });
+    const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
+    started.runner ??= threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
     const report = analyzeStore(store, settings, {
       perTrajectory: Boolean(values["per-trajectory"]),
       onProgress: progress,
-      runner,
+      runner: started.runner,
+      early: started.early,
     });
     return { report, manifest: store.manifest };
   } finally {
-    await runner?.close();
+    await started.runner?.close();
   }
+}
+
+/** Starts the early intervals on a worker, when the store is large enough to use one. */
+function startEarly(
+  tables: FrameTables,
+  settings: BootstrapSettings,
+  started: { runner?: WorkerJobRunner; early?: EarlyJobs },
+  progress: Progress,
+): void {
+  started.runner = jobRunnerFor(tables.trajectories.length);
+  if (!started.runner) return;
+  try {
+    started.early = startEarlyJobs(trajectoryFrame(tables), settings, started.runner);
+  } catch {
+    // Tables the read goes on to reject (e.g. repeated ids): the read reports them; nothing is started.
+    return;
+  }
+  const { rq1Stored, outcomes } = started.early;
+  const uplift = "available" in outcomes.plan ? 0 : outcomes.plan.jobs.length;
+  progress(`started ${rq1Stored.jobs.length + uplift} intervals that read no judgment on the worker`);
 }
 
 export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {

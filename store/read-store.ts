@@ -9,9 +9,13 @@ import {
   TABLE_NAMES,
   TABLE_SCHEMAS,
   type Store,
+  type MethodScore,
   type TableName,
+  type Task,
   type Trajectory,
+  type VerifierResult,
 } from "../analysis/schema/tables.js";
+import type { FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
 import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
@@ -45,6 +49,12 @@ export interface ReadStoreOptions {
   evidence?: boolean;
   /** Judgments per bucket when building label vectors (store/judgment-table.ts); tests set small ones. */
   labelBucketJudgments?: number;
+  /**
+   * Called once the tables of a trajectory frame (analysis/rq/trajectory-frame.ts) are read without a
+   * problem, before the judgments: the same arrays the returned store will hold. The store may still
+   * fail validation afterwards; the CLI starts intervals from them meanwhile.
+   */
+  onFrameTables?: (tables: FrameTables) => void;
 }
 
 export interface ReadStoreResult {
@@ -164,7 +174,8 @@ async function readTables(
   // Tables with rows that could not be read: references into them are not checked (they would only cascade).
   const incomplete = new Set<TableName>();
   const tableProblems = new Map<TableName, ProblemList>();
-  for (const [table, names] of [...found].sort(([a], [b]) => trajectoriesFirst(a) - trajectoriesFirst(b))) {
+  const framed = new FrameWatch(found, options.onFrameTables);
+  for (const [table, names] of [...found].sort(([a], [b]) => readRank(a) - readRank(b))) {
     const own = new ProblemList(problems.cap);
     tableProblems.set(table, own);
     ctx.add = (p) => own.add(p);
@@ -187,6 +198,7 @@ async function readTables(
     }
     if (table === "trajectories") ctx.trajectories = read.valid as Trajectory[];
     rowsCount[table] = read.rows ?? read.valid.length;
+    framed.read(table, incomplete.has(table), () => frameTables(tables, ctx));
   }
   ctx.add = (p) => problems.add(p);
   for (const table of found.keys()) {
@@ -502,8 +514,48 @@ async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Prom
   return ctx.trajectoryReference === "unique" ? ctx.trajectories : undefined;
 }
 
-/** Sort key reading the trajectories table first. */
-const trajectoriesFirst = (table: TableName) => (table === "trajectories" ? 0 : 1);
+/**
+ * Sort key reading the trajectories table first (the tables naming a trajectory then read its position),
+ * then the other tables of a trajectory frame, then the rest.
+ */
+const readRank = (table: TableName) =>
+  table === "trajectories" ? 0 : (FRAME_TABLES as readonly string[]).includes(table) ? 1 : 2;
+
+/** The tables a trajectory frame is built from (analysis/rq/trajectory-frame.ts). */
+const FRAME_TABLES = ["trajectories", "tasks", "method_scores", "verifier_results"] as const;
+
+/** The frame's tables as the store will hold them (method scores read as columns replace the rows). */
+function frameTables(tables: Partial<Record<TableName, unknown[]>>, ctx: ReadContext): FrameTables {
+  return {
+    trajectories: tables.trajectories as Trajectory[],
+    tasks: tables.tasks as Task[],
+    ...(ctx.methodScoreColumns
+      ? { method_scores: undefined, method_score_columns: ctx.methodScoreColumns }
+      : { method_scores: tables.method_scores as MethodScore[] | undefined, method_score_columns: undefined }),
+    verifier_results: tables.verifier_results as VerifierResult[] | undefined,
+  };
+}
+
+/** Calls `onFrameTables` once every frame table present was read, if none of them had a problem. */
+class FrameWatch {
+  private readonly waiting: Set<TableName>;
+  private spoiled: boolean;
+
+  constructor(
+    found: ReadonlyMap<TableName, string[]>,
+    private readonly onFrame?: (tables: FrameTables) => void,
+  ) {
+    this.waiting = new Set(FRAME_TABLES.filter((t) => found.has(t)));
+    // Without trajectories or tasks the store is invalid (both are required): nothing to start.
+    this.spoiled = !onFrame || !found.has("trajectories") || !found.has("tasks");
+  }
+
+  read(table: TableName, incomplete: boolean, tables: () => FrameTables): void {
+    if (!this.waiting.delete(table)) return;
+    if (incomplete) this.spoiled = true;
+    if (this.waiting.size === 0 && !this.spoiled) this.onFrame?.(tables());
+  }
+}
 
 /**
  * The rows of a Parquet file as DuckDB streams them (≈ 2,048 rows a chunk), each one JSON text parsed by

@@ -7,7 +7,7 @@ import { importHarbor, conditionFromPath } from "../store/import/harbor.js";
 import { importRegistry } from "../store/import/registry.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { outcomeLevel } from "../analysis/rq/outcome-level.js";
-import { verifierTestShare } from "../analysis/rq/method-scores.js";
+import { verifierTestShare } from "../analysis/rq/trajectory-frame.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 

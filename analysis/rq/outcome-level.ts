@@ -9,7 +9,8 @@ import {
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { compareCodePoints } from "../order.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
+import { isBinary } from "./prepared.js";
+import type { TrajectoryFrame } from "./trajectory-frame.js";
 import { denseRanks } from "./population-columns.js";
 import { keptColumn } from "../kept-columns.js";
 
@@ -57,17 +58,21 @@ export interface OutcomeLevelResult {
  * FAIL-only, mixed and PASS-only cells. Works on any store with binary
  * outcomes, judgments or not.
  */
-export function outcomeLevel(p: PreparedStore, settings: BootstrapSettings): OutcomeLevelResult | NotAvailable {
+export function outcomeLevel(
+  p: Pick<TrajectoryFrame, "trajectories" | "tasks">,
+  settings: BootstrapSettings,
+): OutcomeLevelResult | NotAvailable {
   const plan = outcomePlan(p, settings);
   return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs));
 }
 
 /**
  * The binary outcome view as jobs (one per uplift row, analysis/rq/jobs.ts) and the function that
- * builds the result from their results, in order.
+ * builds the result from their results, in order. It reads the trajectories and tasks only, so the CLI
+ * starts it from the trajectory frame while the judgments are still being read.
  */
 export function outcomePlan(
-  p: PreparedStore,
+  p: Pick<TrajectoryFrame, "trajectories" | "tasks">,
   settings: BootstrapSettings,
 ): NotAvailable | { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => OutcomeLevelResult } {
   const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));

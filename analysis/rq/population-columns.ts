@@ -29,7 +29,7 @@ interface MemberScores {
   present: Uint8Array;
 }
 
-export function populationColumns(p: PreparedStore, trajectories: Trajectory[]): PopulationColumns {
+export function populationColumns(p: Pick<PreparedStore, "slots">, trajectories: Trajectory[]): PopulationColumns {
   const ids = [...new Set(trajectories.map((t) => t.task_id))].sort(compareCodePoints);
   const rank = new Map(ids.map((id, r) => [id, r]));
   const size = trajectories.length;

@@ -1,10 +1,10 @@
-import type { Item, Label, Store, Task, Trajectory } from "../schema/tables.js";
+import type { Item, Label, Store, Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
 import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
 import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
-import { compareCodePoints, sortByCodePoints } from "../order.js";
+import { compareCodePoints } from "../order.js";
 import { MetricsTable, type MetricsLookup } from "../scoring/metrics-table.js";
-import { trajectorySlots } from "./score-column.js";
+import { trajectoryFrame, type FrameTables, type TrajectoryFrame } from "./trajectory-frame.js";
 
 export const DEFAULT_JUDGE = "primary";
 
@@ -26,15 +26,9 @@ export interface StoreCounts {
  * A store after deduplication with every trajectory's primary-run labels and
  * metrics: the shared input of RQ1–RQ5. Built once; pure.
  */
-export interface PreparedStore {
+export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped"> {
   store: Store;
   primaryJudge: string;
-  /** Deduplicated trajectories in code-point order of trajectory_id. */
-  trajectories: Trajectory[];
-  /** Position of each kept trajectory in `trajectories`: the index of every per-trajectory column. */
-  slots: ReadonlyMap<string, number>;
-  byId: Pick<ReadonlyMap<string, Trajectory>, "get" | "has" | "size">;
-  tasks: Map<string, Task>;
   /** Checklist of each task, in store order. */
   checklist: Map<string, Item[]>;
   /** Metrics under the primary judge, run 1 (the primary scoring). */
@@ -61,27 +55,18 @@ export interface PreparedStore {
     trajectories: readonly Trajectory[],
     variants: readonly { step: OutcomeStep; abstention?: AbstentionRule }[],
   ): Float64Array[];
-  /** Per-test verifier results of a trajectory (test_id → status), if the store has them. */
-  testResults: Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>;
   /** True when the store holds at least one judgment (GCPC analyses are possible). */
   hasJudgments: boolean;
 }
 
-export function prepareStore(store: Store): PreparedStore {
+/**
+ * The store prepared for RQ1–RQ5. `frame`, when given, is the store's trajectory frame built earlier
+ * (the CLI builds it while the judgments are still being read); it must come from this store's tables.
+ */
+export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFrame(store)): PreparedStore {
   const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
-  const { trajectories, dropped } = dedupByLogHash(store.trajectories);
-  // One id → position map serves the trajectory lookup, the metric columns and the score columns
-  // (issue 10: a Map per purpose held one entry per trajectory each).
-  const slots = trajectorySlots(trajectories);
-  const byId = {
-    get: (id: string) => {
-      const k = slots.get(id);
-      return k === undefined ? undefined : trajectories[k];
-    },
-    has: (id: string) => slots.has(id),
-    size: trajectories.length,
-  };
-  const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
+  if (!framesStore(frame, store)) throw new Error("prepareStore: the trajectory frame was built from other tables");
+  const { trajectories, dropped, slots, byId, tasks, testResults, storedScores } = frame;
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
@@ -102,7 +87,6 @@ export function prepareStore(store: Store): PreparedStore {
     const vec = labelsOf(t.trajectory_id) ?? new Array(items.length).fill(undefined);
     metrics.setSlot(k, trajectoryMetrics(items, vec, t.outcome));
   }
-  const testResults = testResultsOf(store, byId);
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const t = byId.get(id);
     const labels = runLabels(id, judge, run);
@@ -122,6 +106,7 @@ export function prepareStore(store: Store): PreparedStore {
     counts: storeCounts(store, trajectories, metrics, dropped, judges, judgments),
     labelsOf,
     testResults,
+    storedScores,
     hasJudgments: judgments > 0,
     runsOf(id) {
       return (runs.get(id) ?? []).map(({ judge, run }) => ({ judge, run }));
@@ -134,16 +119,16 @@ export function prepareStore(store: Store): PreparedStore {
   };
 }
 
-/** Each kept trajectory's verifier results, test_id → status. */
-function testResultsOf(store: Store, byId: PreparedStore["byId"]): PreparedStore["testResults"] {
-  const testResults: PreparedStore["testResults"] = new Map();
-  for (const r of store.verifier_results ?? []) {
-    if (!byId.has(r.trajectory_id)) continue;
-    const m = testResults.get(r.trajectory_id) ?? new Map();
-    if (m.size === 0) testResults.set(r.trajectory_id, m);
-    m.set(r.test_id, r.status);
-  }
-  return testResults;
+/** Whether a frame was built from these tables of the store (the same arrays, not equal copies). */
+function framesStore(frame: TrajectoryFrame, store: Store): boolean {
+  const keys: (keyof FrameTables)[] = [
+    "trajectories",
+    "tasks",
+    "method_scores",
+    "method_score_columns",
+    "verifier_results",
+  ];
+  return keys.every((k) => frame.source[k] === store[k]);
 }
 
 type Variant = { step: OutcomeStep; abstention?: AbstentionRule };
@@ -188,21 +173,6 @@ function scoreColumnsOf(o: {
     for (let v = 0; v < variants.length; v++) columns[v][i] = score(variants[v]);
   }
   return columns;
-}
-
-/** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */
-function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; dropped: number } {
-  const sorted = sortByCodePoints(all, (t) => t.trajectory_id);
-  const seenHash = new Set<string>();
-  const trajectories: Trajectory[] = [];
-  for (const t of sorted) {
-    if (t.log_hash != null) {
-      if (seenHash.has(t.log_hash)) continue;
-      seenHash.add(t.log_hash);
-    }
-    trajectories.push(t);
-  }
-  return { trajectories, dropped: sorted.length - trajectories.length };
 }
 
 /**

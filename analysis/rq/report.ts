@@ -9,6 +9,7 @@ import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
 import { startJobs, type JobRunner } from "./jobs.js";
+import type { EarlyJobs } from "./early-jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 export interface PerTrajectoryRow {
@@ -45,7 +46,7 @@ export function analyzeStore(
   options: AnalyzeOptions = {},
 ): AnalysisReport {
   options.onProgress?.("preparing store");
-  return analyzePrepared(prepareStore(store), settings, options);
+  return analyzePrepared(prepareStore(store, options.early?.frame), settings, options);
 }
 
 export interface AnalyzeOptions {
@@ -53,6 +54,8 @@ export interface AnalyzeOptions {
   onProgress?: (step: string) => void;
   /** Another thread for the independent intervals of RQ1 and the binary outcomes (same results). */
   runner?: JobRunner;
+  /** Intervals already started from this store's trajectory frame, with these settings (same results). */
+  early?: EarlyJobs;
 }
 
 /** The same on a store already prepared (the site build keeps the prepared store for its data files). */
@@ -69,13 +72,18 @@ export function analyzePrepared(
   );
   // RQ1's intervals and the uplift rows are independent jobs (analysis/rq/jobs.ts): with a runner they
   // start on the other thread now, while this one computes RQ2–RQ5, then helps with what is left.
-  // Two batches, RQ1's first, so the other thread starts on it while this one builds the uplift jobs.
-  const rq1Jobs = rq1Plan(p, settings);
+  // Two batches, RQ1's first, so the other thread starts on it while this one builds the uplift jobs. With
+  // `early`, the uplift rows and the stored methods' AUCs were started before the store was prepared.
+  const early = options.early;
+  if (early && (early.frame.trajectories !== p.trajectories || !sameSettings(early.settings, settings)))
+    throw new Error("analyzePrepared: the early jobs were started for another store or other settings");
+  const stored = early?.rq1Stored;
+  const rq1Jobs = rq1Plan(p, settings, undefined, stored?.jobs);
   const rq1Pending = startJobs(rq1Jobs.jobs, options.runner);
-  const outcomeJobs = outcomePlan(p, settings);
+  const outcomeJobs = early?.outcomes.plan ?? outcomePlan(p, settings);
   const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
-  const outcomePending = startJobs(outcomeList, options.runner);
-  const jobCount = rq1Jobs.jobs.length + outcomeList.length;
+  const outcomePending = early?.outcomes.pending ?? startJobs(outcomeList, options.runner);
+  const jobCount = rq1Jobs.jobs.length + (stored?.jobs.length ?? 0) + outcomeList.length;
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
@@ -92,8 +100,9 @@ export function analyzePrepared(
   );
   // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
   rq1Pending.help();
+  stored?.pending.help();
   outcomePending.help();
-  const rq1 = rq1Jobs.assemble(rq1Pending.wait());
+  const rq1 = rq1Jobs.assemble(rq1Pending.wait(), stored?.pending.wait());
   for (const estimate of rq1.auc) checklist.push(estimate);
   const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {
@@ -116,6 +125,8 @@ export function analyzePrepared(
   if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
   return report;
 }
+
+const sameSettings = (a: BootstrapSettings, b: BootstrapSettings) => JSON.stringify(a) === JSON.stringify(b);
 
 export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
   return p.trajectories.map((t) => {

@@ -16,6 +16,7 @@ import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns 
 import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
+import type { TrajectoryFrame } from "./trajectory-frame.js";
 
 export interface PairedDelta {
   available: true;
@@ -56,19 +57,30 @@ export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings,
   return plan.assemble(runJobs(plan.jobs));
 }
 
-/** RQ1 as jobs (analysis/rq/jobs.ts) and the function that builds the result from their results, in order. */
+/**
+ * RQ1 as jobs (analysis/rq/jobs.ts) and the function that builds the result from their results, in order.
+ * `stored`, when given, holds the stored methods' AUC jobs already started from the store's trajectory
+ * frame ({@link rq1StoredJobs}); the plan then leaves them out, and `assemble` takes their results too.
+ */
 export function rq1Plan(
   p: PreparedStore,
   settings: BootstrapSettings,
   pairedWith = "holistic",
-): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq1Result } {
+  stored: readonly AnalysisJob[] = [],
+): { jobs: AnalysisJob[]; assemble: (results: JobResult[], storedResults?: JobResult[]) => Rq1Result } {
   const pop = populationColumns(p, p.trajectories.filter(isBinary));
   const maps = methodScoreMaps(p);
   const gcpc = maps.get("gcpc")!;
   const other = maps.get(pairedWith);
   const all = () => true;
   // Every interval of RQ1 is one job (analysis/rq/jobs.ts), so a runner can share them between threads.
-  const methodJobs = aucJobs(pop, maps, headline(settings));
+  const started = new Map(stored.map((job, k) => [job.kind === "auc" ? job.method : "", k]));
+  const methods = logOnlyMethods(maps);
+  const methodJobs = aucJobs(
+    pop,
+    methods.filter(([method]) => !started.has(method)),
+    headline(settings),
+  );
   const conditionJobs: AnalysisJob[] = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
     const columns = aucColumnsOf(pop, (i) => pop.trajectories[i].condition === condition, gcpc);
     const figure = `rq1:condition:${condition}`;
@@ -84,7 +96,18 @@ export function rq1Plan(
   }
   const jobs = [...methodJobs, ...conditionJobs, ...pairedJob];
   pop.scored.clear(); // the jobs hold their own columns; `assemble` below shares this scope
-  return { jobs, assemble: (results) => assembleRq1(p, results, methodJobs.length, conditionJobs.length, pairedWith) };
+  return {
+    jobs,
+    assemble(results, storedResults = []) {
+      // Each method's estimate in the maps' order, from the stored jobs' results or the plan's own.
+      let late = 0;
+      const byMethod = methods.map(([method]) => {
+        const k = started.get(method);
+        return k === undefined ? results[late++] : storedResults[k];
+      });
+      return assembleRq1(p, [...byMethod, ...results.slice(late)], methods.length, conditionJobs.length, pairedWith);
+    },
+  };
 }
 
 function assembleRq1(
@@ -116,21 +139,37 @@ function assembleRq1(
   };
 }
 
-/** One AUC job per log-only method, on its own available sample (outcome-inclusive scores contain the label). */
+/**
+ * The AUC jobs of the stored methods (method_scores and the verifier's test share), which read only the
+ * trajectory frame: the CLI starts them while the judgments are still being read. A stored method named
+ * like a computed score (gcpc, gcpc_outcome) is left to {@link rq1Plan}, where it replaces that score.
+ */
+export function rq1StoredJobs(frame: TrajectoryFrame, settings: BootstrapSettings): AnalysisJob[] {
+  const pop = populationColumns(frame, frame.trajectories.filter(isBinary));
+  const methods = logOnlyMethods(frame.storedScores).filter(([method]) => !COMPUTED.includes(method));
+  return aucJobs(pop, methods, headline(settings));
+}
+
+/** The scores computed from the judgments (methodScoreMaps), before the stored ones. */
+const COMPUTED = ["gcpc", "gcpc_outcome"];
+
+/** The methods RQ1 reports an AUC for: all but the outcome-inclusive score, which contains the label. */
+const logOnlyMethods = (maps: ReadonlyMap<string, ScoreLookup>) =>
+  [...maps].filter(([method]) => method !== "gcpc_outcome");
+
+/** One AUC job per method, on its own available sample. */
 function aucJobs(
   pop: PopulationColumns,
-  maps: ReadonlyMap<string, ScoreLookup>,
+  methods: readonly [string, ScoreLookup][],
   settings: BootstrapSettings,
 ): AnalysisJob[] {
-  return [...maps]
-    .filter(([method]) => method !== "gcpc_outcome")
-    .map(([method, scores]) => ({
-      kind: "auc" as const,
-      method,
-      columns: aucColumnsOf(pop, () => true, scores),
-      settings,
-      figure: `rq1:auc:${method}`,
-    }));
+  return methods.map(([method, scores]) => ({
+    kind: "auc" as const,
+    method,
+    columns: aucColumnsOf(pop, () => true, scores),
+    settings,
+    figure: `rq1:auc:${method}`,
+  }));
 }
 
 function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {

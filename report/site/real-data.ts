@@ -1,5 +1,5 @@
 import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
-import { verifierTestShare } from "../../analysis/rq/method-scores.js";
+import { verifierTestShare } from "../../analysis/rq/trajectory-frame.js";
 import { outcomeLevel } from "../../analysis/rq/outcome-level.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 

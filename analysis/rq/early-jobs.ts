@@ -1,0 +1,26 @@
+import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
+import { startJobs, type AnalysisJob, type JobRunner, type PendingJobs } from "./jobs.js";
+import { outcomePlan } from "./outcome-level.js";
+import { rq1StoredJobs } from "./rq1-discrimination.js";
+import type { TrajectoryFrame } from "./trajectory-frame.js";
+
+/**
+ * The intervals that read only the trajectory frame, started before the store is prepared: the binary
+ * outcome view (every uplift row) and RQ1's AUCs of the stored methods. With a runner they run on the other
+ * thread while this one reads the judgments and prepares the store (issue 10: the worker sat idle through
+ * both). Each job is seeded by its figure, so the report is the same bytes as when the plans start them.
+ */
+export interface EarlyJobs {
+  frame: TrajectoryFrame;
+  settings: BootstrapSettings;
+  rq1Stored: { jobs: AnalysisJob[]; pending: PendingJobs };
+  outcomes: { plan: ReturnType<typeof outcomePlan>; pending: PendingJobs };
+}
+
+export function startEarlyJobs(frame: TrajectoryFrame, settings: BootstrapSettings, runner?: JobRunner): EarlyJobs {
+  const rq1Jobs = rq1StoredJobs(frame, settings);
+  const rq1Stored = { jobs: rq1Jobs, pending: startJobs(rq1Jobs, runner) };
+  const plan = outcomePlan(frame, settings);
+  const outcomes = { plan, pending: startJobs("available" in plan ? [] : plan.jobs, runner) };
+  return { frame, settings, rq1Stored, outcomes };
+}

@@ -1,0 +1,157 @@
+import type { Store, Task, Trajectory } from "../schema/tables.js";
+import type { MethodScoreColumns } from "../schema/method-score-columns.js";
+import { compareCodePoints, sortByCodePoints } from "../order.js";
+import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";
+
+/** The tables a frame is built from: none of them holds judgments. */
+export type FrameTables = Pick<
+  Store,
+  "trajectories" | "tasks" | "method_scores" | "method_score_columns" | "verifier_results"
+>;
+
+/**
+ * What the analyses need of a store that does not depend on its judgments: the deduplicated trajectories
+ * and their slots, the tasks, the verifier's per-test results and the stored method scores. The binary
+ * outcome view and the stored methods' AUCs read nothing else, so the CLI builds a frame as soon as these
+ * tables are read and starts those intervals on the other thread while the judgments are still being read
+ * (issue 10: the worker sat idle through the read). `prepareStore` builds the same frame when none is
+ * given, so both routes give the same report.
+ */
+export interface TrajectoryFrame {
+  /** The tables it was built from (a prepared store checks that they are its own). */
+  source: FrameTables;
+  /** Deduplicated trajectories in code-point order of trajectory_id. */
+  trajectories: Trajectory[];
+  /** Trajectories dropped as repeats of a log_hash. */
+  dropped: number;
+  /** Position of each kept trajectory in `trajectories`: the index of every per-trajectory column. */
+  slots: ReadonlyMap<string, number>;
+  byId: Pick<ReadonlyMap<string, Trajectory>, "get" | "has" | "size">;
+  tasks: Map<string, Task>;
+  /** Per-test verifier results of a trajectory (test_id → status), if the store has them. */
+  testResults: Map<string, Map<string, "passed" | "failed" | "skipped" | "other">>;
+  /** Each stored method's scores (paper baselines first), then `verifier_tests` when the store has tests. */
+  storedScores: ReadonlyMap<string, ScoreLookup>;
+}
+
+export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
+  const { trajectories, dropped } = dedupByLogHash(source.trajectories);
+  // One id → position map serves the trajectory lookup, the metric columns and the score columns
+  // (issue 10: a Map per purpose held one entry per trajectory each).
+  const slots = trajectorySlots(trajectories);
+  const byId = {
+    get: (id: string) => {
+      const k = slots.get(id);
+      return k === undefined ? undefined : trajectories[k];
+    },
+    has: (id: string) => slots.has(id),
+    size: trajectories.length,
+  };
+  const tasks = new Map(source.tasks.map((t) => [t.task_id, t]));
+  const testResults = testResultsOf(source, byId);
+  const storedScores = storedScoresOf(source, slots, testResults);
+  return { source, trajectories, dropped, slots, byId, tasks, testResults, storedScores };
+}
+
+/** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */
+function dedupByLogHash(all: Trajectory[]): { trajectories: Trajectory[]; dropped: number } {
+  const sorted = sortByCodePoints(all, (t) => t.trajectory_id);
+  const seenHash = new Set<string>();
+  const trajectories: Trajectory[] = [];
+  for (const t of sorted) {
+    if (t.log_hash != null) {
+      if (seenHash.has(t.log_hash)) continue;
+      seenHash.add(t.log_hash);
+    }
+    trajectories.push(t);
+  }
+  return { trajectories, dropped: sorted.length - trajectories.length };
+}
+
+/** Each kept trajectory's verifier results, test_id → status. */
+function testResultsOf(source: FrameTables, byId: TrajectoryFrame["byId"]): TrajectoryFrame["testResults"] {
+  const testResults: TrajectoryFrame["testResults"] = new Map();
+  for (const r of source.verifier_results ?? []) {
+    if (!byId.has(r.trajectory_id)) continue;
+    const m = testResults.get(r.trajectory_id) ?? new Map();
+    if (m.size === 0) testResults.set(r.trajectory_id, m);
+    m.set(r.test_id, r.status);
+  }
+  return testResults;
+}
+
+/** Paper baselines first (Table 3A order), then any other stored method by name. */
+const PAPER_ORDER = ["holistic", "generic", "tick", "tick_adapted"];
+
+/** The stored method scores of the kept trajectories, one column per method, then the verifier's test share. */
+function storedScoresOf(
+  source: FrameTables,
+  slots: ReadonlyMap<string, number>,
+  testResults: TrajectoryFrame["testResults"],
+): Map<string, ScoreLookup> {
+  const stored = new Map<string, ScoreColumn>();
+  for (const row of source.method_scores ?? []) {
+    if (!slots.has(row.trajectory_id)) continue;
+    let m = stored.get(row.method);
+    if (!m) stored.set(row.method, (m = new ScoreColumn(slots)));
+    m.set(row.trajectory_id, row.score);
+  }
+  const columns = source.method_score_columns;
+  if (columns) storedFromColumns(columns, source.trajectories, slots, stored);
+  const out = new Map<string, ScoreLookup>();
+  for (const name of baselineOrder([...stored.keys()])) out.set(name, stored.get(name)!);
+  const tests = verifierTestShare({ testResults });
+  if (tests.size > 0 && !out.has("verifier_tests")) out.set("verifier_tests", tests);
+  return out;
+}
+
+/**
+ * The same from a store's method score columns: each trajectory's slot is looked up once per trajectory
+ * rather than once per score row (a Map lookup of its id each), and a method's column is created at its
+ * first row, as the row loop above creates it.
+ */
+function storedFromColumns(
+  c: MethodScoreColumns,
+  trajectories: readonly Trajectory[],
+  slots: ReadonlyMap<string, number>,
+  stored: Map<string, ScoreColumn>,
+): void {
+  const slotOf = new Int32Array(trajectories.length);
+  for (let k = 0; k < trajectories.length; k++) slotOf[k] = slots.get(trajectories[k].trajectory_id) ?? -1;
+  const byMethod: (ScoreColumn | undefined)[] = c.methods.map(() => undefined);
+  for (let k = 0; k < c.length; k++) {
+    const slot = slotOf[c.trajectory[k]];
+    if (slot < 0) continue;
+    const m = c.method[k];
+    let column = byMethod[m];
+    if (!column) stored.set(c.methods[m], (column = byMethod[m] = new ScoreColumn(slots)));
+    column.setSlot(slot, c.score[k]);
+  }
+}
+
+function baselineOrder(names: string[]): string[] {
+  const known = PAPER_ORDER.filter((n) => names.includes(n));
+  const rest = names.filter((n) => !PAPER_ORDER.includes(n)).sort(compareCodePoints);
+  return [...known, ...rest];
+}
+
+/**
+ * Log-free partial credit from the official verifier (issue 5): share of the
+ * trajectory's verifier tests that passed, passed / (passed + failed + other);
+ * skipped tests are not counted. Only trajectories with at least one counted
+ * test get a score. Note: it reads the verifier, so it is not outcome-free.
+ */
+export function verifierTestShare(p: Pick<TrajectoryFrame, "testResults">): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, tests] of p.testResults) {
+    let passed = 0,
+      counted = 0;
+    for (const status of tests.values()) {
+      if (status === "skipped") continue;
+      counted++;
+      if (status === "passed") passed++;
+    }
+    if (counted > 0) out.set(id, passed / counted);
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WORKER_THRESHOLD } from "../cli/job-worker.js";
+
+const repo = new URL("..", import.meta.url).pathname;
+const gcpc = (...args: string[]) =>
+  spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    env: { ...process.env, GCPC_PROGRESS: "1" },
+    maxBuffer: 1 << 28,
+  });
+
+// A store past the worker threshold, so that `--threads 2` (the default) starts the worker and the
+// intervals that read no judgment start on it while the judgments are read (analysis/rq/early-jobs.ts).
+test("gcpc report on a worker, early intervals included, writes the bytes of a one-thread run", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-worker-"));
+  try {
+    const store = join(dir, "store");
+    const made = gcpc("generate", store, "--seed", "3", "--scale", "4.5");
+    assert.equal(made.status, 0, made.stderr);
+    const trajectories = Number(/(\d+) trajectories/.exec(made.stdout)?.[1]);
+    assert.ok(trajectories >= WORKER_THRESHOLD, made.stdout);
+    const run = (threads: string) => {
+      const out = join(dir, `report-${threads}.json`);
+      const r = gcpc("report", store, "--format", "json", "--resamples", "200", "--threads", threads, "--out", out);
+      assert.equal(r.status, 0, r.stderr);
+      return { bytes: readFileSync(out), stderr: r.stderr };
+    };
+    const one = run("1");
+    const two = run("2");
+    assert.match(two.stderr, /started \d+ intervals that read no judgment on the worker/);
+    assert.doesNotMatch(one.stderr, /intervals that read no judgment/);
+    assert.ok(two.bytes.length > 100_000);
+    assert.ok(two.bytes.equals(one.bytes), "the two reports differ");
+
+    // Invalid past the frame's tables: the read's problem, exit 2 (an invalid store, not a crash), no report,
+    // while early intervals ran.
+    rmSync(join(store, "items.parquet"));
+    const out = join(dir, "never.json");
+    const bad = gcpc("report", store, "--format", "json", "--resamples", "200", "--out", out);
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /started \d+ intervals that read no judgment on the worker/);
+    assert.match(bad.stderr, /required table "items" is missing/);
+    assert.equal(existsSync(out), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,102 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readStore } from "../store/read-store.js";
+import { StoreValidationError } from "../store/problems.js";
+import { analyzeStore } from "../analysis/rq/report.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
+import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
+import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
+import { prepareStore } from "../analysis/rq/prepared.js";
+import { WorkerJobRunner } from "../cli/job-worker.js";
+
+const demo = new URL("../data/demo", import.meta.url).pathname;
+const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
+
+test("the frame's tables reach onFrameTables once, before the judgments, as the store's own arrays", async () => {
+  const steps: string[] = [];
+  const calls: { tables: FrameTables; stepsBefore: number }[] = [];
+  const { store } = await readStore(demo, {
+    onProgress: (s) => steps.push(s),
+    onFrameTables: (tables) => calls.push({ tables, stepsBefore: steps.length }),
+  });
+  assert.equal(calls.length, 1);
+  const [{ tables, stepsBefore }] = calls;
+  const judgmentsAt = steps.findIndex((s) => s.startsWith("reading judgments"));
+  assert.ok(judgmentsAt >= 0 && stepsBefore <= judgmentsAt, steps.join("; "));
+  for (const k of ["trajectories", "tasks", "method_scores", "method_score_columns", "verifier_results"] as const)
+    assert.equal(tables[k], store[k], k);
+  assert.ok(store.trajectories.length > 0 && store.tasks.length > 0);
+  // Early and late frames of one store are interchangeable; a frame of other tables is refused.
+  assert.doesNotThrow(() => prepareStore(store, trajectoryFrame(tables)));
+  const copy = { ...store, trajectories: [...store.trajectories] };
+  assert.throws(() => prepareStore(copy, trajectoryFrame(tables)), /frame was built from other tables/);
+});
+
+test("intervals started from the frame give the report the plans give, with or without a worker", async () => {
+  let early: EarlyJobs | undefined;
+  const runner = new WorkerJobRunner();
+  try {
+    const { store } = await readStore(demo, {
+      onFrameTables: (tables) => {
+        early = startEarlyJobs(trajectoryFrame(tables), settings, runner);
+      },
+    });
+    assert.ok(early && early.rq1Stored.jobs.length > 0, "the demo has stored method scores");
+    assert.ok(!("available" in early.outcomes.plan) && early.outcomes.plan.jobs.length > 0);
+    const withEarly = JSON.stringify(analyzeStore(store, settings, { runner, early }));
+    const plain = JSON.stringify(analyzeStore(store, settings));
+    assert.equal(withEarly, plain);
+    // The same without a worker: the early jobs then run when the report waits for them.
+    const here = startEarlyJobs(trajectoryFrame(store), settings);
+    assert.equal(JSON.stringify(analyzeStore(store, settings, { early: here })), plain);
+    // Started with other settings, they are refused rather than mixed into this report.
+    const other = startEarlyJobs(trajectoryFrame(store), { ...settings, seed: 1 });
+    assert.throws(() => analyzeStore(store, settings, { early: other }), /other settings/);
+  } finally {
+    await runner.close();
+  }
+});
+
+test("a store whose judgments fail validation still fails with its problems while early intervals run", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-early-"));
+  const runner = new WorkerJobRunner();
+  try {
+    cpSync(demo, dir, { recursive: true });
+    rmSync(join(dir, "judgments.parquet"));
+    const file = join(dir, "judgments.jsonl");
+    writeFileSync(file, '{"trajectory_id": "nope", "item_id": "x", "label": "Maybe"}\n');
+    let started = 0;
+    await assert.rejects(
+      readStore(dir, {
+        onFrameTables: (tables) => {
+          started = startEarlyJobs(trajectoryFrame(tables), settings, runner).rq1Stored.jobs.length;
+        },
+      }),
+      (e: unknown) => e instanceof StoreValidationError && /judgments\.jsonl, line 1, field "label"/.test(String(e)),
+    );
+    assert.ok(started > 0, "the frame's tables were valid, so intervals were started");
+  } finally {
+    await runner.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("no frame is offered when one of its tables has a problem", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gcpc-early-"));
+  try {
+    cpSync(demo, dir, { recursive: true });
+    rmSync(join(dir, "tasks.parquet"));
+    writeFileSync(join(dir, "tasks.jsonl"), '{"task_id": ""}\n');
+    let calls = 0;
+    await assert.rejects(
+      readStore(dir, { onFrameTables: () => calls++ }),
+      (e: unknown) => e instanceof StoreValidationError && /tasks\.jsonl, line 1, field "task_id"/.test(String(e)),
+    );
+    assert.equal(calls, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
