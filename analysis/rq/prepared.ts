@@ -1,6 +1,13 @@
 import type { Item, Label, Store, Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
-import { countAfterOutcomeStep, gcpcOf, type AbstentionRule, type OutcomeStep } from "../scoring/official-outcome.js";
+import {
+  countAfterOutcomeStep,
+  countsOfVariant,
+  gcpcOf,
+  routeCounts,
+  type AbstentionRule,
+  type OutcomeStep,
+} from "../scoring/official-outcome.js";
 import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
 import { compareCodePoints } from "../order.js";
 import { MetricsTable, type MetricsLookup } from "../scoring/metrics-table.js";
@@ -146,8 +153,14 @@ function variantScorer(
   const tests = testResults.get(t.trajectory_id);
   const lookup = tests ? (ref: string) => tests.get(ref) : undefined;
   const items = checklist.get(t.task_id)!;
+  // Counted once by route; only per-test propagation on a FAIL with test results walks the items again.
+  const counts = routeCounts(items, labels);
   return ({ step, abstention = "exclude" }) =>
-    gcpcOf(countAfterOutcomeStep(items, labels, t.outcome, step, abstention, lookup));
+    gcpcOf(
+      step.perTest && t.outcome === "FAIL" && lookup
+        ? countAfterOutcomeStep(items, labels, t.outcome, step, abstention, lookup)
+        : countsOfVariant(counts, t.outcome, step, abstention),
+    );
 }
 
 /**

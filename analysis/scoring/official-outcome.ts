@@ -97,3 +97,68 @@ export function countAfterOutcomeStep(
 export function gcpcOf(counts: LabelCounts): number {
   return counts.decided === 0 ? NaN : counts.yes / counts.decided;
 }
+
+/**
+ * One run's labels counted by route, once: every variant of the official-outcome step and the abstention
+ * rule without per-test propagation is arithmetic on these counts (see {@link countsOfVariant}), where
+ * {@link countAfterOutcomeStep} walks the items once per variant (issue 10: RQ4 scores every run under
+ * six variants).
+ */
+export interface RouteCounts {
+  items: number;
+  /** Assertion-route items, and how many of them were judged Yes and No (the rest are Abstain or not judged). */
+  assertion: number;
+  assertionYes: number;
+  assertionNo: number;
+  /** The same for the other routes (generated, judge). */
+  otherYes: number;
+  otherNo: number;
+}
+
+export function routeCounts(
+  items: ReadonlyArray<ChecklistItemRoute>,
+  labels: ReadonlyArray<Label | undefined> | string,
+): RouteCounts {
+  const c = { items: items.length, assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
+  for (let i = 0; i < items.length; i++) {
+    const label = typeof labels === "string" ? labelAt(labels, i) : labels[i];
+    if (items[i].route === "assertion") {
+      c.assertion++;
+      if (label === "Yes") c.assertionYes++;
+      else if (label === "No") c.assertionNo++;
+    } else if (label === "Yes") c.otherYes++;
+    else if (label === "No") c.otherNo++;
+  }
+  return c;
+}
+
+/**
+ * {@link countAfterOutcomeStep} from a run's route counts, for a variant that does not apply per-test
+ * propagation (`perTest` on a FAIL with test results walks the items: it depends on each item's test).
+ * The same rules in the same order: Abstain (or not judged) becomes No under "forced_no"; on PASS,
+ * propagation makes every assertion-route item Yes; the endpoint adds one decided item, Yes on PASS.
+ */
+export function countsOfVariant(
+  c: RouteCounts,
+  outcome: "PASS" | "FAIL" | null | undefined,
+  step: OutcomeStep,
+  abstention: AbstentionRule = "exclude",
+): LabelCounts {
+  const binary = outcome === "PASS" || outcome === "FAIL";
+  const forced = abstention === "forced_no";
+  const otherAbstain = c.items - c.assertion - c.otherYes - c.otherNo;
+  const assertionAbstain = c.assertion - c.assertionYes - c.assertionNo;
+  let yes = c.otherYes;
+  let no = c.otherNo + (forced ? otherAbstain : 0);
+  if (binary && step.propagation && outcome === "PASS") yes += c.assertion;
+  else {
+    yes += c.assertionYes;
+    no += c.assertionNo + (forced ? assertionAbstain : 0);
+  }
+  let decided = yes + no;
+  if (binary && step.endpoint) {
+    decided++;
+    if (outcome === "PASS") yes++;
+  }
+  return { yes, decided, checklistNo: no, items: c.items };
+}
