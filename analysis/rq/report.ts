@@ -129,8 +129,8 @@ export function analyzePrepared(
 const sameSettings = (a: BootstrapSettings, b: BootstrapSettings) => JSON.stringify(a) === JSON.stringify(b);
 
 export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
-  return p.trajectories.map((t) => {
-    const m = p.metrics.get(t.trajectory_id)!;
+  return p.trajectories.map((t, k) => {
+    const m = p.metrics.atSlot(k);
     return {
       trajectory_id: t.trajectory_id,
       task_id: t.task_id,

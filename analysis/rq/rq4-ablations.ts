@@ -118,7 +118,8 @@ function separationRows(
 
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
-  const pop = p.trajectories.filter((t) => isBinary(t) && !p.metrics.get(t.trajectory_id)!.zero_evidence);
+  // By slot: trajectories[k]'s metrics are metrics.atSlot(k), with no lookup of its id.
+  const pop = p.trajectories.filter((t, k) => isBinary(t) && !p.metrics.atSlot(k).zero_evidence);
   const separations = (variants: SeparationVariant[], figure: string) =>
     separationRows(p, pop, variants, { settings, figure });
   if (!p.hasJudgments) {
@@ -205,8 +206,9 @@ function perfectAgreement(p: PreparedStore): Rq4Result["perfect_agreement"] {
   if (!binary.length) return notAvailable("no binary-outcome trajectories");
   let agreeWithout = 0;
   let agreeWith = 0;
-  for (const t of binary) {
-    const perfect = p.metrics.get(t.trajectory_id)!.perfect === 1;
+  for (const [k, t] of p.trajectories.entries()) {
+    if (!isBinary(t)) continue;
+    const perfect = p.metrics.atSlot(k).perfect === 1;
     const pass = t.outcome === "PASS";
     if (perfect === pass) agreeWithout++;
     if ((perfect && pass) === pass) agreeWith++; // the endpoint is No on FAIL, so only a PASS can stay perfect
