@@ -52,7 +52,7 @@ test("every evaluation path (level walk, packed level walk, dense level rows) eq
     [300, 40, null, "level"], // continuous: level-ordered walk
     [200, 50, 19, "packed"], // few levels, sparse cells: level walk over the groups' packed counts
     [2000, 20, 5, "dense"], // few levels, dense cells: one dense row per level
-    [2001, 23, 5, "dense"], // a cluster count that is not a multiple of the four running sums
+    [2001, 23, 5, "dense"], // an odd cluster count and an odd level count: the tails of the two-by-two loop
   ];
   for (const [n, tasks, levels, path] of shapes) {
     const cluster = Int32Array.from({ length: n }, () => Math.floor(rng() * tasks));

@@ -18,9 +18,11 @@ export interface EarlyJobs {
 }
 
 export function startEarlyJobs(frame: TrajectoryFrame, settings: BootstrapSettings, runner?: JobRunner): EarlyJobs {
-  const rq1Jobs = rq1StoredJobs(frame, settings);
-  const rq1Stored = { jobs: rq1Jobs, pending: startJobs(rq1Jobs, runner) };
+  // The uplift rows first: they read only the trajectories and tasks, so the other thread starts on them
+  // while this one builds the stored methods' score columns and AUC jobs.
   const plan = outcomePlan(frame, settings);
   const outcomes = { plan, pending: startJobs("available" in plan ? [] : plan.jobs, runner) };
+  const rq1Jobs = rq1StoredJobs(frame, settings);
+  const rq1Stored = { jobs: rq1Jobs, pending: startJobs(rq1Jobs, runner) };
   return { frame, settings, rq1Stored, outcomes };
 }

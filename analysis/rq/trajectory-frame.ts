@@ -49,8 +49,21 @@ export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
   };
   const tasks = new Map(source.tasks.map((t) => [t.task_id, t]));
   const testResults = testResultsOf(source, byId);
-  const storedScores = storedScoresOf(source, slots, testResults);
-  return { source, trajectories, dropped, slots, byId, tasks, testResults, storedScores };
+  // Built on first use: the uplift rows, which do not read it, start before (analysis/rq/early-jobs.ts).
+  let stored: ReadonlyMap<string, ScoreLookup> | undefined;
+  return {
+    source,
+    trajectories,
+    dropped,
+    slots,
+    byId,
+    tasks,
+    testResults,
+    get storedScores() {
+      stored ??= storedScoresOf(source, slots, testResults);
+      return stored;
+    },
+  };
 }
 
 /** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */

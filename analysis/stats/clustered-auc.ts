@@ -181,22 +181,43 @@ export class ClusteredAuc {
   /** Per-level packed totals: one dot product of w with each level's dense row. */
   private denseTotals(w: Float64Array, acc: Float64Array): void {
     const { dense, clusters } = this;
-    for (let l = 0; l < acc.length; l++) {
-      // Four running sums, as in gatherTotals (exact integers: the order changes no bit).
+    // Two levels a pass: each weight is loaded once for both rows (the loop is bound by its loads), with
+    // two running sums per level, as in gatherTotals (exact integers: the order changes no bit).
+    let l = 0;
+    for (; l + 1 < acc.length; l += 2) {
+      let a0 = 0;
+      let a1 = 0;
+      let b0 = 0;
+      let b1 = 0;
+      let c = 0;
+      const ka = l * clusters;
+      const kb = ka + clusters;
+      for (; c + 1 < clusters; c += 2) {
+        const w0 = w[c];
+        const w1 = w[c + 1];
+        a0 += w0 * dense[ka + c];
+        a1 += w1 * dense[ka + c + 1];
+        b0 += w0 * dense[kb + c];
+        b1 += w1 * dense[kb + c + 1];
+      }
+      if (c < clusters) {
+        a0 += w[c] * dense[ka + c];
+        b0 += w[c] * dense[kb + c];
+      }
+      acc[l] = a0 + a1;
+      acc[l + 1] = b0 + b1;
+    }
+    for (; l < acc.length; l++) {
       let s0 = 0;
       let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
       let c = 0;
-      let k = l * clusters;
-      for (; c + 3 < clusters; c += 4, k += 4) {
-        s0 += w[c] * dense[k];
-        s1 += w[c + 1] * dense[k + 1];
-        s2 += w[c + 2] * dense[k + 2];
-        s3 += w[c + 3] * dense[k + 3];
+      const k = l * clusters;
+      for (; c + 1 < clusters; c += 2) {
+        s0 += w[c] * dense[k + c];
+        s1 += w[c + 1] * dense[k + c + 1];
       }
-      for (; c < clusters; c++, k++) s0 += w[c] * dense[k];
-      acc[l] = s0 + s1 + (s2 + s3);
+      if (c < clusters) s0 += w[c] * dense[k + c];
+      acc[l] = s0 + s1;
     }
   }
 
