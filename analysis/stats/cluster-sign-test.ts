@@ -53,12 +53,7 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
     const start = Math.max(0, loFirst - b);
     // Entries of `next` below `start` are 0 this step: clear what an earlier step left there.
     next.fill(0, Math.min(nextFirst, start), start);
-    for (let k = start; k <= total; k++) {
-      const below = k - b >= 0 ? lo[k - b] : 0;
-      const c = k + b;
-      const above = c <= total ? lo[c] : c <= 2 * total ? lo[2 * total - c] : 0;
-      next[k] = 0.5 * below + 0.5 * above;
-    }
+    walkStep(lo, next, start, b, total);
     let first = start;
     while (first < total && next[first] === 0) first++;
     [lo, next] = [next, lo];
@@ -69,4 +64,21 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const cut = Math.abs(statistic);
   for (let k = 0; k <= 2 * total; k++) if (Math.abs(k - total) >= cut) p += k <= total ? lo[k] : lo[2 * total - k];
   return { ...base, informative_clusters: blocks.length, pValue: Math.min(1, p) };
+}
+
+/**
+ * One cluster's step of the walk: next[k] = ½·dist[k − b] + ½·dist[k + b] for start ≤ k ≤ total, where
+ * dist[k − b] is 0 below index 0 and dist[k + b] above `total` is its mirror lo[2·total − k − b] (b ≤ total,
+ * so the mirror is always inside). The k range is cut where those two cases change, so no entry tests
+ * them (about 10% faster with 40,000 tasks, issue 10); each entry is the same expression on the same
+ * values as one loop with the tests, so every bit is the same (test/cluster-sign-test.test.ts).
+ */
+function walkStep(lo: Float64Array, next: Float64Array, start: number, b: number, total: number): void {
+  const mid = total - b; // k ≤ mid reads lo[k + b] directly; above mid, its mirror
+  const mirror = 2 * total - b;
+  let k = start;
+  for (const end = Math.min(b - 1, mid); k <= end; k++) next[k] = 0.5 * 0 + 0.5 * lo[k + b];
+  for (; k <= mid; k++) next[k] = 0.5 * lo[k - b] + 0.5 * lo[k + b];
+  for (const end = Math.min(b - 1, total); k <= end; k++) next[k] = 0.5 * 0 + 0.5 * lo[mirror - k];
+  for (; k <= total; k++) next[k] = 0.5 * lo[k - b] + 0.5 * lo[mirror - k];
 }
