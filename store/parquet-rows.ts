@@ -22,7 +22,16 @@ import { parquetValues } from "./parquet-values.js";
 export async function* parquetTypedRows(
   duck: DuckDBInstance,
   path: string,
-  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
+  o: {
+    strings: StringPool;
+    trajectories?: readonly { trajectory_id: string }[];
+    /**
+     * Text columns unique by nature in this table, read without pooling: the trajectories' own ids (2 M
+     * at 100× the paper, ≈ 3 s and a Map entry each to pool; the tables naming a trajectory read its
+     * position and reuse its string, so no other Parquet table asks the pool for them).
+     */
+    unpooled?: readonly string[];
+  },
 ): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
   let cells: DuckDBConnection | undefined;
@@ -167,7 +176,7 @@ function selectSql(plan: ColumnPlan[], from: string): string {
 function recordsOf(
   chunk: DuckDBDataChunk,
   plan: ColumnPlan[],
-  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
+  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[]; unpooled?: readonly string[] },
 ): RawRecord[] {
   const n = chunk.rowCount;
   const records: RawRecord[] = new Array(n);
@@ -180,7 +189,7 @@ function recordsOf(
     const vector = chunk.getColumnVector(k++);
     const text = c.kind === "trajectory" ? chunk.getColumnVector(k++) : undefined;
     const bit = 2 ** j;
-    const pooled = c.kind === "text" && o.strings.isPooled(c.name);
+    const pooled = c.kind === "text" && o.strings.isPooled(c.name) && !o.unpooled?.includes(c.name);
     for (let i = 0; i < n; i++) {
       // The mask holds at most 53 columns' bits exactly (a double); ⌊mask / 2^j⌋ is odd when cell j is null.
       if (Math.floor(masks[i] / bit) % 2 === 1) continue;

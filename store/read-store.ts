@@ -491,7 +491,8 @@ async function parquetRecords(
     return { chunks: parquetChunks(duck, from), columns };
   const names = table !== "trajectories" && columns.includes("trajectory_id");
   const trajectories = names ? await trajectoryReference(ctx, duck) : undefined;
-  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectories }), columns };
+  const unpooled = table === "trajectories" ? ["trajectory_id"] : [];
+  return { chunks: parquetTypedRows(duck, path, { strings: ctx.strings, trajectories, unpooled }), columns };
 }
 
 /**

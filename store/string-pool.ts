@@ -4,8 +4,9 @@
  * Each row arrives as its own JSON text (or CSV/JSONL line), so every cell is a fresh string: at
  * 100× the paper the 6.3 M method score rows each carried their own copy of a trajectory id and a
  * method name, and 2.1 M trajectory rows their own harness, model and source (issue 10). A pool per
- * field name, shared across tables, keeps the first copy: the trajectories table's ids then serve
- * the method scores, ratings and verifier results that name them. Free text (item text, quotes,
+ * field name, shared across tables, keeps the first copy: the ids of a JSONL or CSV trajectories table
+ * then serve the method scores, ratings and verifier results that name them (a Parquet table naming a
+ * trajectory reads its position instead, store/parquet-rows.ts, so Parquet trajectory ids are not pooled). Free text (item text, quotes,
  * evidence, instructions) and values unique by nature (log hashes) are not pooled; a pool stops
  * growing at `maxEntries` (it keeps answering for the values it holds).
  */
