@@ -1,5 +1,5 @@
 import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
-import { startJobs, type AnalysisJob, type JobRunner, type PendingJobs } from "./jobs.js";
+import { startJobs, type AucJob, type JobRunner, type PendingJobs } from "./jobs.js";
 import { outcomePlan } from "./outcome-level.js";
 import { rq1StoredJobs } from "./rq1-discrimination.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
@@ -13,7 +13,7 @@ import type { TrajectoryFrame } from "./trajectory-frame.js";
 export interface EarlyJobs {
   frame: TrajectoryFrame;
   settings: BootstrapSettings;
-  rq1Stored: { jobs: AnalysisJob[]; pending: PendingJobs };
+  rq1Stored: { jobs: AucJob[]; pending: PendingJobs };
   outcomes: { plan: ReturnType<typeof outcomePlan>; pending: PendingJobs };
 }
 

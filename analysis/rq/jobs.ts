@@ -35,6 +35,9 @@ export type AnalysisJob =
 
 export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow;
 
+/** One AUC interval of RQ1. */
+export type AucJob = Extract<AnalysisJob, { kind: "auc" }>;
+
 /** Runs one job here. */
 export function runJob(job: AnalysisJob): JobResult {
   switch (job.kind) {

@@ -13,7 +13,7 @@ import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
 import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
 import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
-import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
+import { runJobs, type AnalysisJob, type AucJob, type JobResult } from "./jobs.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
@@ -66,7 +66,7 @@ export function rq1Plan(
   p: PreparedStore,
   settings: BootstrapSettings,
   pairedWith = "holistic",
-  stored: readonly AnalysisJob[] = [],
+  stored: readonly AucJob[] = [],
 ): { jobs: AnalysisJob[]; assemble: (results: JobResult[], storedResults?: JobResult[]) => Rq1Result } {
   const pop = populationColumns(p, p.trajectories.filter(isBinary));
   const maps = methodScoreMaps(p);
@@ -74,7 +74,7 @@ export function rq1Plan(
   const other = maps.get(pairedWith);
   const all = () => true;
   // Every interval of RQ1 is one job (analysis/rq/jobs.ts), so a runner can share them between threads.
-  const started = new Map(stored.map((job, k) => [job.kind === "auc" ? job.method : "", k]));
+  const started = new Map(stored.map((job, k) => [job.method, k]));
   const methods = logOnlyMethods(maps);
   const methodJobs = aucJobs(
     pop,
@@ -144,7 +144,7 @@ function assembleRq1(
  * trajectory frame: the CLI starts them while the judgments are still being read. A stored method named
  * like a computed score (gcpc, gcpc_outcome) is left to {@link rq1Plan}, where it replaces that score.
  */
-export function rq1StoredJobs(frame: TrajectoryFrame, settings: BootstrapSettings): AnalysisJob[] {
+export function rq1StoredJobs(frame: TrajectoryFrame, settings: BootstrapSettings): AucJob[] {
   const pop = populationColumns(frame, frame.trajectories.filter(isBinary));
   const methods = logOnlyMethods(frame.storedScores).filter(([method]) => !COMPUTED.includes(method));
   return aucJobs(pop, methods, headline(settings));
@@ -162,7 +162,7 @@ function aucJobs(
   pop: PopulationColumns,
   methods: readonly [string, ScoreLookup][],
   settings: BootstrapSettings,
-): AnalysisJob[] {
+): AucJob[] {
   return methods.map(([method, scores]) => ({
     kind: "auc" as const,
     method,
