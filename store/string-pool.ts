@@ -6,9 +6,10 @@
  * method name, and 2.1 M trajectory rows their own harness, model and source (issue 10). A pool per
  * field name, shared across tables, keeps the first copy: the ids of a JSONL or CSV trajectories table
  * then serve the method scores, ratings and verifier results that name them (a Parquet table naming a
- * trajectory reads its position instead, store/parquet-rows.ts, so Parquet trajectory ids are not pooled). Free text (item text, quotes,
- * evidence, instructions) and values unique by nature (log hashes) are not pooled; a pool stops
- * growing at `maxEntries` (it keeps answering for the values it holds).
+ * trajectory reads its position instead, store/parquet-rows.ts, so Parquet trajectory ids are not
+ * pooled). Free text (item text, quotes, evidence, instructions) and values unique by nature (log
+ * hashes) are not pooled; a pool stops growing at `maxEntries` (it keeps answering for the values it
+ * holds).
  */
 export class StringPool {
   private readonly pools = new Map<string, Map<string, string>>();
