@@ -121,6 +121,11 @@ test("RQ3 pairs by trial index and computes Δ per transition (hand computed)", 
       ["b1", "b2"],
     ],
   );
+  // Each pair's slots name its two trajectories in the prepared store (RQ3 reads their metrics by slot).
+  assert.deepEqual(
+    [...pairing.slots].map((k) => p.trajectories[k].trajectory_id),
+    ["a1", "a2", "b1", "b2"],
+  );
   const r = rq3SkillEffects(p, settings);
   const ff = r.transitions.find((t) => t.group === "FAIL→FAIL")!;
   const fp = r.transitions.find((t) => t.group === "FAIL→PASS")!;

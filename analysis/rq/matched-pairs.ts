@@ -17,6 +17,8 @@ export interface MatchedPair {
 
 export interface PairingReport {
   pairs: MatchedPair[];
+  /** Slots (positions in the prepared store's trajectories) of each pair's two sides: without at 2k, with at 2k + 1. */
+  slots: Int32Array;
   /** Binary, deduplicated none/curated trajectories that found no partner of the same trial index. */
   unmatched: number;
   /** Extra trajectories sharing one cell and trial index on one side (first by id kept). */
@@ -34,10 +36,10 @@ export interface PairingReport {
  * trial index, the first by trajectory_id is used and the rest are counted.
  */
 export function matchPairs(p: PreparedStore): PairingReport {
-  const sides = new Map<string, { none?: Trajectory; curated?: Trajectory }>();
+  const sides = new Map<string, { none?: Trajectory; curated?: Trajectory; noneSlot?: number; curatedSlot?: number }>();
   let duplicate_trials = 0,
     unmatched_no_trial = 0;
-  for (const t of p.trajectories) {
+  for (const [slot, t] of p.trajectories.entries()) {
     // already in code-point order
     if (!isBinary(t) || (t.condition !== "none" && t.condition !== "curated")) continue;
     // Rule 12: matching is by trial index, so a trajectory without one has no partner.
@@ -49,17 +51,20 @@ export function matchPairs(p: PreparedStore): PairingReport {
     let cell = sides.get(key);
     if (!cell) sides.set(key, (cell = {}));
     if (cell[t.condition]) duplicate_trials++;
-    else cell[t.condition] = t;
+    else if (t.condition === "none") [cell.none, cell.noneSlot] = [t, slot];
+    else [cell.curated, cell.curatedSlot] = [t, slot];
   }
   const pairs: MatchedPair[] = [];
+  const slots: number[] = [];
   let unmatched = 0;
   const keys = sortByCodePoints([...sides.keys()], (k) => k);
   for (const key of keys) {
-    const { none, curated } = sides.get(key)!;
+    const { none, curated, noneSlot, curatedSlot } = sides.get(key)!;
     if (!none || !curated) {
       unmatched++;
       continue;
     }
+    slots.push(noneSlot!, curatedSlot!);
     pairs.push({
       pair_id: `${none.trajectory_id}|${curated.trajectory_id}`,
       task_id: none.task_id,
@@ -73,5 +78,5 @@ export function matchPairs(p: PreparedStore): PairingReport {
       with_outcome: curated.outcome as "PASS" | "FAIL",
     });
   }
-  return { pairs, unmatched, duplicate_trials, unmatched_no_trial };
+  return { pairs, slots: Int32Array.from(slots), unmatched, duplicate_trials, unmatched_no_trial };
 }
