@@ -342,19 +342,33 @@ async function listedLabelRuns(
 }
 
 /**
+ * The CTEs both label-vector queries start from: `idx`, each checklist item's position k (1-based, store
+ * order) and its task's checklist size n; and `placed`, each judgment with its trajectory's position
+ * (_idx), its normalised judge and run, its row, k and n, plus the `columns` given (expressions over j),
+ * restricted by `where`. The joins run in the order written (see labelVectorsFromTable).
+ */
+function placedJudgmentsSql(columns: string, where = ""): string {
+  return `idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
+                         count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
+     placed AS (
+       SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
+              ${columns}
+       FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
+       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id
+       ${where})`;
+}
+
+/**
  * Each judgment is placed at its checklist position k (1-based), then each run's string is read off a
  * position → label map, "." where the run has no judgment (2× faster than a gap-filling join); runs in
  * the order of their first row in the file.
  */
 function labelVectorSql(options: { evidence?: boolean }): string {
-  return `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
-                         count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
-     placed AS (
-       SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
-              CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence
-       FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
-       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id
-       WHERE hash(j.trajectory_id) % $buckets::UBIGINT = $bucket::UBIGINT),
+  const placed = placedJudgmentsSql(
+    "CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence",
+    "WHERE hash(j.trajectory_id) % $buckets::UBIGINT = $bucket::UBIGINT",
+  );
+  return `WITH ${placed},
      runs AS (SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
                      map_from_entries(list((k, c))) AS m
                      ${options.evidence ? ", map_from_entries(list((k, evidence))) AS e" : ""}
@@ -400,13 +414,7 @@ async function packedLabelRuns(
     .judge as string[];
   const judges = judgeList.map((j) => strings.intern("judge", j));
   const result = await conn.stream(
-    `WITH idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
-                         count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
-     placed AS (
-       SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
-              CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code
-       FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
-       JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id),
+    `WITH ${placedJudgmentsSql("CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code")},
      runs AS (
        SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
               sum(CASE WHEN k <= 26 THEN code << (2 * (k - 1)) ELSE 0 END)::DOUBLE AS lo,
