@@ -11,7 +11,7 @@ import {
 import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
 import { compareCodePoints } from "../order.js";
 import { MetricsTable } from "../scoring/metrics-table.js";
-import { trajectoryFrame, type FrameTables, type TrajectoryFrame } from "./trajectory-frame.js";
+import { FRAME_FIELDS, trajectoryFrame, type TrajectoryFrame } from "./trajectory-frame.js";
 
 export const DEFAULT_JUDGE = "primary";
 
@@ -132,14 +132,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
 
 /** Whether a frame was built from these tables of the store (the same arrays, not equal copies). */
 function framesStore(frame: TrajectoryFrame, store: Store): boolean {
-  const keys: (keyof FrameTables)[] = [
-    "trajectories",
-    "tasks",
-    "method_scores",
-    "method_score_columns",
-    "verifier_results",
-  ];
-  return keys.every((k) => frame.source[k] === store[k]);
+  return FRAME_FIELDS.every((k) => frame.source[k] === store[k]);
 }
 
 type Variant = { step: OutcomeStep; abstention?: AbstentionRule };

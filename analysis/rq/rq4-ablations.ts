@@ -202,16 +202,17 @@ function schemaAudit(p: PreparedStore): Rq4Result["schema_audit"] {
 
 /** Perfect vs the official outcome on deduplicated binary trajectories (zero-evidence included: Perfect is defined). */
 function perfectAgreement(p: PreparedStore): Rq4Result["perfect_agreement"] {
-  const binary = p.trajectories.filter(isBinary);
-  if (!binary.length) return notAvailable("no binary-outcome trajectories");
+  let n = 0;
   let agreeWithout = 0;
   let agreeWith = 0;
   for (const [k, t] of p.trajectories.entries()) {
     if (!isBinary(t)) continue;
+    n++;
     const perfect = p.metrics.atSlot(k).perfect === 1;
     const pass = t.outcome === "PASS";
     if (perfect === pass) agreeWithout++;
     if ((perfect && pass) === pass) agreeWith++; // the endpoint is No on FAIL, so only a PASS can stay perfect
   }
-  return { n: binary.length, without_endpoint: agreeWithout / binary.length, with_endpoint: agreeWith / binary.length };
+  if (n === 0) return notAvailable("no binary-outcome trajectories");
+  return { n, without_endpoint: agreeWithout / n, with_endpoint: agreeWith / n };
 }

@@ -3,11 +3,16 @@ import type { MethodScoreColumns } from "../schema/method-score-columns.js";
 import { compareCodePoints, sortByCodePoints } from "../order.js";
 import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";
 
-/** The tables a frame is built from: none of them holds judgments. */
-export type FrameTables = Pick<
-  Store,
-  "trajectories" | "tasks" | "method_scores" | "method_score_columns" | "verifier_results"
->;
+/** The store's fields a frame is built from: none of them holds judgments. */
+export const FRAME_FIELDS = [
+  "trajectories",
+  "tasks",
+  "method_scores",
+  "method_score_columns",
+  "verifier_results",
+] as const satisfies readonly (keyof Store)[];
+
+export type FrameTables = Pick<Store, (typeof FRAME_FIELDS)[number]>;
 
 /**
  * What the analyses need of a store that does not depend on its judgments: the deduplicated trajectories
