@@ -1,6 +1,6 @@
 import { argError } from "../errors.js";
 import { percentileInterval } from "./quantile.js";
-import { Xor4096 } from "./xor4096.js";
+import { clusterDraws } from "./cluster-draws.js";
 
 /** Default number of bootstrap resamples (paper §4.1: 2,000). */
 export const DEFAULT_RESAMPLES = 2000;
@@ -60,8 +60,9 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   const maxRejects = options.maxConsecutiveRejects ?? 10_000;
   const seed = String(options.seed);
   // xor4096 (Brent's xorgens, 4096-bit state), seedrandom's stream: about 4× faster than its default
-  // ARC4, and a draw costs `clusters` numbers, so the generator dominates cheap statistics.
-  const rng = new Xor4096(seed);
+  // ARC4, and a draw costs `clusters` numbers, so the generator dominates cheap statistics (it runs in
+  // WebAssembly where it can, analysis/stats/cluster-draws.ts).
+  const source = clusterDraws(seed, clusters);
   const names = Object.keys(statistics) as K[];
   const evaluate = names.map((n) => statistics[n]);
   const draws = {} as Record<K, Float64Array>;
@@ -74,8 +75,7 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   for (let r = 0; r < resamples; r++) {
     let rejects = 0;
     for (;;) {
-      weights.fill(0);
-      rng.addDraw(weights, clusters);
+      source.draw(weights);
       if (!accept || accept(weights)) {
         let defined = true;
         for (let s = 0; s < names.length; s++) {

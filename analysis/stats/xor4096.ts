@@ -15,8 +15,8 @@ export class Xor4096 {
   private w: number;
 
   constructor(seed: string) {
-    const state = (seedrandom.xor4096(seed, { state: true }) as unknown as { state(): XorState }).state();
-    this.x = Int32Array.from(state.X);
+    const state = xor4096State(seed);
+    this.x = state.x;
     this.i = state.i;
     this.w = state.w;
   }
@@ -73,4 +73,13 @@ interface XorState {
   X: number[];
   i: number;
   w: number;
+}
+
+/**
+ * The generator's state after seedrandom seeds it with `seed`: the 128 words, the index of the word
+ * last replaced and the Weyl sequence's last value.
+ */
+export function xor4096State(seed: string): { x: Int32Array; i: number; w: number } {
+  const state = (seedrandom.xor4096(seed, { state: true }) as unknown as { state(): XorState }).state();
+  return { x: Int32Array.from(state.X), i: state.i, w: state.w };
 }

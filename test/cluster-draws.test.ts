@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import test from "node:test";
+import seedrandom from "seedrandom";
+import { clusterDraws, drawKernelAvailable } from "../analysis/stats/cluster-draws.js";
+import { assemble, bytesModule, WASM_MODULES } from "../scripts/wasm-modules.js";
+
+test("the committed kernel bytes are what the .wat sources assemble to (npm run wasm)", async () => {
+  for (const m of WASM_MODULES) {
+    const bytes = await assemble(m.source);
+    assert.equal(readFileSync(m.module, "utf8"), bytesModule(m.name, m.source, bytes), m.module);
+  }
+});
+
+test("Node runs the WebAssembly draw kernel (else every bootstrap silently takes the slower path)", () => {
+  assert.equal(drawKernelAvailable(), true);
+});
+
+/** What a draw must be: the counts of ⌊u·n⌋ over seedrandom's next n numbers (a reference apart from ours). */
+function referenceDraw(rng: () => number, n: number): Float64Array {
+  const counts = new Float64Array(n);
+  for (let k = 0; k < n; k++) counts[Math.floor(rng() * n)]++;
+  return counts;
+}
+
+test("both engines count the clusters seedrandom.xor4096's numbers pick, draw after draw", () => {
+  // Draw sizes below, at and across the kernel's 128-number cycles, and past a memory page of counts.
+  for (const engine of ["wasm", "js"] as const) {
+    for (const seed of ["20260101:rq1:gcpc", "a", "", "x".repeat(300)]) {
+      for (const n of [1, 2, 3, 26, 127, 128, 129, 255, 1000, 8882, 9000]) {
+        const ref = seedrandom.xor4096(seed);
+        const ours = clusterDraws(seed, n, engine);
+        for (let d = 0; d < Math.max(3, 600 / n); d++) {
+          const got = new Float64Array(n + 3).fill(7); // cells past n are left alone
+          ours.draw(got);
+          const where = `${engine} seed ${JSON.stringify(seed)} n ${n} draw ${d}`;
+          assert.deepEqual(got.subarray(0, n), referenceDraw(ref, n), where);
+          assert.deepEqual([...got.subarray(n)], [7, 7, 7]);
+        }
+      }
+    }
+  }
+});
+
+test("streams drawing in turn keep their own places (the kernel swaps their states)", () => {
+  const streams = [
+    ["one", 3],
+    ["two", 129],
+    ["three", 9000],
+    ["four", 26],
+  ] as const;
+  const refs = streams.map(([s]) => seedrandom.xor4096(s));
+  const ours = streams.map(([s, n]) => clusterDraws(s, n, "wasm"));
+  for (let round = 0; round < 20; round++) {
+    for (let s = 0; s < streams.length; s++) {
+      const n = streams[s][1];
+      const got = new Float64Array(n);
+      ours[s].draw(got);
+      assert.deepEqual(got, referenceDraw(refs[s], n), `stream ${streams[s][0]}, round ${round}`);
+    }
+  }
+});
