@@ -11,6 +11,11 @@ export const WASM_MODULES = [
     module: "analysis/stats/wasm/cluster-draws-bytes.ts",
     name: "CLUSTER_DRAWS_WASM",
   },
+  {
+    source: "analysis/stats/wasm/level-totals.wat",
+    module: "analysis/stats/wasm/level-totals-bytes.ts",
+    name: "LEVEL_TOTALS_WASM",
+  },
 ];
 
 /** The module's bytes, assembled from its source with the features it uses (SIMD, bulk memory). */

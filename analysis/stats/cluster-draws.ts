@@ -1,4 +1,5 @@
 import { CLUSTER_DRAWS_WASM } from "./wasm/cluster-draws-bytes.js";
+import { compileWasm } from "./wasm/compile.js";
 import { Xor4096, xor4096State } from "./xor4096.js";
 
 /**
@@ -131,12 +132,8 @@ let kernel: DrawKernel | null | undefined;
 /** This thread's kernel, compiled on first use; null where WebAssembly (or its SIMD) is refused. */
 function drawKernel(): DrawKernel | undefined {
   if (kernel === undefined) {
-    try {
-      const bytes = Uint8Array.from(atob(CLUSTER_DRAWS_WASM), (c) => c.charCodeAt(0));
-      kernel = new DrawKernel(new WebAssembly.Instance(new WebAssembly.Module(bytes)));
-    } catch {
-      kernel = null;
-    }
+    const module = compileWasm(CLUSTER_DRAWS_WASM);
+    kernel = module ? new DrawKernel(new WebAssembly.Instance(module)) : null;
   }
   return kernel ?? undefined;
 }

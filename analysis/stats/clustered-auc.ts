@@ -1,4 +1,5 @@
 import { argError } from "../errors.js";
+import { LevelTotalsKernel } from "./level-totals.js";
 import { lowerBound } from "./ranks.js";
 
 /**
@@ -37,12 +38,16 @@ export class ClusteredAuc {
   private readonly levelPacked: Float64Array;
   /** The largest PASS or FAIL count of one group: with the weights' sum it bounds a packed total. */
   private readonly largestCount: number;
+  /** The packed totals' gather in WebAssembly, for few levels and many groups (analysis/stats/level-totals.ts). */
+  private readonly kernel: LevelTotalsKernel | undefined;
 
   constructor(
     scores: ArrayLike<number>,
     outcomes: ArrayLike<boolean | number>,
     clusterOf: ArrayLike<number>,
     clusters: number,
+    /** `wasm: false` keeps every draw in JavaScript (the kernel's tests compare the two). */
+    options: { wasm?: boolean } = {},
   ) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n) {
@@ -76,16 +81,23 @@ export class ClusteredAuc {
     this.largestCount = largest;
     const L = ends.length;
     this.levelPacked = new Float64Array(L);
-    // Dense rows cost L·clusters multiply-adds a draw against `groups` gathers; measured on this machine a
-    // gather costs about twice a dense step, so past half the cells filled the dense rows win.
-    this.dense = new Float64Array(gc.length > 0.5 * L * clusters ? L * clusters : 0);
+    // The WebAssembly gather costs 0.4–0.5 ns a group, against ≈ 0.75 ns a dense cell and 1.6–2.4 ns a
+    // group in JavaScript (bench/bootstrap-bench.ts), so it serves every shape with few levels once the
+    // groups repay copying the weights in (a copy of `clusters` doubles a draw).
+    this.kernel =
+      options.wasm !== false && this.fewLevels && gc.length >= KERNEL_GROUPS
+        ? LevelTotalsKernel.create(this.groupCluster, this.groupPacked, this.levelEnd, clusters)
+        : undefined;
+    // Without it: dense rows cost L·clusters multiply-adds a draw against `groups` gathers; measured on
+    // this machine a gather costs about twice a dense step, so past half the cells filled the dense rows win.
+    this.dense = new Float64Array(!this.kernel && gc.length > 0.5 * L * clusters ? L * clusters : 0);
     for (let l = 0, g = 0; this.dense.length > 0 && l < L; l++)
       for (; g < ends[l]; g++) this.dense[l * clusters + gc[g]] = this.groupPacked[g];
   }
 
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
-  get path(): "level" | "packed" | "dense" {
-    return !this.fewLevels ? "level" : this.dense.length > 0 ? "dense" : "packed";
+  get path(): "level" | "packed" | "dense" | "kernel" {
+    return !this.fewLevels ? "level" : this.kernel ? "kernel" : this.dense.length > 0 ? "dense" : "packed";
   }
 
   /**
@@ -118,7 +130,8 @@ export class ClusteredAuc {
   evaluate(w: Float64Array): number {
     if (!this.fewLevels || !this.packable(w)) return this.evaluateUnpacked(w);
     const acc = this.levelPacked;
-    if (this.dense.length > 0) this.denseTotals(w, acc);
+    if (this.kernel) this.kernel.totals(w, acc);
+    else if (this.dense.length > 0) this.denseTotals(w, acc);
     else this.gatherTotals(w, acc);
     let negBelow = 0;
     let totalPos = 0;
@@ -255,6 +268,9 @@ export class ClusteredAuc {
  * while Σ weights × counts < 2²⁶ (then the FAIL part is below 2⁵², within a double's 53-bit integers).
  */
 const PACK = 2 ** 26;
+
+/** Groups from which the WebAssembly gather is used (below, a draw is cheap either way). */
+const KERNEL_GROUPS = 2048;
 
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and
