@@ -2,6 +2,7 @@ import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { aucWithCIColumns, type AucColumns, type AucEstimate } from "./common.js";
 import { upliftRow, type UpliftColumns, type UpliftRow } from "./outcome-level.js";
 import { pairedAucColumns, type PairedColumns, type PairedDelta } from "./rq1-discrimination.js";
+import { transitionTests, type TransitionColumns, type TransitionTests } from "./rq3-skill-effects.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 /**
@@ -31,9 +32,15 @@ export type AnalysisJob =
       figure: string;
       unit: "task" | "configuration";
       settings: BootstrapSettings;
+    }
+  | {
+      kind: "transition";
+      columns: TransitionColumns;
+      settings: BootstrapSettings;
+      figure: string;
     };
 
-export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow;
+export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests;
 
 /** One AUC interval of RQ1. */
 export type AucJob = Extract<AnalysisJob, { kind: "auc" }>;
@@ -47,6 +54,8 @@ export function runJob(job: AnalysisJob): JobResult {
       return pairedAucColumns(job.columns, job.methods, job.settings);
     case "uplift":
       return upliftRow(job);
+    case "transition":
+      return transitionTests(job);
   }
 }
 
@@ -73,7 +82,9 @@ const rowsOf = (job: AnalysisJob) =>
     ? job.columns.scores.length
     : job.kind === "paired"
       ? job.columns.a.length
-      : job.columns.arm.length;
+      : job.kind === "uplift"
+        ? job.columns.arm.length
+        : job.columns.deltas.length;
 
 /** Work of a job, for ordering: rows × resamples (a draw's cost grows with the rows behind it). */
 const cost = (job: AnalysisJob) => (rowsOf(job) + 1) * job.settings.resamples;

@@ -4,7 +4,7 @@ import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
 import { rq1Plan, type Rq1Result } from "./rq1-discrimination.js";
 import { rq2Human, type Rq2Result } from "./rq2-human.js";
-import { rq3SkillEffects, type Rq3Result } from "./rq3-skill-effects.js";
+import { rq3Plan, type Rq3Result } from "./rq3-skill-effects.js";
 import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
@@ -83,11 +83,14 @@ export function analyzePrepared(
   const outcomeJobs = early?.outcomes.plan ?? outcomePlan(p, settings);
   const outcomeList = "available" in outcomeJobs ? [] : outcomeJobs.jobs;
   const outcomePending = early?.outcomes.pending ?? startJobs(outcomeList, options.runner);
-  const jobCount = rq1Jobs.jobs.length + (stored?.jobs.length ?? 0) + outcomeList.length;
+  let jobCount = rq1Jobs.jobs.length + (stored?.jobs.length ?? 0) + outcomeList.length;
   progress("RQ2 human agreement");
   const rq2 = rq2Human(p, settings);
   progress("RQ3 skill effects");
-  const rq3 = rq3SkillEffects(p, settings);
+  // RQ3's intervals and clustered tests are jobs too, started before RQ4 and RQ5 are computed here.
+  const rq3Jobs = rq3Plan(p, settings);
+  const rq3Pending = startJobs(rq3Jobs.jobs, options.runner);
+  jobCount += rq3Jobs.jobs.length;
   progress("RQ4 ablations");
   // RQ4 repeats RQ1's AUCs as its checklist row; they are filled in below, once the jobs are done.
   const checklist: Rq1Result["auc"] = [];
@@ -95,14 +98,16 @@ export function analyzePrepared(
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
   progress(
-    `RQ1 discrimination and binary outcomes: ${jobCount} intervals ` +
+    `RQ1 discrimination, binary outcomes and RQ3 intervals: ${jobCount} jobs ` +
       `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
   );
   // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
   rq1Pending.help();
   stored?.pending.help();
   outcomePending.help();
+  rq3Pending.help();
   const rq1 = rq1Jobs.assemble(rq1Pending.wait(), stored?.pending.wait());
+  const rq3 = rq3Jobs.assemble(rq3Pending.wait());
   for (const estimate of rq1.auc) checklist.push(estimate);
   const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {

@@ -16,6 +16,7 @@ import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
+import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 
 /** Material change (paper §4.4): |Δ| > 0.10. */
 export const MATERIAL_CHANGE = 0.1;
@@ -95,7 +96,80 @@ const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
 
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
 export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): Rq3Result {
+  const plan = rq3Plan(p, settings);
+  return plan.assemble(runJobs(plan.jobs));
+}
+
+/**
+ * RQ3 as jobs (analysis/rq/jobs.ts: each transition group's intervals and clustered sign test, the part
+ * that resamples) and the function that builds the result from their results, in order: the report
+ * starts the jobs on the other thread and computes RQ4 and RQ5 meanwhile.
+ */
+export function rq3Plan(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq3Result } {
   const floor = noiseFloor(p);
+  const { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial } = scoredPairs(p);
+  const floorValue = floor.value;
+  // The four transition groups, then every pair.
+  const groups = [
+    ...TRANSITIONS.map(([from, to]) =>
+      groupSummary(
+        from,
+        to,
+        scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
+        floorValue,
+      ),
+    ),
+    groupSummary("any", "any", scored, floorValue),
+  ];
+  const jobs: AnalysisJob[] = groups.map((g) => ({
+    kind: "transition",
+    columns: g.columns,
+    settings,
+    figure: `rq3:${g.summary.from}-${g.summary.to}`,
+  }));
+  const criteria_fail_fail = criterionEffects(
+    p,
+    scored.filter((d) => d.transition === "FAIL→FAIL"),
+  );
+  const noJudgments = !p.hasJudgments;
+  const assemble = (results: JobResult[]): Rq3Result => {
+    const summaries = groups.map(
+      (g, i): TransitionSummary => ({
+        ...g.summary,
+        ...(results[i] as TransitionTests),
+        clustered_p_holm: null,
+        clustered_p_bh: null,
+      }),
+    );
+    return {
+      available: !noJudgments,
+      ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
+      estimator:
+        "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
+        "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign-flip test " +
+        "(Holm and BH over the four groups); CIs resample tasks (percentile)",
+      pairs_total: pairs.length,
+      excluded_zero_evidence: excluded,
+      unmatched,
+      duplicate_trials,
+      unmatched_no_trial,
+      threshold: MATERIAL_CHANGE,
+      noise_floor: floor.value,
+      noise_floor_source: floor,
+      transitions: adjustFamily(summaries.slice(0, TRANSITIONS.length)),
+      all: summaries[TRANSITIONS.length],
+      criteria_fail_fail,
+      pairs: scored,
+    };
+  };
+  return { jobs, assemble };
+}
+
+/** The matched pairs, and the Δ of those whose sides both hold evidence (the others counted as excluded). */
+function scoredPairs(p: PreparedStore) {
   const { pairs, slots, unmatched, duplicate_trials, unmatched_no_trial } = matchPairs(p);
   const scored: PairDelta[] = [];
   let excluded = 0;
@@ -126,58 +200,19 @@ export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): 
       transition: `${pair.without_outcome}→${pair.with_outcome}`,
     });
   }
-  const ctx = { floor: floor.value, settings };
-  const transitions = adjustFamily(
-    TRANSITIONS.map(([from, to]) =>
-      summarize(
-        from,
-        to,
-        scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
-        ctx,
-      ),
-    ),
-  );
-  const noJudgments = !p.hasJudgments;
-  return {
-    available: !noJudgments,
-    ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
-    estimator:
-      "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
-      "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign-flip test " +
-      "(Holm and BH over the four groups); CIs resample tasks (percentile)",
-    pairs_total: pairs.length,
-    excluded_zero_evidence: excluded,
-    unmatched,
-    duplicate_trials,
-    unmatched_no_trial,
-    threshold: MATERIAL_CHANGE,
-    noise_floor: floor.value,
-    noise_floor_source: floor,
-    transitions,
-    all: summarize("any", "any", scored, ctx),
-    criteria_fail_fail: criterionEffects(
-      p,
-      scored.filter((d) => d.transition === "FAIL→FAIL"),
-    ),
-    pairs: scored,
-  };
+  return { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial };
 }
 
-function summarize(
-  from: string,
-  to: string,
-  group: PairDelta[],
-  ctx: { floor: number; settings: BootstrapSettings },
-): TransitionSummary {
+/** The part of a group's summary that draws nothing, in the summary's field order, and its job's columns. */
+function groupSummary(from: string, to: string, group: PairDelta[], floor: number) {
   const deltas = group.map((d) => d.delta);
   const shares = thresholdShares(deltas, MATERIAL_CHANGE);
   const sign = signTest(deltas);
-  const within = deltas.filter((d) => Math.abs(d) <= ctx.floor).length;
+  const within = deltas.filter((d) => Math.abs(d) <= floor).length;
   const material = deltas.filter((d) => Math.abs(d) > MATERIAL_CHANGE).length;
   const share = (k: number) => (group.length ? k / group.length : null);
   const { clusterOf, clusters } = taskClusters(group.map((d) => d.task_id));
-  const clustered = clusterSignTest(deltas, clusterOf);
-  return {
+  const summary = {
     from,
     to,
     group: `${from}→${to}`,
@@ -195,16 +230,41 @@ function summarize(
     zeros: sign.zeros,
     tasks: clusters,
     few_clusters: clusters < FEW_CLUSTERS,
-    ...transitionIntervals(deltas, clusterOf, clusters, ctx.settings, `rq3:${from}-${to}`),
-    clustered_sign_test_p: finite(clustered.pValue),
-    clustered_p_holm: null,
-    clustered_p_bh: null,
+  };
+  return { summary, columns: { deltas: Float64Array.from(deltas), clusterOf, clusters } };
+}
+
+/** A transition group's Δ per pair and the dense task cluster of each: what its job carries. */
+export interface TransitionColumns {
+  deltas: Float64Array;
+  clusterOf: Int32Array;
+  clusters: number;
+}
+
+/** What a transition group's job computes: its task-clustered intervals and clustered sign test. */
+export interface TransitionTests {
+  median_delta_ci: [number, number] | null;
+  improved_share_ci: [number, number] | null;
+  regressed_share_ci: [number, number] | null;
+  bootstrap: BootstrapDescriptor | null;
+  clustered_sign_test_p: number | null;
+}
+
+export function transitionTests(job: {
+  columns: TransitionColumns;
+  settings: BootstrapSettings;
+  figure: string;
+}): TransitionTests {
+  const { deltas, clusterOf, clusters } = job.columns;
+  return {
+    ...transitionIntervals(deltas, clusterOf, clusters, job.settings, job.figure),
+    clustered_sign_test_p: finite(clusterSignTest(deltas, clusterOf).pValue),
   };
 }
 
 /** Task-clustered bootstrap intervals of the median Δ and the improved / regressed shares (same draws). */
 function transitionIntervals(
-  deltas: number[],
+  deltas: Float64Array,
   clusterOf: Int32Array,
   clusters: number,
   settings: BootstrapSettings,
