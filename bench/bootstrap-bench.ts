@@ -6,6 +6,7 @@ import seedrandom from "seedrandom";
 import { auc } from "../analysis/stats/auc.js";
 import { clusterBootstrap, percentileCI } from "../analysis/stats/bootstrap.js";
 import { ClusteredAuc } from "../analysis/stats/clustered-auc.js";
+import { clusterDraws, type DrawEngine } from "../analysis/stats/cluster-draws.js";
 
 /** Synthetic scores over `tasks` clusters: `levels` equally spaced values (GCPC's k/n grid), or continuous. */
 function data(n: number, tasks: number, levels: number | "continuous") {
@@ -104,6 +105,54 @@ export function benchBootstrap(resamples = 2000, runs = 5): string[] {
     lines.push(`${head} (${floorNs.toFixed(2)} ns per resample×level×task) | ${vs}`);
   }
   lines.push(...naiveComparison(resamples));
+  lines.push(...kernelComparison());
+  return lines;
+}
+
+/**
+ * The WebAssembly kernels against the JavaScript loops they replace, in this process on the same data
+ * (the same bits either way, test/cluster-draws.test.ts and test/clustered-auc.test.ts): the draws
+ * (xor4096 numbers counted into clusters) and an AUC's per-level totals (the gather, or the dense rows).
+ */
+function kernelComparison(): string[] {
+  const lines: string[] = [];
+  for (const clusters of [87, 870, 8882, 40000]) {
+    const draws = Math.max(20, Math.round(4e7 / clusters));
+    const perNumber = (engine: DrawEngine) => {
+      const source = clusterDraws("bench", clusters, engine);
+      const w = new Float64Array(clusters);
+      const [ms] = best(3, () => {
+        for (let r = 0; r < draws; r++) source.draw(w);
+      });
+      return (ms * 1e6) / (draws * clusters);
+    };
+    const js = perNumber("js");
+    const wasm = perNumber("wasm");
+    lines.push(
+      `draws, ${clusters} clusters: WebAssembly ${wasm.toFixed(2)} ns a number, JavaScript ${js.toFixed(2)}: ` +
+        `${(js / wasm).toFixed(2)}x`,
+    );
+  }
+  for (const [n, tasks, levels] of [
+    [448_000, 8882, 51],
+    [416_000, 8700, 11],
+  ] as const) {
+    const d = data(n, tasks, levels);
+    const kernel = new ClusteredAuc(d.score, d.pass, d.cluster, tasks);
+    const js = new ClusteredAuc(d.score, d.pass, d.cluster, tasks, { wasm: false });
+    const source = clusterDraws("bench", tasks);
+    const w = new Float64Array(tasks);
+    source.draw(w);
+    const perDraw = (c: ClusteredAuc) =>
+      best(3, () => {
+        for (let r = 0; r < 500; r++) c.evaluate(w);
+      })[0] * 2;
+    const [k, j] = [perDraw(kernel), perDraw(js)];
+    lines.push(
+      `AUC draw n=${n} tasks=${tasks} levels=${levels} (${kernel.groups} groups): WebAssembly ${k.toFixed(0)} µs, ` +
+        `JavaScript ${js.path} ${j.toFixed(0)} µs: ${(j / k).toFixed(2)}x`,
+    );
+  }
   return lines;
 }
 
