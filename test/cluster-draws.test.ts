@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import test from "node:test";
 import seedrandom from "seedrandom";
 import { clusterDraws, drawKernelAvailable } from "../analysis/stats/cluster-draws.js";
+import { ClusterSums } from "../analysis/stats/cluster-sums.js";
 import { assemble, bytesModule, WASM_MODULES } from "../scripts/wasm-modules.js";
 
 test("the committed kernel bytes are what the .wat sources assemble to (npm run wasm)", async () => {
@@ -59,4 +60,52 @@ test("streams drawing in turn keep their own places (the kernel swaps their stat
       assert.deepEqual(got, referenceDraw(refs[s], n), `stream ${streams[s][0]}, round ${round}`);
     }
   }
+});
+
+test("a draw's sums are its counts times the table's columns, on both engines and between counted draws", () => {
+  for (const [clusters, width] of [
+    [1, 1],
+    [26, 4],
+    [129, 2],
+    [3001, 3],
+  ] as const) {
+    const rng = seedrandom(`sums ${clusters}`);
+    const columns = Array.from({ length: width }, () =>
+      Float64Array.from({ length: clusters }, () => Math.round(rng() * 60 - 20) / 2),
+    );
+    const table = new ClusterSums(columns);
+    assert.ok(table.exact);
+    for (const engine of ["wasm", "js"] as const) {
+      const seed = `sums stream ${clusters}`;
+      const ref = seedrandom.xor4096(seed);
+      const ours = clusterDraws(seed, clusters, engine);
+      // Another stream drawing in between makes the kernel swap states and reload the table.
+      const other = clusterDraws("other", 77, engine);
+      for (let d = 0; d < 12; d++) {
+        const counts = referenceDraw(ref, clusters);
+        if (d % 3 === 2) {
+          const w = new Float64Array(clusters);
+          ours.draw(w); // a counted draw of the same stream between sums
+          assert.deepEqual(w, counts);
+          continue;
+        }
+        const expected = new Float64Array(4);
+        for (let j = 0; j < width; j++) for (let c = 0; c < clusters; c++) expected[j] += counts[c] * columns[j][c];
+        const got = new Float64Array(4);
+        ours.sums(table, got);
+        assert.deepEqual(got, expected, `${engine} ${clusters} clusters, draw ${d}`);
+        other.draw(new Float64Array(77));
+      }
+    }
+  }
+});
+
+test("a table of sums is exact only for half-integer values whose sums stay below 2⁵¹", () => {
+  assert.equal(new ClusterSums([Float64Array.of(2.5, -3)]).exact, true);
+  assert.equal(new ClusterSums([Float64Array.of(0.1, 1)]).exact, false);
+  assert.equal(new ClusterSums([Float64Array.of(2 ** 50, 1)]).exact, false); // two rows could add 2 × 2⁵⁰
+  assert.equal(new ClusterSums([Float64Array.of(2 ** 49, 1)]).exact, true);
+  const inexact = new ClusterSums([Float64Array.of(0.1, 1)]);
+  assert.throws(() => clusterDraws("s", 2).sums(inexact, new Float64Array(4)), /exact/);
+  assert.throws(() => new ClusterSums([Float64Array.of(1), Float64Array.of(1, 2)]), /columns\[1\]/);
 });

@@ -4,6 +4,7 @@ import { bcaInterval } from "../stats/bca.js";
 import { endpointMcSe } from "../stats/monte-carlo-error.js";
 import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
 import { studentizedIntervals, withStandardErrors } from "./studentized.js";
+import type { SumStatistics } from "../stats/cluster-sums.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
 export interface BootstrapSettings {
@@ -90,6 +91,8 @@ export function bootstrapIntervals<K extends string>(o: {
   accept?: (weights: Float64Array) => boolean;
   /** Per-draw standard errors, for the studentized interval (only statistics that have one). */
   standardErrors?: Partial<Record<K, (weights: Float64Array) => number>>;
+  /** The statistics as functions of a table's sums (faster draws, the same values; see clusterBootstrap). */
+  sums?: SumStatistics<K>;
 }): BootstrapIntervals<K> {
   const method = o.settings.interval ?? "percentile";
   const studentize = method === "studentized" ? (o.standardErrors ?? {}) : undefined;
@@ -99,6 +102,8 @@ export function bootstrapIntervals<K extends string>(o: {
     resamples: o.settings.resamples,
     statistics: studentize ? withStandardErrors(o.statistics, studentize) : o.statistics,
     accept: o.accept,
+    // Studentized draws also evaluate standard errors, which read weights.
+    ...(o.sums && !studentize ? { sums: o.sums } : {}),
   });
   const ci = {} as Record<K, [number, number]>;
   const mcSe = {} as Record<K, [number, number] | null>;

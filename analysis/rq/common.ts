@@ -195,6 +195,7 @@ function withinTaskEstimate(w: WithinTaskAuc, settings: BootstrapSettings, figur
     clusters: w.u.length,
     estimator: WITHIN_TASK_ESTIMATOR,
     statistics: { auc: (weights) => w.evaluate(weights) },
+    sums: { table: w.sums(), statistics: { auc: (sums) => w.ofSums(sums) } },
   });
   return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap };
 }

@@ -1,5 +1,5 @@
 import { shareAbove } from "../stats/bootstrap.js";
-import { ClusteredProportions } from "../stats/clustered-proportion.js";
+import { ClusteredProportions, rateOfSums } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
 import {
   bootstrapIntervals,
@@ -244,6 +244,15 @@ export function upliftRow(o: {
       "uplift on the same draw",
     // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
     statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
+    // The same three from each draw's successes and trials (faster than weights, the same values).
+    sums: {
+      table: props.sums2(),
+      statistics: {
+        none: (t) => rateOfSums(t, 0),
+        curated: (t) => rateOfSums(t, 1),
+        uplift: (t) => rateOfSums(t, 1) - rateOfSums(t, 0),
+      },
+    },
   });
   return {
     ...row,

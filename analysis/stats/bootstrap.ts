@@ -1,6 +1,7 @@
 import { argError } from "../errors.js";
 import { percentileInterval } from "./quantile.js";
 import { clusterDraws } from "./cluster-draws.js";
+import type { SumStatistics } from "./cluster-sums.js";
 
 /** Default number of bootstrap resamples (paper §4.1: 2,000). */
 export const DEFAULT_RESAMPLES = 2000;
@@ -26,6 +27,12 @@ export interface ClusterBootstrapOptions<K extends string> {
   redrawUndefined?: boolean;
   /** Give up after this many consecutive rejected draws (degenerate sample). */
   maxConsecutiveRejects?: number;
+  /**
+   * The same statistics as functions of a table's sums (analysis/stats/cluster-sums.ts): when the table
+   * is exact, each draw takes the sums from the clusters it picks instead of passing weights, the same
+   * values bit for bit. Not with `accept`, which reads weights.
+   */
+  sums?: SumStatistics<K>;
 }
 
 export interface ClusterBootstrapDraws<K extends string> {
@@ -63,23 +70,28 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   // ARC4, and a draw costs `clusters` numbers, so the generator dominates cheap statistics (it runs in
   // WebAssembly where it can, analysis/stats/cluster-draws.ts).
   const source = clusterDraws(seed, clusters);
+  if (options.sums && accept) throw argError("clusterBootstrap", "accept", "with sums", "reads weights");
+  const sums = options.sums?.table.exact && options.sums.table.clusters === clusters ? options.sums : undefined;
   const names = Object.keys(statistics) as K[];
-  const evaluate = names.map((n) => statistics[n]);
+  const evaluate = names.map((n) => (sums ? sums.statistics[n] : statistics[n]));
   const draws = {} as Record<K, Float64Array>;
   for (const name of names) draws[name] = new Float64Array(resamples);
   const columns = names.map((name) => draws[name]);
   const weights = new Float64Array(clusters);
+  // What the statistics read: the draw's weights, or its sums.
+  const input = sums ? new Float64Array(4) : weights;
   const redrawUndefined = options.redrawUndefined ?? true;
   const values = new Float64Array(names.length);
   let redrawn = 0;
   for (let r = 0; r < resamples; r++) {
     let rejects = 0;
     for (;;) {
-      source.draw(weights);
+      if (sums) source.sums(sums.table, input);
+      else source.draw(weights);
       if (!accept || accept(weights)) {
         let defined = true;
         for (let s = 0; s < names.length; s++) {
-          values[s] = evaluate[s](weights);
+          values[s] = evaluate[s](input);
           if (Number.isNaN(values[s])) defined = false;
         }
         if (defined || !redrawUndefined) break;

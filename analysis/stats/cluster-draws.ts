@@ -1,3 +1,5 @@
+import { argError } from "../errors.js";
+import type { ClusterSums } from "./cluster-sums.js";
 import { CLUSTER_DRAWS_WASM } from "./wasm/cluster-draws-bytes.js";
 import { compileWasm } from "./wasm/compile.js";
 import { Xor4096, xor4096State } from "./xor4096.js";
@@ -9,6 +11,11 @@ import { Xor4096, xor4096State } from "./xor4096.js";
  */
 export interface ClusterDraws {
   draw(weights: Float64Array): void;
+  /**
+   * The next draw as the sums of a table over the same clusters (`exact`): what `table.fromWeights`
+   * gives for the multiplicities `draw` would have written, into `out` (four values).
+   */
+  sums(table: ClusterSums, out: Float64Array): void;
 }
 
 export type DrawEngine = "wasm" | "js";
@@ -32,57 +39,100 @@ export function clusterDraws(seed: string, n: number, engine: DrawEngine | "auto
     if (state.i === 127 && n < 2 ** 21) return new WasmClusterDraws(kernel, state, n);
   }
   const rng = new Xor4096(seed);
+  const scratch = new Float64Array(n);
+  const draw = (weights: Float64Array) => {
+    weights.fill(0, 0, n);
+    rng.addDraw(weights, n);
+  };
   return {
-    draw(weights) {
-      weights.fill(0, 0, n);
-      rng.addDraw(weights, n);
+    draw,
+    sums(table, out) {
+      checkTable(table, n);
+      draw(scratch);
+      table.fromWeights(scratch, out);
     },
   };
+}
+
+function checkTable(table: ClusterSums, n: number): void {
+  if (table.clusters !== n) throw argError("ClusterDraws.sums", "table.clusters", table.clusters, `must be ${n}`);
+  if (!table.exact) throw argError("ClusterDraws.sums", "table", "inexact", "needs an exact table (ClusterSums)");
 }
 
 /** Whether this runtime runs the WebAssembly draw kernel (`clusterDraws` falls back to JavaScript if not). */
 export const drawKernelAvailable = (): boolean => drawKernel() !== undefined;
 
-// The kernel's memory layout (cluster-draws.wat): the state words, w and pos, the cycle buffer, the counts.
+// The kernel's memory layout (cluster-draws.wat): the state words, w and pos, the cycle buffer, then a
+// draw's arrays from byte 4096 on: the clusters it picks, then its counts or the sums' table and sums.
 const W_WORD = 256;
 const POS_WORD = 257;
 const BUFFER_WORD = 512;
-const COUNTS_BYTE = 4096;
+const PICKED_BYTE = 4096;
 const PAGE = 65536;
+
+/** Where the picked clusters end and the draw's next array starts (8-byte aligned). */
+const afterPicked = (n: number) => Math.ceil((PICKED_BYTE + 4 * n) / 8) * 8;
+
+type DrawExport = (n: number, picked: number, counts: number) => void;
+type SumsExport = (n: number, picked: number, table: number, out: number) => void;
 
 /**
  * One instance of the kernel per thread. It holds one stream's state at a time (the `owner`); a stream
  * that draws while another holds it swaps the states (about 1 KB each way), which a bootstrap, drawing
- * from one stream throughout, does once.
+ * from one stream throughout, does once. Likewise it holds one table of sums at a time.
  */
 class DrawKernel {
   owner: WasmClusterDraws | undefined;
   private readonly memory: WebAssembly.Memory;
-  private readonly drawInto: (n: number) => void;
+  private readonly drawExport: DrawExport;
+  private readonly sumsExport: SumsExport;
   words!: Int32Array;
-  /** The counts of the last draw's size (a view made once per size, not once per draw). */
-  private counts!: Float64Array;
+  /** The table whose rows are in memory (a counted draw writes over them). */
+  private loaded: ClusterSums | undefined;
+  /** The output of the last call (a view made once per shape, not once per draw). */
+  private output = new Float64Array(0);
 
   constructor(instance: WebAssembly.Instance) {
     this.memory = instance.exports.memory as WebAssembly.Memory;
-    this.drawInto = instance.exports.draw as (n: number) => void;
-    this.views();
-  }
-
-  private views(n = 0) {
+    this.drawExport = instance.exports.draw as DrawExport;
+    this.sumsExport = instance.exports.sums as SumsExport;
     this.words = new Int32Array(this.memory.buffer);
-    this.counts = new Float64Array(this.memory.buffer, COUNTS_BYTE, n);
   }
 
-  draw(weights: Float64Array, n: number) {
-    if (this.counts.length !== n) {
-      const bytes = COUNTS_BYTE + 8 * n;
-      if (bytes > this.memory.buffer.byteLength)
-        this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
-      this.views(n);
+  /** Room for `bytes`, and a view of the words as the memory now is. */
+  private reserve(bytes: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+    if (this.words.buffer !== this.memory.buffer) this.words = new Int32Array(this.memory.buffer);
+  }
+
+  /** `length` doubles at `byte`, the view reused while it still is that. */
+  private view(byte: number, length: number): Float64Array {
+    const v = this.output;
+    if (v.buffer !== this.memory.buffer || v.byteOffset !== byte || v.length !== length)
+      this.output = new Float64Array(this.memory.buffer, byte, length);
+    return this.output;
+  }
+
+  draw(weights: Float64Array, n: number): void {
+    const counts = afterPicked(n);
+    this.reserve(counts + 8 * n);
+    this.loaded = undefined;
+    this.drawExport(n, PICKED_BYTE, counts);
+    weights.set(this.view(counts, n));
+  }
+
+  sums(table: ClusterSums, out: Float64Array): void {
+    const n = table.clusters;
+    const rows = afterPicked(n);
+    const sums = rows + 8 * table.rows.length;
+    if (this.loaded !== table) {
+      this.reserve(sums + 32);
+      new Float64Array(this.memory.buffer, rows, table.rows.length).set(table.rows);
+      this.loaded = table;
     }
-    this.drawInto(n);
-    weights.set(this.counts);
+    this.sumsExport(n, PICKED_BYTE, rows, sums);
+    out.set(this.view(sums, 4));
   }
 }
 
@@ -101,13 +151,24 @@ class WasmClusterDraws implements ClusterDraws {
   }
 
   draw(weights: Float64Array): void {
+    this.hold();
+    this.kernel.draw(weights, this.n);
+  }
+
+  sums(table: ClusterSums, out: Float64Array): void {
+    checkTable(table, this.n);
+    this.hold();
+    this.kernel.sums(table, out);
+  }
+
+  /** Puts this stream's state in the kernel, saving the state of the stream that held it. */
+  private hold(): void {
     const k = this.kernel;
     if (k.owner !== this) {
       k.owner?.save();
       this.restore();
       k.owner = this;
     }
-    k.draw(weights, this.n);
   }
 
   save(): void {

@@ -1,3 +1,5 @@
+import { ClusterSums } from "./cluster-sums.js";
+
 /**
  * Pooled proportions of two arms (e.g. pass rate without and with a skill)
  * prepared for cluster-weighted evaluation: per-cluster successes and trials
@@ -56,6 +58,14 @@ export class ClusteredProportions {
     return out;
   }
 
+  /**
+   * Successes and trials of arms 0 and 1 as a table of sums (s₀, n₀, s₁, n₁): a draw's sums give
+   * {@link rateOfSums}, equal to `rates2` of its weights when the table is exact (integer counts).
+   */
+  sums2(): ClusterSums {
+    return new ClusterSums([this.s[0], this.n[0], this.s[1], this.n[1]]);
+  }
+
   totals(arm: number): { successes: number; trials: number } {
     let s = 0,
       n = 0;
@@ -66,3 +76,7 @@ export class ClusteredProportions {
     return { successes: s, trials: n };
   }
 }
+
+/** An arm's pooled rate from the sums of {@link ClusteredProportions.sums2}; NaN when it has no trials. */
+export const rateOfSums = (sums: Float64Array, arm: 0 | 1): number =>
+  sums[2 * arm + 1] === 0 ? NaN : sums[2 * arm] / sums[2 * arm + 1];

@@ -1,4 +1,5 @@
 import { argError } from "../errors.js";
+import { ClusterSums } from "./cluster-sums.js";
 import { midranks } from "./ranks.js";
 
 /**
@@ -82,5 +83,17 @@ export class WithinTaskAuc {
     }
     const den = den0 + den1;
     return den > 0 ? (num0 + num1) / den : NaN;
+  }
+
+  /**
+   * Σ U_t and Σ m_t·n_t as a table of sums (analysis/stats/cluster-sums.ts): a draw's sums give
+   * {@link ofSums}, equal to `evaluate` of its weights when the table is exact (halves and integers).
+   */
+  sums(): ClusterSums {
+    return new ClusterSums([this.u, this.pairs]);
+  }
+
+  ofSums(sums: Float64Array): number {
+    return sums[1] > 0 ? sums[0] / sums[1] : NaN;
   }
 }
