@@ -82,13 +82,16 @@ test("jobs whose columns are SharedArrayBuffers (keptColumn, large stores) give 
     copy.set(v as Float64Array);
     return copy;
   };
-  const shared = jobs.map((job) => ({
+  const withColumns = jobs as Extract<AnalysisJob, { columns: object }>[];
+  const shared = withColumns.map((job) => ({
     ...job,
     columns: Object.fromEntries(Object.entries(job.columns).map(([k, v]) => [k, toShared(v)])),
   })) as unknown as AnalysisJob[];
   assert.ok(
     shared.every((j) =>
-      Object.values(j.columns).some((v) => ArrayBuffer.isView(v) && v.buffer instanceof SharedArrayBuffer),
+      Object.values((j as Extract<AnalysisJob, { columns: object }>).columns).some(
+        (v) => ArrayBuffer.isView(v) && v.buffer instanceof SharedArrayBuffer,
+      ),
     ),
   );
   const runner = new WorkerJobRunner();

@@ -3,6 +3,8 @@ import { aucWithCIColumns, type AucColumns, type AucEstimate } from "./common.js
 import { upliftRow, type UpliftColumns, type UpliftRow } from "./outcome-level.js";
 import { pairedAucColumns, type PairedColumns, type PairedDelta } from "./rq1-discrimination.js";
 import { transitionTests, type TransitionColumns, type TransitionTests } from "./rq3-skill-effects.js";
+import { separationInterval, type SeparationInterval } from "./rq4-ablations.js";
+import type { SeparationSums } from "../stats/separation.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 /**
@@ -38,9 +40,15 @@ export type AnalysisJob =
       columns: TransitionColumns;
       settings: BootstrapSettings;
       figure: string;
+    }
+  | {
+      kind: "separation";
+      sums: SeparationSums;
+      settings: BootstrapSettings;
+      figure: string;
     };
 
-export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests;
+export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests | SeparationInterval;
 
 /** One AUC interval of RQ1. */
 export type AucJob = Extract<AnalysisJob, { kind: "auc" }>;
@@ -56,6 +64,8 @@ export function runJob(job: AnalysisJob): JobResult {
       return upliftRow(job);
     case "transition":
       return transitionTests(job);
+    case "separation":
+      return separationInterval(job);
   }
 }
 
@@ -84,7 +94,9 @@ const rowsOf = (job: AnalysisJob) =>
       ? job.columns.a.length
       : job.kind === "uplift"
         ? job.columns.arm.length
-        : job.columns.deltas.length;
+        : job.kind === "transition"
+          ? job.columns.deltas.length
+          : job.sums.nPass.length;
 
 /** Work of a job, for ordering: rows × resamples (a draw's cost grows with the rows behind it). */
 const cost = (job: AnalysisJob) => (rowsOf(job) + 1) * job.settings.resamples;

@@ -5,7 +5,7 @@ import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.j
 import { rq1Plan, type Rq1Result } from "./rq1-discrimination.js";
 import { rq2Human, type Rq2Result } from "./rq2-human.js";
 import { rq3Plan, type Rq3Result } from "./rq3-skill-effects.js";
-import { rq4Ablations, type Rq4Result } from "./rq4-ablations.js";
+import { rq4Plan, type Rq4Result } from "./rq4-ablations.js";
 import { rq5Reliability, type Rq5Result } from "./rq5-reliability.js";
 import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
 import { startJobs, type JobRunner } from "./jobs.js";
@@ -94,11 +94,14 @@ export function analyzePrepared(
   progress("RQ4 ablations");
   // RQ4 repeats RQ1's AUCs as its checklist row; they are filled in below, once the jobs are done.
   const checklist: Rq1Result["auc"] = [];
-  const rq4 = rq4Ablations(p, settings, checklist);
+  // Its separations' intervals are jobs too, started before RQ5 is computed here.
+  const rq4Jobs = rq4Plan(p, settings, checklist);
+  const rq4Pending = startJobs(rq4Jobs.jobs, options.runner);
+  jobCount += rq4Jobs.jobs.length;
   progress("RQ5 reliability and transfer");
   const rq5 = rq5Reliability(p, settings);
   progress(
-    `RQ1 discrimination, binary outcomes and RQ3 intervals: ${jobCount} jobs ` +
+    `RQ1 discrimination, binary outcomes, RQ3 and RQ4 intervals: ${jobCount} jobs ` +
       `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
   );
   // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
@@ -106,8 +109,10 @@ export function analyzePrepared(
   stored?.pending.help();
   outcomePending.help();
   rq3Pending.help();
+  rq4Pending.help();
   const rq1 = rq1Jobs.assemble(rq1Pending.wait(), stored?.pending.wait());
   const rq3 = rq3Jobs.assemble(rq3Pending.wait());
+  const rq4 = rq4Jobs.assemble(rq4Pending.wait());
   for (const estimate of rq1.auc) checklist.push(estimate);
   const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {

@@ -1,4 +1,4 @@
-import { ClusteredSeparation } from "../stats/separation.js";
+import { ClusteredSeparation, type SeparationSums } from "../stats/separation.js";
 import type { AbstentionRule, OutcomeStep } from "../scoring/official-outcome.js";
 import {
   bootstrapIntervals,
@@ -9,6 +9,7 @@ import { finite, notAvailable, type NotAvailable } from "../estimates/not-define
 import { taskClusters, type AucEstimate } from "./common.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
+import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 
 export interface SeparationRow {
   variant: string;
@@ -71,13 +72,17 @@ export const PER_TEST_VARIANTS: { variant: string; design: string; step: Outcome
 
 type SeparationVariant = { variant: string; design: string; step: OutcomeStep; abstention?: AbstentionRule };
 
-/** PASS–FAIL separation of each score variant on the same trajectories, with its task-clustered CI. */
+/**
+ * PASS–FAIL separation of each score variant on the same trajectories; each task-clustered CI is a job
+ * (analysis/rq/jobs.ts) carrying the variant's per-task sums, filled in by `assemble` (ci and bootstrap
+ * stay null where there are fewer than 2 tasks).
+ */
 function separationRows(
   p: PreparedStore,
   pop: PreparedStore["trajectories"],
   variants: SeparationVariant[],
   o: { settings: BootstrapSettings; figure: string },
-): SeparationRow[] | NotAvailable {
+): { rows: SeparationRow[]; jobs: AnalysisJob[] } | NotAvailable {
   const pass = pop.map((t) => t.outcome === "PASS");
   let nPass = 0;
   for (const x of pass) if (x) nPass++;
@@ -85,22 +90,14 @@ function separationRows(
     return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
   const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
   const rows: SeparationRow[] = [];
+  const jobs: AnalysisJob[] = [];
   // Every variant's scores in one pass over the trajectories (each one's labels read once).
   const byVariant = p.scoreColumns(pop, variants);
   for (const [vi, v] of variants.entries()) {
-    const scores = byVariant[vi];
-    const sep = new ClusteredSeparation(scores, pass, clusterOf, clusters);
+    const sep = new ClusteredSeparation(byVariant[vi], pass, clusterOf, clusters);
     const estimate = sep.estimate();
-    const interval =
-      clusters >= 2
-        ? bootstrapIntervals({
-            settings: o.settings,
-            figure: `${o.figure}:${v.variant}`,
-            clusters,
-            estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
-            statistics: { s: (w) => sep.evaluate(w) },
-          })
-        : undefined;
+    if (clusters >= 2)
+      jobs.push({ kind: "separation", sums: sep.sums, settings: o.settings, figure: `${o.figure}:${v.variant}` });
     rows.push({
       variant: v.variant,
       design: v.design,
@@ -109,22 +106,50 @@ function separationRows(
       n_fail: pop.length - nPass,
       separation: estimate,
       increment: rows.length ? estimate - rows[0].separation! : 0,
-      ci: interval?.ci.s ?? null,
-      bootstrap: interval?.bootstrap ?? null,
+      ci: null,
+      bootstrap: null,
     });
   }
-  return rows;
+  return { rows, jobs };
 }
+
+/** A separation's task-clustered percentile interval, from its per-task sums (a job of analysis/rq/jobs.ts). */
+export function separationInterval(job: { sums: SeparationSums; settings: BootstrapSettings; figure: string }) {
+  const sep = ClusteredSeparation.fromSums(job.sums);
+  const interval = bootstrapIntervals({
+    settings: job.settings,
+    figure: job.figure,
+    clusters: sep.clusters,
+    estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
+    statistics: { s: (w) => sep.evaluate(w) },
+  });
+  return { ci: interval.ci.s, bootstrap: interval.bootstrap };
+}
+
+export type SeparationInterval = ReturnType<typeof separationInterval>;
 
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
+  const plan = rq4Plan(p, settings, checklist);
+  return plan.assemble(runJobs(plan.jobs));
+}
+
+/**
+ * RQ4 with its separations' intervals as jobs, and the function that builds the result from their
+ * results, in order (the report starts them on the other thread and computes RQ5 meanwhile).
+ */
+export function rq4Plan(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  checklist: AucEstimate[],
+): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq4Result } {
   // By slot: trajectories[k]'s metrics are metrics.atSlot(k), with no lookup of its id.
   const pop = p.trajectories.filter((t, k) => isBinary(t) && !p.metrics.atSlot(k).zero_evidence);
   const separations = (variants: SeparationVariant[], figure: string) =>
     separationRows(p, pop, variants, { settings, figure });
   if (!p.hasJudgments) {
     const na = notAvailable("the store holds no judgments (outcome-only store)");
-    return {
+    const result: Rq4Result = {
       checklist,
       outcome_step: na,
       abstention: na,
@@ -133,19 +158,29 @@ export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, chec
       schema_audit: notAvailable("no schema_audit table"),
       perfect_agreement: na,
     };
+    return { jobs: [], assemble: () => result };
   }
   const variants = p.testResults.size > 0 ? [...OUTCOME_STEP_VARIANTS, ...PER_TEST_VARIANTS] : OUTCOME_STEP_VARIANTS;
   const outcome_step = separations(variants, "rq4:outcome_step");
   const abstention = separations(ABSTENTION_VARIANTS, "rq4:abstention");
-  return {
-    checklist,
-    outcome_step,
-    abstention,
+  const rest = {
     evidence_replacement: evidenceReplacement(p),
     idle_floor: idleFloor(p),
     schema_audit: schemaAudit(p),
     perfect_agreement: perfectAgreement(p),
   };
+  const planned = [outcome_step, abstention];
+  const jobs = planned.flatMap((x) => ("available" in x ? [] : x.jobs));
+  const assemble = (results: JobResult[]): Rq4Result => {
+    let next = 0;
+    // Rows with a job take its interval, in job order; the others keep ci and bootstrap null.
+    const filled = (x: typeof outcome_step) =>
+      "available" in x
+        ? x
+        : x.rows.map((row) => (x.jobs.length ? { ...row, ...(results[next++] as SeparationInterval) } : row));
+    return { checklist, outcome_step: filled(outcome_step), abstention: filled(abstention), ...rest };
+  };
+  return { jobs, assemble };
 }
 
 const WITH_OUTCOME = { endpoint: true, propagation: true };

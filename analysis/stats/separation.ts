@@ -6,6 +6,14 @@ import { argError } from "../errors.js";
  * are computed once, so a draw costs O(clusters).
  * NaN when a class is empty.
  */
+/** Per cluster: the PASS rows' score sum and count, the FAIL rows' score sum and count. */
+export interface SeparationSums {
+  sumPass: Float64Array;
+  nPass: Float64Array;
+  sumFail: Float64Array;
+  nFail: Float64Array;
+}
+
 export class ClusteredSeparation {
   private readonly sumPass: Float64Array;
   private readonly nPass: Float64Array;
@@ -22,6 +30,28 @@ export class ClusteredSeparation {
     this.nPass = new Float64Array(clusters);
     this.sumFail = new Float64Array(clusters);
     this.nFail = new Float64Array(clusters);
+    this.addRows(scores, pass, clusterOf);
+  }
+
+  /**
+   * The per-cluster sums a draw reads: all a bootstrap needs, a few numbers a cluster instead of a row
+   * each (what a job carries to another thread, analysis/rq/jobs.ts).
+   */
+  get sums(): SeparationSums {
+    return { sumPass: this.sumPass, nPass: this.nPass, sumFail: this.sumFail, nFail: this.nFail };
+  }
+
+  /** The separation of per-cluster sums taken earlier (`sums`), evaluated as on the rows they summed. */
+  static fromSums(sums: SeparationSums): ClusteredSeparation {
+    const c = new ClusteredSeparation([], [], [], sums.sumPass.length);
+    c.sumPass.set(sums.sumPass);
+    c.nPass.set(sums.nPass);
+    c.sumFail.set(sums.sumFail);
+    c.nFail.set(sums.nFail);
+    return c;
+  }
+
+  private addRows(scores: ArrayLike<number>, pass: ArrayLike<boolean>, clusterOf: ArrayLike<number>): void {
     for (let i = 0; i < scores.length; i++) {
       if (!Number.isFinite(scores[i]))
         throw argError("ClusteredSeparation", `scores[${i}]`, scores[i], "must be finite");
