@@ -46,6 +46,24 @@ test("groups collapse equal scores within a cluster (per-draw cost below n)", ()
   assert.equal(c.estimate(), 0.5);
 });
 
+/** auc() of a draw's data written out: every row of cluster c repeated w[c] times. */
+function aucOfDraw(
+  score: ArrayLike<number>,
+  pass: ArrayLike<boolean | number>,
+  cluster: ArrayLike<number>,
+  w: Float64Array,
+): number {
+  const s: number[] = [];
+  const y: boolean[] = [];
+  for (let i = 0; i < score.length; i++) {
+    for (let k = 0; k < w[cluster[i]]; k++) {
+      s.push(score[i]);
+      y.push(Boolean(pass[i]));
+    }
+  }
+  return auc(s, y);
+}
+
 test("every evaluation path (level walk, packed level walk, dense level rows) equals auc() on the materialised draw", () => {
   const rng = seedrandom("paths");
   const shapes: [number, number, number | null, string][] = [
@@ -66,15 +84,7 @@ test("every evaluation path (level walk, packed level walk, dense level rows) eq
     for (let draw = 0; draw < 20; draw++) {
       const w = new Float64Array(tasks);
       for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
-      const s: number[] = [];
-      const y: boolean[] = [];
-      for (let i = 0; i < n; i++) {
-        for (let k = 0; k < w[cluster[i]]; k++) {
-          s.push(score[i]);
-          y.push(pass[i]);
-        }
-      }
-      const expected = auc(s, y);
+      const expected = aucOfDraw(score, pass, cluster, w);
       assert.ok(Math.abs(c.evaluate(w) - expected) < 1e-12, `${n}/${tasks}/${levels}: ${c.evaluate(w)} vs ${expected}`);
     }
   }
@@ -144,14 +154,6 @@ test("the WebAssembly gather gives the JavaScript walks' AUC bit for bit, sparse
     // And the value itself, against the definition on one draw (a check apart from both walks).
     const w = new Float64Array(tasks);
     for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
-    const s: number[] = [];
-    const y: boolean[] = [];
-    for (let i = 0; i < n; i++) {
-      for (let k = 0; k < w[cluster[i]]; k++) {
-        s.push(score[i]);
-        y.push(pass[i] === 1);
-      }
-    }
-    assert.ok(Math.abs(kernel.evaluate(w) - auc(s, y)) < 1e-12);
+    assert.ok(Math.abs(kernel.evaluate(w) - aucOfDraw(score, pass, cluster, w)) < 1e-12);
   }
 });
