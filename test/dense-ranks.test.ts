@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { denseRanks } from "../analysis/rq/population-columns.js";
+import { denseRanksInto } from "../analysis/stats/ranks.js";
 import { taskClusters } from "../analysis/rq/common.js";
 
 test("denseRanks numbers the members' ranks 0, 1, … in rank order, as taskClusters numbers their keys", () => {
@@ -28,4 +29,10 @@ test("denseRanks of code-point ranks equals taskClusters on the members' ids", (
     assert.deepEqual([...r.dense], [...own.clusterOf], members.join(","));
     assert.equal(r.distinct, own.clusters);
   }
+});
+
+test("denseRanksInto ranks every value when no members are given, negative integers included", () => {
+  const out = new Int32Array(6);
+  assert.equal(denseRanksInto([5, -2, 5, 0, -2, 9], undefined, out), 4);
+  assert.deepEqual([...out], [2, 0, 2, 1, 0, 3]);
 });

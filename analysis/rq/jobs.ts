@@ -87,16 +87,20 @@ export interface PendingJobs {
 }
 
 /** Rows behind a job. */
-const rowsOf = (job: AnalysisJob) =>
-  job.kind === "auc"
-    ? job.columns.scores.length
-    : job.kind === "paired"
-      ? job.columns.a.length
-      : job.kind === "uplift"
-        ? job.columns.arm.length
-        : job.kind === "transition"
-          ? job.columns.deltas.length
-          : job.sums.nPass.length;
+function rowsOf(job: AnalysisJob): number {
+  switch (job.kind) {
+    case "auc":
+      return job.columns.scores.length;
+    case "paired":
+      return job.columns.a.length;
+    case "uplift":
+      return job.columns.arm.length;
+    case "transition":
+      return job.columns.deltas.length;
+    case "separation":
+      return job.sums.nPass.length; // a separation draws over its tasks' sums, not its rows
+  }
+}
 
 /** Work of a job, for ordering: rows × resamples (a draw's cost grows with the rows behind it). */
 const cost = (job: AnalysisJob) => (rowsOf(job) + 1) * job.settings.resamples;

@@ -4,6 +4,7 @@ import type { AucColumns } from "./common.js";
 import { ScoreColumn, type ScoreLookup } from "./score-column.js";
 import type { PreparedStore } from "./prepared.js";
 import { keptColumn } from "../kept-columns.js";
+import { denseRanksInto } from "../stats/ranks.js";
 
 /**
  * A population of trajectories (RQ1's: the binary ones) with, per member, its slot in the prepared store
@@ -120,18 +121,6 @@ export function aucColumnsOf(pop: PopulationColumns, keep: (i: number) => boolea
 export function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int32Array; distinct: number } {
   // Over the members' own rank range, not 0..top: a group of one task (the per-task uplift rows) then
   // costs its size, where 0..top made the 40,000 task rows of 100× the paper quadratic (issue 10).
-  let bottom = Number.POSITIVE_INFINITY;
-  let top = -1;
-  for (let k = 0; k < members.length; k++) {
-    const r = rank[members[k]];
-    if (r < bottom) bottom = r;
-    if (r > top) top = r;
-  }
-  const to = new Int32Array(Math.max(0, top - bottom + 1));
-  for (let k = 0; k < members.length; k++) to[rank[members[k]] - bottom] = 1;
-  let distinct = 0;
-  for (let r = 0; r < to.length; r++) if (to[r] === 1) to[r] = distinct++;
   const dense = keptColumn(Int32Array, members.length);
-  for (let k = 0; k < members.length; k++) dense[k] = to[rank[members[k]] - bottom];
-  return { dense, distinct };
+  return { dense, distinct: denseRanksInto(rank, members, dense) };
 }

@@ -71,7 +71,8 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   // WebAssembly where it can, analysis/stats/cluster-draws.ts).
   const source = clusterDraws(seed, clusters);
   if (options.sums && accept) throw argError("clusterBootstrap", "accept", "with sums", "reads weights");
-  const sums = options.sums?.table.exact && options.sums.table.clusters === clusters ? options.sums : undefined;
+  // An inexact table keeps the weights (the sums' order would change bits); one of other clusters throws.
+  const sums = options.sums?.table.exact ? options.sums : undefined;
   const names = Object.keys(statistics) as K[];
   const evaluate = names.map((n) => (sums ? sums.statistics[n] : statistics[n]));
   const draws = {} as Record<K, Float64Array>;

@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 import type { ClusterSums } from "./cluster-sums.js";
 import { CLUSTER_DRAWS_WASM } from "./wasm/cluster-draws-bytes.js";
-import { compileWasm } from "./wasm/compile.js";
+import { align8, compileWasm, reserveBytes } from "./wasm/compile.js";
 import { Xor4096, xor4096State } from "./xor4096.js";
 
 /**
@@ -68,10 +68,9 @@ const W_WORD = 256;
 const POS_WORD = 257;
 const BUFFER_WORD = 512;
 const PICKED_BYTE = 4096;
-const PAGE = 65536;
 
 /** Where the picked clusters end and the draw's next array starts (8-byte aligned). */
-const afterPicked = (n: number) => Math.ceil((PICKED_BYTE + 4 * n) / 8) * 8;
+const afterPicked = (n: number) => align8(PICKED_BYTE + 4 * n);
 
 type DrawExport = (n: number, picked: number, counts: number) => void;
 type SumsExport = (n: number, picked: number, table: number, out: number) => void;
@@ -101,8 +100,7 @@ class DrawKernel {
 
   /** Room for `bytes`, and a view of the words as the memory now is. */
   private reserve(bytes: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+    reserveBytes(this.memory, bytes);
     if (this.words.buffer !== this.memory.buffer) this.words = new Int32Array(this.memory.buffer);
   }
 

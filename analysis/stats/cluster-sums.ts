@@ -12,7 +12,6 @@ import { argError } from "../errors.js";
  */
 export class ClusterSums {
   readonly clusters: number;
-  readonly width: number;
   /** Row c = cluster c's values, four to a row (unused columns 0). */
   readonly rows: Float64Array;
   readonly exact: boolean;
@@ -21,7 +20,6 @@ export class ClusterSums {
     if (columns.length < 1 || columns.length > 4)
       throw argError("ClusterSums", "columns", columns.length, "must be 1 to 4 columns");
     this.clusters = columns[0].length;
-    this.width = columns.length;
     this.rows = new Float64Array(4 * this.clusters);
     let halves = true;
     let largest = 0;

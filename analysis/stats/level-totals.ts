@@ -1,11 +1,9 @@
 import { LEVEL_TOTALS_WASM } from "./wasm/level-totals-bytes.js";
-import { compileWasm } from "./wasm/compile.js";
+import { align8, compileWasm, reserveBytes } from "./wasm/compile.js";
 
 type LevelTotalsExport = (w: number, cluster: number, packed: number, end: number, levels: number, out: number) => void;
 
 let compiled: WebAssembly.Module | null | undefined;
-
-const align8 = (byte: number) => Math.ceil(byte / 8) * 8;
 
 /**
  * An AUC's per-level packed totals for a weight vector, in WebAssembly (wasm/level-totals.wat): the
@@ -43,7 +41,7 @@ export class LevelTotalsKernel {
     const end = packed + 8 * groups;
     const out = align8(end + 4 * levels);
     const bytes = out + 8 * levels;
-    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    reserveBytes(memory, bytes);
     new Int32Array(memory.buffer, cluster, groups).set(groupCluster);
     new Float64Array(memory.buffer, packed, groups).set(groupPacked);
     new Int32Array(memory.buffer, end, levels).set(levelEnd);

@@ -1,5 +1,5 @@
 import { argError } from "../errors.js";
-import { lowerBound, upperBound } from "./ranks.js";
+import { denseRanksInto, lowerBound, upperBound } from "./ranks.js";
 
 export interface ObuchowskiResult {
   method: "Obuchowski (1997) clustered AUC variance";
@@ -184,7 +184,7 @@ export function clusterComponents(
 /**
  * Each row's cluster slot (its cluster id's rank among the distinct ids, ascending) and the number of
  * distinct ids. Ids over a short integer range (the dense task numbers analyses pass) are ranked through
- * an array over that range; others through a sorted list and a Map.
+ * an array over that range (`denseRanksInto`); others through a sorted list and a Map.
  */
 function clusterSlots(clusterOf: ArrayLike<number>): { slot: Int32Array; clusters: number } {
   const total = clusterOf.length;
@@ -198,14 +198,8 @@ function clusterSlots(clusterOf: ArrayLike<number>): { slot: Int32Array; cluster
     if (c > hi) hi = c;
     integers &&= Number.isInteger(c);
   }
-  if (total > 0 && integers && hi - lo <= 4 * total + 1024) {
-    const rank = new Int32Array(hi - lo + 1).fill(-1);
-    for (let i = 0; i < total; i++) rank[clusterOf[i] - lo] = 0;
-    let clusters = 0;
-    for (let v = 0; v < rank.length; v++) if (rank[v] === 0) rank[v] = ++clusters;
-    for (let i = 0; i < total; i++) slot[i] = rank[clusterOf[i] - lo] - 1;
-    return { slot, clusters };
-  }
+  if (total > 0 && integers && hi - lo <= 4 * total + 1024)
+    return { slot, clusters: denseRanksInto(clusterOf, undefined, slot) };
   const distinct = new Set<number>();
   for (let i = 0; i < total; i++) distinct.add(clusterOf[i]);
   const ids = Array.from(distinct).sort((a, b) => a - b);

@@ -55,3 +55,30 @@ export function upperBound(sorted: Float64Array, x: number): number {
   }
   return lo;
 }
+
+/**
+ * Dense ranks of integers: out[k] = the rank, 0, 1, … ascending, of value k (values[members[k]], or
+ * values[k] without members) among the distinct values read; returns how many there are. One array over
+ * the values' own range [min, max] and no sort, so the range must be small (a few times the count).
+ */
+export function denseRanksInto(
+  values: ArrayLike<number>,
+  members: ArrayLike<number> | undefined,
+  out: Int32Array,
+): number {
+  const count = members ? members.length : values.length;
+  const at = (k: number) => (members ? values[members[k]] : values[k]);
+  let bottom = Number.POSITIVE_INFINITY;
+  let top = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < count; k++) {
+    const v = at(k);
+    if (v < bottom) bottom = v;
+    if (v > top) top = v;
+  }
+  const to = new Int32Array(Math.max(0, top - bottom + 1));
+  for (let k = 0; k < count; k++) to[at(k) - bottom] = 1;
+  let distinct = 0;
+  for (let r = 0; r < to.length; r++) if (to[r] === 1) to[r] = distinct++;
+  for (let k = 0; k < count; k++) out[k] = to[at(k) - bottom];
+  return distinct;
+}

@@ -1,11 +1,5 @@
 import { argError } from "../errors.js";
 
-/**
- * PASS–FAIL mean separation (paper §4.5): mean score over PASS − mean over
- * FAIL, prepared for cluster-weighted evaluation. Per-cluster sums and counts
- * are computed once, so a draw costs O(clusters).
- * NaN when a class is empty.
- */
 /** Per cluster: the PASS rows' score sum and count, the FAIL rows' score sum and count. */
 export interface SeparationSums {
   sumPass: Float64Array;
@@ -14,6 +8,12 @@ export interface SeparationSums {
   nFail: Float64Array;
 }
 
+/**
+ * PASS–FAIL mean separation (paper §4.5): mean score over PASS − mean over
+ * FAIL, prepared for cluster-weighted evaluation. Per-cluster sums and counts
+ * are computed once, so a draw costs O(clusters).
+ * NaN when a class is empty.
+ */
 export class ClusteredSeparation {
   private readonly sumPass: Float64Array;
   private readonly nPass: Float64Array;

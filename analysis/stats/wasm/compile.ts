@@ -10,3 +10,12 @@ export function compileWasm(base64: string): WebAssembly.Module | undefined {
     return undefined;
   }
 }
+
+/** `byte` rounded up to a multiple of 8 (where a Float64Array view may start). */
+export const align8 = (byte: number): number => Math.ceil(byte / 8) * 8;
+
+/** Grows `memory` to hold at least `bytes` (views made before a growth must be made again). */
+export function reserveBytes(memory: WebAssembly.Memory, bytes: number): void {
+  const have = memory.buffer.byteLength;
+  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
+}
