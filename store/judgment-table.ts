@@ -1,5 +1,5 @@
 import { StringPool } from "./string-pool.js";
-import { JSDuckDBValueConverter, type DuckDBConnection } from "@duckdb/node-api";
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
 import { JudgmentRow, type Item, type Task, type Trajectory } from "../analysis/schema/tables.js";
@@ -199,17 +199,10 @@ async function appendRows(conn: DuckDBConnection, table: string, rows: unknown[]
 export async function judgmentProblems(
   conn: DuckDBConnection,
   o: { file: string; loc: LocationKind; primaryJudge: string; checkTrajectories: boolean; checkItems: boolean },
+  /** The duplicate screen's count (duplicateScreen), when it already ran. */
+  screened?: number,
 ): Promise<{ duplicates: Problem[]; references: Problem[] }> {
-  // A screen first: keys whose hash repeats. Equal keys hash alike, so no repeat means no duplicate; a
-  // repeat (a duplicate, or rarely two keys sharing a hash) runs the exact query below. Grouping one
-  // 64-bit hash instead of sorting every row by four text keys: 2.1 → 0.9 s at scale 100 (issue 10).
-  const screen = await conn.runAndReadAll(
-    `SELECT count(*)::BIGINT AS n FROM (
-       SELECT hash(trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)) AS h FROM judgments
-       GROUP BY h HAVING count(*) > 1)`,
-    { primary: o.primaryJudge },
-  );
-  const repeats = Number((screen.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+  const repeats = screened ?? (await duplicateScreen(conn, o.primaryJudge));
   const duplicates = repeats === 0 ? [] : await duplicateJudgments(conn, o);
   const refs = await conn.runAndReadAll(
     `SELECT j._loc, j.trajectory_id, j.item_id, t.task_id, t.trajectory_id IS NULL AS unknown,
@@ -233,6 +226,22 @@ export async function judgmentProblems(
     }
   }
   return { duplicates, references };
+}
+
+/**
+ * The keys whose hash repeats, counted. Equal keys hash alike, so no repeat means no duplicate; a repeat
+ * (a duplicate, or rarely two keys sharing a hash) runs the exact query (duplicateJudgments). Grouping one
+ * 64-bit hash instead of sorting every row by four text keys: 2.1 → 0.9 s at scale 100 (issue 10). It
+ * needs only the judgments table, so it can run while JavaScript reads the other tables.
+ */
+export async function duplicateScreen(conn: DuckDBConnection, primaryJudge: string): Promise<number> {
+  const screen = await conn.runAndReadAll(
+    `SELECT count(*)::BIGINT AS n FROM (
+       SELECT hash(trajectory_id, item_id, coalesce(run, 1), coalesce(judge, $primary)) AS h FROM judgments
+       GROUP BY h HAVING count(*) > 1)`,
+    { primary: primaryJudge },
+  );
+  return Number((screen.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
 }
 
 /** A problem's location: the file line (JSONL, CSV) or the 1-based row (Parquet). */
@@ -278,6 +287,28 @@ export async function labelVectorsFromTable(
   trajectories: readonly { trajectory_id: string }[],
   options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
 ): Promise<LabelVectors> {
+  return (await startLabelVectors(conn, primaryJudge, trajectories, options)).finish();
+}
+
+/** Label vectors under way: DuckDB computes while the caller runs JavaScript; `finish` takes them. */
+export interface LabelVectorsUnderWay {
+  /** Reads and decodes the runs; the vectors. */
+  finish(): Promise<LabelVectors>;
+  /** Waits for DuckDB's part and drops the result (the store turned out invalid). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * labelVectorsFromTable in two steps: this one returns once DuckDB has the grouping query in hand (the
+ * bulk of the work, on DuckDB's threads), so the caller's synchronous checks run meanwhile (issue 10).
+ * The database must run nothing else until `finish` or `abandon` returns: the join order is set globally.
+ */
+export async function startLabelVectors(
+  conn: DuckDBConnection,
+  primaryJudge: string,
+  trajectories: readonly { trajectory_id: string }[],
+  options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
+): Promise<LabelVectorsUnderWay> {
   // Judges and label strings repeat (a label string is one of few patterns): one copy each.
   const strings = options.strings ?? new StringPool();
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
@@ -287,13 +318,31 @@ export async function labelVectorsFromTable(
   // hash table built on the smaller side) the joins took 1.2 → 0.3 s. The setting is global only, and this
   // database belongs to one read, which runs nothing else meanwhile.
   await conn.run("SET GLOBAL disabled_optimizers = 'join_order'");
+  const reset = () => conn.run("RESET GLOBAL disabled_optimizers");
   try {
-    if (!options.evidence && (await longestChecklist(conn)) <= PACKED_ITEMS)
-      return { judgments, runs: await packedLabelRuns(conn, primaryJudge, trajectories, strings) };
+    if (!options.evidence && (await longestChecklist(conn)) <= PACKED_ITEMS) {
+      const packed = await startPackedLabelRuns(conn, primaryJudge, trajectories, strings);
+      return {
+        finish: async () => {
+          try {
+            return { judgments, runs: await packed.finish() };
+          } finally {
+            await reset();
+          }
+        },
+        abandon: async () => {
+          await packed.abandon();
+          await reset();
+        },
+      };
+    }
     const listed = { ...options, strings, judgments };
-    return { judgments, runs: await listedLabelRuns(conn, primaryJudge, trajectories, listed) };
-  } finally {
-    await conn.run("RESET GLOBAL disabled_optimizers");
+    const runs = await listedLabelRuns(conn, primaryJudge, trajectories, listed);
+    await reset();
+    return { finish: async () => ({ judgments, runs }), abandon: async () => {} };
+  } catch (e) {
+    await reset();
+    throw e;
   }
 }
 
@@ -392,18 +441,19 @@ async function longestChecklist(conn: DuckDBConnection): Promise<number> {
 /**
  * Label vectors without evidence, grouped with sums only: each judgment adds its label's two-bit code
  * (Yes 1, No 2, Abstain 3) at its checklist position k, so a run's labels are two numbers (items 1–26 and
- * 27–52), decoded here ("." where no judgment added a code). A run holds at most one judgment per item
- * (duplicates are refused before this), so the sums never carry. Integer sums are DuckDB's cheapest
- * aggregate, and a group holds three numbers whatever its checklist, so no buckets are needed: with the
- * joins in the order written, scale 100's label vectors took 1.7 s instead of 3.1 s (issue 10). The same
- * runs, in the same order (each run's first judgment in the file), as `labelVectorSql` (tested).
+ * 27–52), decoded here ("." where no judgment added a code). In a valid store a run holds at most one
+ * judgment per item, so the sums never carry (with a duplicate the read is refused and the runs dropped).
+ * Integer sums are DuckDB's cheapest aggregate, and a group holds three numbers whatever its checklist, so
+ * no buckets are needed: with the joins in the order written, scale 100's label vectors took 1.7 s instead
+ * of 3.1 s (issue 10). The same runs, in the same order (each run's first judgment in the file), as
+ * `labelVectorSql` (tested).
  */
-async function packedLabelRuns(
+async function startPackedLabelRuns(
   conn: DuckDBConnection,
   primaryJudge: string,
   trajectories: readonly { trajectory_id: string }[],
   strings: StringPool,
-): Promise<Map<string, LabelRun[]>> {
+): Promise<{ finish(): Promise<Map<string, LabelRun[]>>; abandon(): Promise<void> }> {
   // Judges as codes into a short list (a text cell costs about 1 µs to bring into JavaScript).
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
@@ -413,7 +463,10 @@ async function packedLabelRuns(
   const judgeList = (await conn.runAndReadAll("SELECT judge FROM judge_codes ORDER BY code")).getColumnsObjectJS()
     .judge as string[];
   const judges = judgeList.map((j) => strings.intern("judge", j));
-  const result = await conn.stream(
+  // DuckDB answers a stream once its first chunk is ready, which takes the whole grouping and sort. The
+  // statement is prepared first, so that the execution itself starts now, not awaited: it is computed
+  // while the caller runs (a continuation would wait for the caller to yield).
+  const prepared = await conn.prepare(
     `WITH ${placedJudgmentsSql("CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code")},
      runs AS (
        SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
@@ -422,11 +475,32 @@ async function packedLabelRuns(
        FROM placed GROUP BY _idx, judge, run)
      SELECT _idx::INTEGER AS idx, c.code AS judge, run::INTEGER AS run, n::INTEGER AS n, lo, hi
      FROM runs JOIN judge_codes c USING (judge) ORDER BY first_loc`,
-    { primary: primaryJudge },
   );
+  prepared.bind({ primary: primaryJudge });
+  const streaming = prepared.stream().finally(() => prepared.destroySync());
+  // Handled here too: a failure before `finish` or `abandon` awaits it is not an unhandled rejection.
+  streaming.catch(() => undefined);
+  return {
+    finish: async () => {
+      const result = await streaming;
+      return decodePackedRuns(() => result.fetchChunk(), judges, trajectories, strings);
+    },
+    abandon: async () => {
+      await streaming.catch(() => undefined);
+    },
+  };
+}
+
+/** The packed query's runs, chunk by chunk, decoded into label runs per trajectory id. */
+async function decodePackedRuns(
+  next: () => Promise<DuckDBDataChunk | null>,
+  judges: readonly string[],
+  trajectories: readonly { trajectory_id: string }[],
+  strings: StringPool,
+): Promise<Map<string, LabelRun[]>> {
   const runs = new Map<string, LabelRun[]>();
   const decode = new PackedLabels(strings);
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  for (let chunk = await next(); chunk && chunk.rowCount > 0; chunk = await next()) {
     const [indices, judgeCodes, runNumbers, sizes, los, his] = [0, 1, 2, 3, 4, 5].map((c) => chunk.getColumnVector(c));
     for (let i = 0; i < chunk.rowCount; i++) {
       const run: LabelRun = {

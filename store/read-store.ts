@@ -24,8 +24,7 @@ import { parquetValues } from "./parquet-values.js";
 import {
   JUDGMENTS_DDL,
   judgmentProblems,
-  labelVectorsFromTable,
-  loadParquetJudgments,
+  startLabelVectors,
   loadRecordJudgments,
   loadReferenceTables,
   loadTrajectoryReference,
@@ -35,6 +34,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
+import { loadJudgmentsAhead, type JudgmentLoad } from "./early-judgments.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 
 export interface ReadStoreOptions {
@@ -70,7 +70,8 @@ interface ReadContext {
   add: (p: Problem) => void;
   columns: Record<TableName, Column[]>;
   schemas: TableSchemas;
-  duck?: DuckDBInstance;
+  /** Created on first use; a promise, so that two steps asking at once (the early judgments) share one. */
+  duck?: Promise<DuckDBInstance>;
   /** The connection holding the judgments table (created when the store has one). */
   judgments?: DuckDBConnection;
   /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
@@ -81,6 +82,12 @@ interface ReadContext {
   trajectoryReference?: "unique" | "repeated";
   /** method_scores.parquet read as columns (store/method-score-table.ts), when nothing in it is to report. */
   methodScoreColumns?: MethodScoreColumns;
+  /** The primary judge (store.json), which normalises the judgments' keys. */
+  primaryJudge: string;
+  /** judgments.parquet, loading in DuckDB since the read began (store/early-judgments.ts). */
+  judgmentLoad?: Promise<JudgmentLoad>;
+  /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
+  judgmentRepeats?: number;
 }
 
 interface TableRows {
@@ -107,18 +114,20 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     schemas,
     columns: tableColumns(schemas),
     strings: new StringPool(),
+    primaryJudge: DEFAULT_JUDGE,
   };
   checkIsFolder(dir);
   const warnings: string[] = [];
   const found = findTableFiles(dir, warnings);
   const manifest = readManifest(dir, ctx.add);
+  ctx.primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
   const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
   checkRequiredTables(found, optionalJudgments, ctx.add);
   const { files, tables, locations, rowsCount, incomplete } = await readTables(ctx, found, problems, options);
   try {
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
-    const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
+    const primaryJudge = ctx.primaryJudge;
     if (ctx.judgments) options.onProgress?.(`checking ${rowsCount.judgments ?? 0} judgments in DuckDB`);
     const judgmentChecks = ctx.judgments
       ? await checkJudgments(
@@ -129,11 +138,27 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
           primaryJudge,
           // Loaded once trajectoryReference ran, even when ids repeat: then it holds the repeats too.
           ctx.trajectoryReference !== undefined,
+          ctx.judgmentRepeats,
         )
       : undefined;
+    // The label vectors' query runs in DuckDB while the keys and references are checked here (issue 10),
+    // when DuckDB's checks found nothing; they are dropped if the store turns out invalid.
+    const judgmentsClean = judgmentChecks && problems.count === 0 && !hasProblems(judgmentChecks);
+    if (ctx.judgments && judgmentsClean) options.onProgress?.("building label vectors in DuckDB");
+    const labels =
+      ctx.judgments && judgmentsClean
+        ? await startLabelVectors(ctx.judgments, primaryJudge, tables.trajectories as Trajectory[], {
+            evidence: options.evidence,
+            bucketJudgments: options.labelBucketJudgments,
+            strings: ctx.strings,
+          })
+        : undefined;
     options.onProgress?.("checking keys and references");
     checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
-    if (problems.count > 0) throw new StoreValidationError(dir, problems.items, problems.dropped);
+    if (problems.count > 0) {
+      await labels?.abandon();
+      throw new StoreValidationError(dir, problems.items, problems.dropped);
+    }
     const store = { manifest, ...tables } as Store;
     if (ctx.methodScoreColumns) {
       delete store.method_scores;
@@ -141,18 +166,14 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
     store.judgments = [];
     store.items ??= [];
-    if (ctx.judgments) {
-      options.onProgress?.("building label vectors in DuckDB");
-      store.labels = await labelVectorsFromTable(ctx.judgments, primaryJudge, store.trajectories, {
-        evidence: options.evidence,
-        bucketJudgments: options.labelBucketJudgments,
-        strings: ctx.strings,
-      });
+    if (labels) {
+      options.onProgress?.("reading label vectors from DuckDB");
+      store.labels = await labels.finish();
     }
     return { store, files, warnings, rows: rowsCount };
   } finally {
     ctx.judgments?.closeSync?.();
-    ctx.duck?.closeSync?.();
+    (await ctx.duck?.catch(() => undefined))?.closeSync?.();
   }
 }
 
@@ -167,16 +188,71 @@ async function readTables(
   problems: ProblemList,
   options: ReadStoreOptions,
 ) {
-  const files: Record<string, string> = {};
-  const tables: Partial<Record<TableName, unknown[]>> = {};
-  const locations: Partial<Record<TableName, RowLocations>> = {};
-  const rowsCount: Record<string, number> = {};
-  // Tables with rows that could not be read: references into them are not checked (they would only cascade).
-  const incomplete = new Set<TableName>();
-  const tableProblems = new Map<TableName, ProblemList>();
+  const read: TablesRead = {
+    files: {},
+    tables: {},
+    locations: {},
+    rowsCount: {},
+    // Tables with rows that could not be read: references into them are not checked (they would only cascade).
+    incomplete: new Set<TableName>(),
+    tableProblems: new Map<TableName, ProblemList>(),
+  };
+  loadJudgmentsFirst(ctx, found);
+  try {
+    await readEachTable(ctx, found, problems.cap, options, read);
+  } finally {
+    // Never left running past the read (its connection is closed then), even when a read step threw.
+    await ctx.judgmentLoad;
+  }
+  ctx.add = (p) => problems.add(p);
+  for (const table of found.keys()) {
+    const own = read.tableProblems.get(table)!;
+    for (const p of own.items) problems.add(p);
+    problems.dropped += own.dropped;
+  }
+  const { files, tables, locations, rowsCount, incomplete } = read;
+  return { files, tables, locations, rowsCount, incomplete };
+}
+
+/** What the reading of every table gathers. */
+interface TablesRead {
+  files: Record<string, string>;
+  tables: Partial<Record<TableName, unknown[]>>;
+  locations: Partial<Record<TableName, RowLocations>>;
+  rowsCount: Record<string, number>;
+  incomplete: Set<TableName>;
+  tableProblems: Map<TableName, ProblemList>;
+}
+
+/**
+ * Starts loading judgments.parquet in DuckDB before the first table is read, when it is the judgments'
+ * one file and not empty (the other cases are reported or read when the read reaches the table).
+ */
+function loadJudgmentsFirst(ctx: ReadContext, found: ReadonlyMap<TableName, string[]>): void {
+  const names = found.get("judgments");
+  if (names?.length !== 1 || !names[0].endsWith(".parquet")) return;
+  const path = join(ctx.dir, names[0]);
+  if (statSync(path).size === 0) return;
+  ctx.judgmentLoad = loadJudgmentsAhead(() => judgmentsConnection(ctx), {
+    path,
+    file: names[0],
+    schema: ctx.schemas.judgments,
+    format: { field: issueField, message: issueMessage },
+    primaryJudge: ctx.primaryJudge,
+  });
+}
+
+/** Each table read in turn (trajectories first), its problems held in a list of its own. */
+async function readEachTable(
+  ctx: ReadContext,
+  found: Map<TableName, string[]>,
+  cap: number,
+  options: ReadStoreOptions,
+  { files, tables, locations, rowsCount, incomplete, tableProblems }: TablesRead,
+): Promise<void> {
   const framed = new FrameWatch(found, options.onFrameTables);
   for (const [table, names] of [...found].sort(([a], [b]) => readRank(a) - readRank(b))) {
-    const own = new ProblemList(problems.cap);
+    const own = new ProblemList(cap);
     tableProblems.set(table, own);
     ctx.add = (p) => own.add(p);
     if (names.length > 1) {
@@ -200,14 +276,10 @@ async function readTables(
     rowsCount[table] = read.rows ?? read.valid.length;
     framed.read(table, incomplete.has(table), () => frameTables(tables, ctx));
   }
-  ctx.add = (p) => problems.add(p);
-  for (const table of found.keys()) {
-    const own = tableProblems.get(table)!;
-    for (const p of own.items) problems.add(p);
-    problems.dropped += own.dropped;
-  }
-  return { files, tables, locations, rowsCount, incomplete };
 }
+
+const hasProblems = (checks: { duplicates: Problem[]; references: Problem[] }) =>
+  checks.duplicates.length > 0 || checks.references.length > 0;
 
 async function checkJudgments(
   conn: DuckDBConnection,
@@ -216,15 +288,17 @@ async function checkJudgments(
   incomplete: ReadonlySet<TableName>,
   primaryJudge: string,
   trajectoriesLoaded: boolean,
+  repeats: number | undefined,
 ) {
   await loadReferenceTables(conn, tables as Parameters<typeof loadReferenceTables>[1], trajectoriesLoaded);
-  return judgmentProblems(conn, {
+  const checks = {
     file,
-    loc: file.endsWith(".parquet") ? "row" : "line",
+    loc: file.endsWith(".parquet") ? ("row" as const) : ("line" as const),
     primaryJudge,
     checkTrajectories: !incomplete.has("trajectories"),
     checkItems: !incomplete.has("items") && !incomplete.has("tasks"),
-  });
+  };
+  return judgmentProblems(conn, checks, repeats);
 }
 
 /**
@@ -237,10 +311,11 @@ const READ_MEMORY_LIMIT = "512MB";
 
 /**
  * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory,
- * spilling to the OS temp folder when large. Created on first use.
+ * spilling to the OS temp folder when large. Created on first use, and only once: the judgments' load
+ * and the first table's read ask for it at once (two databases would not see each other's tables).
  */
 async function duckOf(ctx: ReadContext): Promise<DuckDBInstance> {
-  ctx.duck ??= await DuckDBInstance.create(":memory:", {
+  ctx.duck ??= DuckDBInstance.create(":memory:", {
     temp_directory: join(tmpdir(), "gcpc-duckdb"),
     memory_limit: READ_MEMORY_LIMIT,
   });
@@ -332,14 +407,16 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
   }
   const format = { field: issueField, message: issueMessage };
   if (table === "judgments" && file.endsWith(".parquet")) {
-    const conn = await judgmentsConnection(ctx);
-    try {
-      const r = await loadParquetJudgments(conn, { path, file, schema: ctx.schemas.judgments, add: ctx.add, format });
-      return r && { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
-    } catch (e) {
-      ctx.add(cannotReadParquet(file, e));
+    // Started with the read (loadJudgmentsFirst); its problems are this table's.
+    const load = await ctx.judgmentLoad!;
+    for (const p of load.problems) ctx.add(p);
+    if (load.error !== undefined) {
+      ctx.add(cannotReadParquet(file, load.error));
       return undefined;
     }
+    ctx.judgmentRepeats = load.repeats;
+    const r = load.loaded;
+    return r && { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
   }
   if (table === "method_scores" && file.endsWith(".parquet")) {
     const columns = await methodScoresAsColumns(ctx, path);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readStore } from "../store/read-store.js";
 import { StoreValidationError, formatProblem } from "../store/problems.js";
-import { assertProblems, validStoreWithParquet } from "./parquet-fixture.js";
+import { assertProblems, VALID_STORE, validStoreWithParquet } from "./parquet-fixture.js";
 
 const root = new URL("./fixtures/stores/", import.meta.url).pathname;
 
@@ -98,5 +98,25 @@ test("Parquet tables: NaN, Infinity and a null in a required column are reported
     'method_scores.parquet, row 2, field "score": Invalid input: expected number, received NaN (got NaN)',
     'method_scores.parquet, row 3, field "score": Invalid input: expected number, received Infinity (got Infinity)',
     'method_scores.parquet, row 4, field "trajectory_id": missing required field',
+  ]);
+});
+
+test("judgments.parquet, loaded while the other tables are read, keeps its problems' place in the list", async () => {
+  // The judgments load in DuckDB from the start of the read (store/early-judgments.ts); their problems must
+  // still come after the items' and before the trajectories', in file-name order, as when read in turn.
+  const dir = await validStoreWithParquet({
+    judgments: `SELECT * FROM (VALUES ('r1', 'c1', 'Yes'), ('r1', 'c2', 'Maybe'), ('r9', 'c1', 'No'),
+       ('r1', 'c1', 'No')) v(trajectory_id, item_id, label)`,
+    trajectories: `SELECT * FROM read_json('${VALID_STORE}trajectories.jsonl')
+       UNION ALL SELECT 'r1', 't1', 'h', 'm', 'none', 2, 'FAIL'`,
+    items: `SELECT * FROM read_json('${VALID_STORE}items.jsonl') UNION ALL SELECT * FROM read_json('${VALID_STORE}items.jsonl') LIMIT 4`,
+  });
+  await assertProblems(dir, [
+    'judgments.parquet, row 2, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
+    'items.parquet, row 4, field "item_id": duplicate item (task_id / item_id) "t1 / c1" (first at row 1)',
+    'trajectories.parquet, row 4, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
+    'judgments.parquet, row 4, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) ' +
+      '"r1 / c1 / 1 / primary" (first at row 1)',
+    'judgments.parquet, row 3, field "trajectory_id": unknown trajectory "r9" (not in trajectories)',
   ]);
 });
