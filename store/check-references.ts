@@ -42,27 +42,40 @@ export function checkReferences(
   locations: Partial<Record<TableName, RowLocations>>,
   files: Record<string, string>,
   add: (p: Problem) => void,
-  incomplete: ReadonlySet<TableName> = new Set(),
-  primaryJudge = DEFAULT_JUDGE,
-  /** Problems of a judgments table checked in DuckDB (store/judgment-table.ts), emitted in their place. */
-  judgments?: { duplicates: Problem[]; references: Problem[] },
+  o: {
+    incomplete?: ReadonlySet<TableName>;
+    primaryJudge?: string;
+    /** Problems of a judgments table checked in DuckDB (store/judgment-table.ts), emitted in their place. */
+    judgments?: { duplicates: Problem[]; references: Problem[] };
+    /**
+     * The trajectories' ids are known to be unique (DuckDB counted them, store/read-store.ts): their key
+     * check, a Map of every id (2 M at 100× the paper), is skipped.
+     */
+    trajectoryIdsUnique?: boolean;
+  } = {},
 ): void {
+  const { incomplete = new Set(), primaryJudge = DEFAULT_JUDGE, judgments } = o;
   const c = new ReferenceCheck(tables as Partial<Record<TableName, Row[]>>, locations, files, add, incomplete);
-  c.uniqueKeys(primaryJudge, judgments?.duplicates);
+  c.uniqueKeys(primaryJudge, judgments?.duplicates, o.trajectoryIdsUnique);
   c.taskReferences();
   for (const p of judgments?.references ?? []) add(p);
-  for (const table of ["judgments", "human_item_labels", "evidence_replacements"] as const) {
+  for (const table of ITEM_NAMING) {
     c.rows(table).forEach((r, i) => {
       c.itemReference(table, r, i);
     });
   }
-  for (const table of ["method_scores", "human_ratings", "verifier_results"] as const) {
+  for (const table of TRAJECTORY_NAMING) {
     c.rows(table).forEach((r, i) => {
       c.trajectoryReference(table, "trajectory_id", r, i);
     });
   }
   c.preferences();
 }
+
+/** Tables whose rows name a trajectory and an item of its task. */
+const ITEM_NAMING = ["judgments", "human_item_labels", "evidence_replacements"] as const;
+/** Tables whose rows name a trajectory only (human_preferences names two, checked apart). */
+const TRAJECTORY_NAMING = ["method_scores", "human_ratings", "verifier_results"] as const;
 
 class ReferenceCheck {
   private readonly tasks: Set<string>;
@@ -110,11 +123,11 @@ class ReferenceCheck {
     }
   }
 
-  uniqueKeys(primaryJudge: string, judgmentDuplicates: Problem[] = []): void {
+  uniqueKeys(primaryJudge: string, judgmentDuplicates: Problem[] = [], trajectoryIdsUnique = false): void {
     const f = (name: string) => (r: Row) => r[name];
     this.unique("tasks", [f("task_id")], "task_id", "task_id");
     this.unique("items", [f("task_id"), f("item_id")], "item (task_id / item_id)", "item_id");
-    this.unique("trajectories", [f("trajectory_id")], "trajectory_id", "trajectory_id");
+    if (!trajectoryIdsUnique) this.unique("trajectories", [f("trajectory_id")], "trajectory_id", "trajectory_id");
     // Contract rule 13: the key is normalized first (omitted run = 1, omitted judge = the primary judge),
     // so a row without a judge and a row naming the primary judge are the same judgment.
     this.unique(
@@ -148,10 +161,31 @@ class ReferenceCheck {
       if (s.size === 0) this.itemsOf.set(r.task_id, s);
       s.add(r.item_id);
     });
+    const wanted = this.namedTrajectories();
     this.rows("trajectories").forEach((r, i) => {
       checkTask("trajectories", r, i);
-      this.taskOf.set(r.trajectory_id, r.task_id);
+      if (!wanted || wanted.has(r.trajectory_id)) this.taskOf.set(r.trajectory_id, r.task_id);
     });
+  }
+
+  /**
+   * The trajectory ids the other tables' rows name, when they are fewer rows than the trajectories; else
+   * undefined (every trajectory's task is kept). The judgments are checked in DuckDB and method scores
+   * read as columns, so at 100× the paper a few thousand human rows name a trajectory, and the lookup
+   * needs those ids' tasks, not a Map entry for each of 2 M trajectories.
+   */
+  private namedTrajectories(): Set<string> | undefined {
+    const naming = [
+      ...[...ITEM_NAMING, ...TRAJECTORY_NAMING].map((t) => [t, "trajectory_id"]),
+      ["human_preferences", "trajectory_a"],
+      ["human_preferences", "trajectory_b"],
+    ] as [TableName, string][];
+    let count = 0;
+    for (const [table] of naming) count += this.rows(table).length;
+    if (count >= this.rows("trajectories").length) return undefined;
+    const ids = new Set<string>();
+    for (const [table, field] of naming) for (const r of this.rows(table)) ids.add(r[field]);
+    return ids;
   }
 
   /** The task of the trajectory a row names, or undefined (reported unless trajectories could not be read). */

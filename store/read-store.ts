@@ -154,7 +154,13 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
           })
         : undefined;
     options.onProgress?.("checking keys and references");
-    checkReferences(tables, locations, files, ctx.add, incomplete, primaryJudge, judgmentChecks);
+    checkReferences(tables, locations, files, ctx.add, {
+      incomplete,
+      primaryJudge,
+      judgments: judgmentChecks,
+      // Counted over the same valid rows when ref_trajectories was loaded for the other tables' read.
+      trajectoryIdsUnique: ctx.trajectoryReference === "unique",
+    });
     if (problems.count > 0) {
       await labels?.abandon();
       throw new StoreValidationError(dir, problems.items, problems.dropped);
