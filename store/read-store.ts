@@ -25,6 +25,7 @@ import {
   JUDGMENTS_DDL,
   judgmentProblems,
   startLabelVectors,
+  type LabelVectorsUnderWay,
   loadRecordJudgments,
   loadReferenceTables,
   loadTrajectoryReference,
@@ -128,31 +129,11 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = ctx.primaryJudge;
-    if (ctx.judgments) options.onProgress?.(`checking ${rowsCount.judgments ?? 0} judgments in DuckDB`);
-    const judgmentChecks = ctx.judgments
-      ? await checkJudgments(
-          ctx.judgments,
-          tables,
-          files.judgments,
-          incomplete,
-          primaryJudge,
-          // Loaded once trajectoryReference ran, even when ids repeat: then it holds the repeats too.
-          ctx.trajectoryReference !== undefined,
-          ctx.judgmentRepeats,
-        )
-      : undefined;
-    // The label vectors' query runs in DuckDB while the keys and references are checked here (issue 10),
-    // when DuckDB's checks found nothing; they are dropped if the store turns out invalid.
-    const judgmentsClean = judgmentChecks && problems.count === 0 && !hasProblems(judgmentChecks);
-    if (ctx.judgments && judgmentsClean) options.onProgress?.("building label vectors in DuckDB");
-    const labels =
-      ctx.judgments && judgmentsClean
-        ? await startLabelVectors(ctx.judgments, primaryJudge, tables.trajectories as Trajectory[], {
-            evidence: options.evidence,
-            bucketJudgments: options.labelBucketJudgments,
-            strings: ctx.strings,
-          })
-        : undefined;
+    const { checks: judgmentChecks, labels } = await judgmentsInDuckDB(ctx, tables, files, incomplete, {
+      clean: () => problems.count === 0,
+      rows: rowsCount.judgments ?? 0,
+      options,
+    });
     options.onProgress?.("checking keys and references");
     checkReferences(tables, locations, files, ctx.add, {
       incomplete,
@@ -282,6 +263,40 @@ async function readEachTable(
     rowsCount[table] = read.rows ?? read.valid.length;
     framed.read(table, incomplete.has(table), () => frameTables(tables, ctx));
   }
+}
+
+/**
+ * DuckDB's checks of the judgments table, then, when they and every table read so far found nothing, its
+ * label vectors started: their query runs in DuckDB while the caller checks keys and references (issue 10).
+ * They are dropped if the store turns out invalid.
+ */
+async function judgmentsInDuckDB(
+  ctx: ReadContext,
+  tables: Partial<Record<TableName, unknown[]>>,
+  files: Record<string, string>,
+  incomplete: ReadonlySet<TableName>,
+  o: { clean: () => boolean; rows: number; options: ReadStoreOptions },
+): Promise<{ checks?: Awaited<ReturnType<typeof checkJudgments>>; labels?: LabelVectorsUnderWay }> {
+  if (!ctx.judgments) return {};
+  o.options.onProgress?.(`checking ${o.rows} judgments in DuckDB`);
+  const checks = await checkJudgments(
+    ctx.judgments,
+    tables,
+    files.judgments,
+    incomplete,
+    ctx.primaryJudge,
+    // Loaded once trajectoryReference ran, even when ids repeat: then it holds the repeats too.
+    ctx.trajectoryReference !== undefined,
+    ctx.judgmentRepeats,
+  );
+  if (!o.clean() || hasProblems(checks)) return { checks };
+  o.options.onProgress?.("building label vectors in DuckDB");
+  const labels = await startLabelVectors(ctx.judgments, ctx.primaryJudge, tables.trajectories as Trajectory[], {
+    evidence: o.options.evidence,
+    bucketJudgments: o.options.labelBucketJudgments,
+    strings: ctx.strings,
+  });
+  return { checks, labels };
 }
 
 const hasProblems = (checks: { duplicates: Problem[]; references: Problem[] }) =>
