@@ -36,6 +36,8 @@ import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
 import { loadJudgmentsAhead, type JudgmentLoad } from "./early-judgments.js";
+import { trajectoryOrderFromFile, trajectoryReferenceFromFile } from "./trajectory-reference.js";
+import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 
 export interface ReadStoreOptions {
@@ -89,6 +91,10 @@ interface ReadContext {
   judgmentLoad?: Promise<JudgmentLoad>;
   /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
   judgmentRepeats?: number;
+  /** The trajectories' id order, computed in DuckDB while the next table is read (trajectoriesInDuckDB). */
+  trajectoryOrder?: Promise<TrajectoryOrder | undefined>;
+  /** The same, once that table is read. */
+  order?: TrajectoryOrder;
 }
 
 interface TableRows {
@@ -153,6 +159,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
     store.judgments = [];
     store.items ??= [];
+    if (ctx.order) store.trajectory_order = ctx.order;
     if (labels) {
       options.onProgress?.("reading label vectors from DuckDB");
       store.labels = await labels.finish();
@@ -188,8 +195,9 @@ async function readTables(
   try {
     await readEachTable(ctx, found, problems.cap, options, read);
   } finally {
-    // Never left running past the read (its connection is closed then), even when a read step threw.
+    // Never left running past the read (their connections are closed then), even when a read step threw.
     await ctx.judgmentLoad;
+    ctx.order = await ctx.trajectoryOrder;
   }
   ctx.add = (p) => problems.add(p);
   for (const table of found.keys()) {
@@ -259,8 +267,13 @@ async function readEachTable(
       tables[table] = read.valid;
       locations[table] = read.locations;
     }
-    if (table === "trajectories") ctx.trajectories = read.valid as Trajectory[];
+    if (table === "trajectories") {
+      ctx.trajectories = read.valid as Trajectory[];
+      if (names[0].endsWith(".parquet") && read.complete && own.count === 0)
+        await trajectoriesInDuckDB(ctx, join(ctx.dir, names[0]));
+    }
     rowsCount[table] = read.rows ?? read.valid.length;
+    if (table !== "trajectories" && ctx.trajectoryOrder) ctx.order = await ctx.trajectoryOrder;
     framed.read(table, incomplete.has(table), () => frameTables(tables, ctx));
   }
 }
@@ -594,6 +607,30 @@ async function parquetRecords(
 }
 
 /**
+ * A trajectories.parquet whose rows were all valid: ref_trajectories loaded from the file, and, when its ids
+ * are unique, their order computed meanwhile (store/trajectory-reference.ts). On any failure nothing is kept
+ * and trajectoryReference loads the rows read, as for the other formats.
+ */
+async function trajectoriesInDuckDB(ctx: ReadContext, path: string): Promise<void> {
+  const duck = await duckOf(ctx);
+  const conn = await duck.connect();
+  try {
+    ctx.trajectoryReference = (await trajectoryReferenceFromFile(conn, path)) ? "unique" : "repeated";
+  } catch {
+    await conn.run("DROP TABLE IF EXISTS ref_trajectories").catch(() => undefined);
+    conn.closeSync?.();
+    return;
+  }
+  if (ctx.trajectoryReference === "repeated") {
+    conn.closeSync?.();
+    return;
+  }
+  ctx.trajectoryOrder = trajectoryOrderFromFile(conn, path)
+    .catch(() => undefined)
+    .finally(() => conn.closeSync?.());
+}
+
+/**
  * The trajectories read, loaded once as ref_trajectories; undefined when there are none or an id repeats
  * (a join would then repeat rows; the repeat is reported by the key check).
  */
@@ -632,6 +669,7 @@ function frameTables(tables: Partial<Record<TableName, unknown[]>>, ctx: ReadCon
       ? { method_scores: undefined, method_score_columns: ctx.methodScoreColumns }
       : { method_scores: tables.method_scores as MethodScore[] | undefined, method_score_columns: undefined }),
     verifier_results: tables.verifier_results as VerifierResult[] | undefined,
+    trajectory_order: ctx.order,
   };
 }
 

@@ -8,7 +8,7 @@ import { StoreValidationError } from "../store/problems.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
-import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
+import { FRAME_FIELDS, trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
 
@@ -26,8 +26,7 @@ test("the frame's tables reach onFrameTables once, before the judgments, as the 
   const [{ tables, stepsBefore }] = calls;
   const judgmentsAt = steps.findIndex((s) => s.startsWith("reading judgments"));
   assert.ok(judgmentsAt >= 0 && stepsBefore <= judgmentsAt, steps.join("; "));
-  for (const k of ["trajectories", "tasks", "method_scores", "method_score_columns", "verifier_results"] as const)
-    assert.equal(tables[k], store[k], k);
+  for (const k of FRAME_FIELDS) assert.equal(tables[k], store[k], k);
   assert.ok(store.trajectories.length > 0 && store.tasks.length > 0);
   // Early and late frames of one store are interchangeable; a frame of other tables is refused.
   assert.doesNotThrow(() => prepareStore(store, trajectoryFrame(tables)));

@@ -2,6 +2,7 @@ import type { Store, Task, Trajectory } from "../schema/tables.js";
 import type { MethodScoreColumns } from "../schema/method-score-columns.js";
 import { compareCodePoints, sortByCodePoints } from "../order.js";
 import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";
+import { keptInOrder } from "../schema/trajectory-order.js";
 
 /** The store's fields a frame is built from: none of them holds judgments. */
 export const FRAME_FIELDS = [
@@ -10,6 +11,7 @@ export const FRAME_FIELDS = [
   "method_scores",
   "method_score_columns",
   "verifier_results",
+  "trajectory_order",
 ] as const satisfies readonly (keyof Store)[];
 
 export type FrameTables = Pick<Store, (typeof FRAME_FIELDS)[number]>;
@@ -40,7 +42,9 @@ export interface TrajectoryFrame {
 }
 
 export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
-  const { trajectories, dropped } = dedupByLogHash(source.trajectories);
+  const { trajectories, dropped } = source.trajectory_order
+    ? keptInOrder(source.trajectories, source.trajectory_order)
+    : dedupByLogHash(source.trajectories);
   // One id → position map serves the trajectory lookup, the metric columns and the score columns
   // (issue 10: a Map per purpose held one entry per trajectory each).
   const slots = trajectorySlots(trajectories);

@@ -12,8 +12,10 @@ export function benchmarkSubset(store: Store, benchmark: string): Store {
   const ids = new Set(store.trajectories.filter((t) => tasks.has(t.task_id)).map((t) => t.trajectory_id));
   const byTrajectory = <T extends { trajectory_id: string }>(rows: T[] | undefined) =>
     rows?.filter((r) => ids.has(r.trajectory_id));
+  // The read's trajectory order describes the whole store; the subset's deduplication is its own.
+  const { trajectory_order: _wholeStoreOrder, ...rest } = store;
   const out: Store = {
-    ...store,
+    ...rest,
     manifest: { ...store.manifest, name: `${store.manifest.name} [benchmark ${benchmark}]` },
     tasks: store.tasks.filter((t) => tasks.has(t.task_id)),
     items: store.items.filter((i) => tasks.has(i.task_id)),

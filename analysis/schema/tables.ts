@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { LabelVectors } from "./label-vectors.js";
 import type { MethodScoreColumns } from "./method-score-columns.js";
+import type { TrajectoryOrder } from "./trajectory-order.js";
 
 /**
  * Row schemas of the verdict-store contract (docs/verdict-store.md).
@@ -142,6 +143,8 @@ export interface Store {
   method_scores?: MethodScore[];
   /** A store read from disk may carry its method scores as columns instead (and no `method_scores`). */
   method_score_columns?: MethodScoreColumns;
+  /** A store read from disk may carry its trajectories' id order and log_hash deduplication (issue 10). */
+  trajectory_order?: TrajectoryOrder;
   human_ratings?: HumanRating[];
   human_preferences?: HumanPreference[];
   human_item_labels?: HumanItemLabel[];
