@@ -9,6 +9,8 @@ import {
   type ChecklistItemRoute,
 } from "../analysis/scoring/official-outcome.js";
 import type { Label } from "../analysis/schema/tables.js";
+import { metricsOfRouteCounts, trajectoryMetrics } from "../analysis/scoring/trajectory-metrics.js";
+import { RouteCountsTable } from "../analysis/scoring/route-counts-table.js";
 
 const STEPS = [
   { propagation: false, endpoint: false },
@@ -78,4 +80,27 @@ test("a hand-counted run: 2 assertion items (Yes, Abstain), 2 other (No, not jud
     checklistNo: 3,
     items: 4,
   });
+});
+
+test("metrics from route counts equal trajectoryMetrics (paper §3.4) for every outcome", () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(item, label), { maxLength: 14 }), fc.constantFrom(...OUTCOMES), (rows, outcome) => {
+      const items = rows.map(([i]) => i);
+      const labels = rows.map(([, l]) => l);
+      assert.deepEqual(
+        metricsOfRouteCounts(routeCounts(items, labels), outcome),
+        trajectoryMetrics(items, labels, outcome),
+        JSON.stringify({ rows, outcome }),
+      );
+    }),
+    { numRuns: 2000, seed: 20261202 },
+  );
+});
+
+test("the route counts table gives back each slot's counts", () => {
+  const table = new RouteCountsTable(3);
+  const c = { items: 9, assertion: 4, assertionYes: 2, assertionNo: 1, otherYes: 3, otherNo: 0 };
+  table.set(1, c);
+  assert.deepEqual(table.at(1), c);
+  assert.deepEqual(table.at(0), { items: 0, assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 });
 });

@@ -8,7 +8,8 @@ import {
   type AbstentionRule,
   type OutcomeStep,
 } from "../scoring/official-outcome.js";
-import { trajectoryMetrics } from "../scoring/trajectory-metrics.js";
+import { metricsOfRouteCounts } from "../scoring/trajectory-metrics.js";
+import { RouteCountsTable } from "../scoring/route-counts-table.js";
 import { compareCodePoints } from "../order.js";
 import { MetricsTable } from "../scoring/metrics-table.js";
 import { FRAME_FIELDS, trajectoryFrame, type TrajectoryFrame } from "./trajectory-frame.js";
@@ -89,14 +90,18 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     trajectories.map((t) => t.trajectory_id),
     slots,
   );
-  // Each kept trajectory's primary run (primary judge, run 1), by slot: looked up once here, where RQ4's
-  // score columns looked each trajectory up in two maps per call (issue 10: 6 s at 100× the paper).
+  // Each kept trajectory's primary run (primary judge, run 1) and its route counts, by slot: looked up
+  // and counted once here, where RQ4's score columns looked each trajectory up in two maps per call and
+  // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
+  // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
+  const routes = new RouteCountsTable(trajectories.length);
   for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
     const labels = (primaryRuns[k] = runLabels(t.trajectory_id));
-    const vec = labels === undefined ? new Array(items.length).fill(undefined) : decodeLabels(labels);
-    metrics.setSlot(k, trajectoryMetrics(items, vec, t.outcome));
+    const counts = routeCounts(items, labels ?? unjudged(items.length));
+    routes.set(k, counts);
+    metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
   }
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const t = byId.get(id);
@@ -126,7 +131,8 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
       return scores(id, [{ step, abstention }], judge, run)[0];
     },
     scores,
-    scoreColumns: (list, variants) => scoreColumnsOf({ list, variants, slots, primaryRuns, checklist, testResults }),
+    scoreColumns: (list, variants) =>
+      scoreColumnsOf({ list, variants, slots, primaryRuns, routes, checklist, testResults }),
   };
 }
 
@@ -170,6 +176,7 @@ function scoreColumnsOf(o: {
   variants: readonly Variant[];
   slots: ReadonlyMap<string, number>;
   primaryRuns: readonly (string | undefined)[];
+  routes: RouteCountsTable;
   checklist: Map<string, Item[]>;
   testResults: PreparedStore["testResults"];
 }): Float64Array[] {
@@ -180,8 +187,18 @@ function scoreColumnsOf(o: {
     const slot = o.slots.get(t.trajectory_id);
     const labels = slot === undefined ? undefined : o.primaryRuns[slot];
     if (labels === undefined) continue;
-    const score = variantScorer(t, labels, o.checklist, o.testResults);
-    for (let v = 0; v < variants.length; v++) columns[v][i] = score(variants[v]);
+    // Per-test propagation on a FAIL with test results walks the items (each item's test decides);
+    // every other variant is arithmetic on the route counts counted when the store was prepared.
+    if (t.outcome === "FAIL" && o.testResults.has(t.trajectory_id)) {
+      const score = variantScorer(t, labels, o.checklist, o.testResults);
+      for (let v = 0; v < variants.length; v++) columns[v][i] = score(variants[v]);
+      continue;
+    }
+    const counts = o.routes.at(slot!);
+    for (let v = 0; v < variants.length; v++) {
+      const { step, abstention = "exclude" } = variants[v];
+      columns[v][i] = gcpcOf(countsOfVariant(counts, t.outcome, step, abstention));
+    }
   }
   return columns;
 }
@@ -210,6 +227,10 @@ function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<str
   const runs = { get: (id: string): LabelRun[] | undefined => (byId.has(id) ? vectors.runs.get(id) : undefined) };
   return { runs, judges, judgments: vectors.judgments };
 }
+
+/** A run with no judgment: every item unjudged (one shared array per checklist length). */
+const unjudgedRuns: (undefined[] | undefined)[] = [];
+const unjudged = (n: number): readonly undefined[] => (unjudgedRuns[n] ??= new Array<undefined>(n).fill(undefined));
 
 function storeCounts(
   store: Store,

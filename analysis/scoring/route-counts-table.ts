@@ -1,0 +1,39 @@
+import type { RouteCounts } from "./official-outcome.js";
+import { keptColumn } from "../kept-columns.js";
+
+/**
+ * Every trajectory's primary-run route counts (official-outcome.ts) as typed columns over the trajectory
+ * slots: counted once when the store is prepared, so that scoring a trajectory under any variant without
+ * per-test propagation is arithmetic (issue 10: RQ4 walked every run's labels again for its ten variants,
+ * 8 s of the main thread at 100× the paper). Six 32-bit counts a trajectory.
+ */
+export class RouteCountsTable {
+  private readonly counts: Int32Array;
+
+  constructor(readonly size: number) {
+    this.counts = keptColumn(Int32Array, 6 * size);
+  }
+
+  set(k: number, c: RouteCounts): void {
+    const o = 6 * k;
+    this.counts[o] = c.items;
+    this.counts[o + 1] = c.assertion;
+    this.counts[o + 2] = c.assertionYes;
+    this.counts[o + 3] = c.assertionNo;
+    this.counts[o + 4] = c.otherYes;
+    this.counts[o + 5] = c.otherNo;
+  }
+
+  at(k: number): RouteCounts {
+    const o = 6 * k;
+    const c = this.counts;
+    return {
+      items: c[o],
+      assertion: c[o + 1],
+      assertionYes: c[o + 2],
+      assertionNo: c[o + 3],
+      otherYes: c[o + 4],
+      otherNo: c[o + 5],
+    };
+  }
+}
