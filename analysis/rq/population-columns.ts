@@ -30,10 +30,17 @@ interface MemberScores {
   present: Uint8Array;
 }
 
-export function populationColumns(p: Pick<PreparedStore, "slots">, trajectories: Trajectory[]): PopulationColumns {
+export function populationColumns(
+  p: Pick<PreparedStore, "trajectories">,
+  keep: (t: Trajectory) => boolean,
+): PopulationColumns {
+  // Members by position in the store's trajectories (its slots): no lookup of their ids.
+  const memberSlots: number[] = [];
+  for (let k = 0; k < p.trajectories.length; k++) if (keep(p.trajectories[k])) memberSlots.push(k);
+  const size = memberSlots.length;
+  const trajectories = memberSlots.map((k) => p.trajectories[k]);
   const ids = [...new Set(trajectories.map((t) => t.task_id))].sort(compareCodePoints);
   const rank = new Map(ids.map((id, r) => [id, r]));
-  const size = trajectories.length;
   const pop = {
     trajectories,
     slots: keptColumn(Int32Array, size),
@@ -45,7 +52,7 @@ export function populationColumns(p: Pick<PreparedStore, "slots">, trajectories:
   };
   for (let i = 0; i < size; i++) {
     const t = trajectories[i];
-    pop.slots[i] = p.slots.get(t.trajectory_id) ?? -1;
+    pop.slots[i] = memberSlots[i];
     pop.taskRank[i] = rank.get(t.task_id)!;
     pop.pass[i] = t.outcome === "PASS" ? 1 : 0;
   }

@@ -68,7 +68,7 @@ export function rq1Plan(
   pairedWith = "holistic",
   stored: readonly AucJob[] = [],
 ): { jobs: AnalysisJob[]; assemble: (results: JobResult[], storedResults?: JobResult[]) => Rq1Result } {
-  const pop = populationColumns(p, p.trajectories.filter(isBinary));
+  const pop = populationColumns(p, isBinary);
   const maps = methodScoreMaps(p);
   const gcpc = maps.get("gcpc")!;
   const other = maps.get(pairedWith);
@@ -145,7 +145,7 @@ function assembleRq1(
  * like a computed score (gcpc, gcpc_outcome) is left to {@link rq1Plan}, where it replaces that score.
  */
 export function rq1StoredJobs(frame: TrajectoryFrame, settings: BootstrapSettings): AucJob[] {
-  const pop = populationColumns(frame, frame.trajectories.filter(isBinary));
+  const pop = populationColumns(frame, isBinary);
   const methods = logOnlyMethods(frame.storedScores).filter(([method]) => !COMPUTED.includes(method));
   return aucJobs(pop, methods, headline(settings));
 }
