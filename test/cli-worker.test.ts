@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { WORKER_THRESHOLD } from "../cli/job-worker.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const gcpc = (...args: string[]) =>
@@ -18,7 +18,7 @@ const gcpc = (...args: string[]) =>
 // A store past the worker threshold, so that `--threads 2` (the default) starts the worker and the
 // intervals that read no judgment start on it while the judgments are read (analysis/rq/early-jobs.ts).
 test("gcpc report on a worker, early intervals included, writes the bytes of a one-thread run", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-worker-"));
+  const dir = tempDir("gcpc-worker-");
   try {
     const store = join(dir, "store");
     const made = gcpc("generate", store, "--seed", "3", "--scale", "4.5");

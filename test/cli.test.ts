@@ -3,13 +3,13 @@ import { labelVectorsFromRows } from "../analysis/schema/label-vectors.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { readStore } from "../store/read-store.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 import { methodScoreRows } from "../analysis/schema/method-score-columns.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const gcpc = (...args: string[]) =>
@@ -35,7 +35,7 @@ test("usage errors exit 2 with a message; help exits 0", () => {
 });
 
 test("an invalid store exits 2 and writes no output file", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-"));
+  const dir = tempDir("gcpc-");
   const out = join(dir, "report.json");
   const r = gcpc(
     "report",
@@ -131,7 +131,7 @@ test("the committed demo store equals a fresh generation from its seed", async (
 });
 
 test("stores may mix JSONL, CSV and Parquet; CSV lists are JSON arrays in a cell", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-mix-"));
+  const dir = tempDir("gcpc-mix-");
   const { writeFileSync, copyFileSync } = await import("node:fs");
   for (const f of ["items.jsonl", "judgments.jsonl", "trajectories.jsonl"]) copyFileSync(join(valid, f), join(dir, f));
   writeFileSync(

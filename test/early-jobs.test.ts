@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readStore } from "../store/read-store.js";
 import { StoreValidationError } from "../store/problems.js";
@@ -11,6 +10,7 @@ import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 import { FRAME_FIELDS, trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const demo = new URL("../data/demo", import.meta.url).pathname;
 const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
@@ -60,7 +60,7 @@ test("intervals started from the frame give the report the plans give, with or w
 });
 
 test("a store whose judgments fail validation still fails with its problems while early intervals run", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-early-"));
+  const dir = tempDir("gcpc-early-");
   const runner = new WorkerJobRunner();
   try {
     cpSync(demo, dir, { recursive: true });
@@ -84,7 +84,7 @@ test("a store whose judgments fail validation still fails with its problems whil
 });
 
 test("no frame is offered when one of its tables has a problem", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-early-"));
+  const dir = tempDir("gcpc-early-");
   try {
     cpSync(demo, dir, { recursive: true });
     rmSync(join(dir, "tasks.parquet"));

@@ -2,21 +2,21 @@
 // fast-check, fixed seed, ≥ 1,000 cases per run (issue 8).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { cli, treeHash } from "./helpers/run-cli.js";
 import { writeParquet } from "../store/write-store.js";
 import { tableColumns } from "../analysis/schema/columns.js";
 import { duckdbColumns } from "../store/columns.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const BASES = { jsonl: join(repo, "examples/jsonl-store"), csv: join(repo, "examples/csv-store"), parquet: "" };
 let work: string;
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), "gcpc-fuzz-"));
+  work = tempDir("gcpc-fuzz-");
   // A third base with Parquet tables, so the DuckDB reader is fuzzed too.
   BASES.parquet = join(work, "parquet-base");
   cpSync(BASES.jsonl, BASES.parquet, { recursive: true });

@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importHarbor, conditionFromPath } from "../store/import/harbor.js";
 import { importRegistry } from "../store/import/registry.js";
@@ -10,6 +9,7 @@ import { outcomeLevel } from "../analysis/rq/outcome-level.js";
 import { verifierTestShare } from "../analysis/rq/trajectory-frame.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { tableContent as norm } from "./helpers/table-content.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 // Public fixtures vendored in the repo (data/real/raw/README.md says where they come from).
 const raw = new URL("../data/real/raw/", import.meta.url).pathname;
@@ -79,7 +79,7 @@ test("condition comes from the path in all three layouts", () => {
 });
 
 test("broken and incomplete trial folders are listed and the import continues", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-harbor-"));
+  const dir = tempDir("gcpc-harbor-");
   cpSync(join(trialsRoot, "minimax-m2.1+claude-code"), join(dir, "minimax-m2.1+claude-code"), { recursive: true });
   writeFileSync(join(dir, "minimax-m2.1+claude-code/skills/citation-check__8t85Dy9/result.json"), "{ not json");
   rmSync(join(dir, "minimax-m2.1+claude-code/no_skills/citation-check__fQQ2Jum/result.json"));
@@ -202,7 +202,7 @@ test("the committed real-data stores equal a fresh import of data/real/raw", asy
 test("gcpc import harbor merges user checklists and verdicts, and names the user's file and line on bad rows", async () => {
   const { spawnSync } = await import("node:child_process");
   const repo = new URL("..", import.meta.url).pathname;
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-verdicts-"));
+  const dir = tempDir("gcpc-verdicts-");
   const items = join(dir, "items.jsonl"),
     verdicts = join(dir, "verdicts.jsonl"),
     bad = join(dir, "bad.jsonl");

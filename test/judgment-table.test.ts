@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { JudgmentRow } from "../analysis/schema/tables.js";
 import { invalidJudgmentSql } from "../store/judgment-table.js";
 import { readStore } from "../store/read-store.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const DEMO = new URL("../data/demo", import.meta.url).pathname;
 
@@ -45,7 +45,7 @@ const CASES: { name: string; select: string }[] = [
 ];
 
 test("the SQL row check selects exactly the Parquet rows the zod schema rejects (6 column layouts)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-jt-"));
+  const dir = tempDir("gcpc-jt-");
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readStore } from "../store/read-store.js";
 import { labelVectorsFromRows } from "../analysis/schema/label-vectors.js";
 import type { Judgment } from "../analysis/schema/tables.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const DEMO = new URL("../data/demo", import.meta.url).pathname;
 
@@ -28,7 +28,7 @@ test("packed label vectors (no evidence) equal the listed ones (evidence) on the
  */
 for (const items of [30, 60]) {
   test(`label vectors of a ${items}-item checklist with gaps equal the in-memory ones`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gcpc-packed-"));
+    const dir = tempDir("gcpc-packed-");
     try {
       let seed = 12345;
       const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { readStore } from "../store/read-store.js";
 import { StoreValidationError, formatProblem } from "../store/problems.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 /** The small valid store every validation test starts from. */
 export const VALID_STORE = new URL("./fixtures/stores/valid/", import.meta.url).pathname;
@@ -14,7 +14,7 @@ export const VALID_STORE = new URL("./fixtures/stores/valid/", import.meta.url).
  * file that DuckDB writes from the given query (which may read `${VALID_STORE}<table>.jsonl`).
  */
 export async function validStoreWithParquet(tables: Record<string, string>): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), "gcpc-pq-")), "s");
+  const dir = join(tempDir("gcpc-pq-"), "s");
   cpSync(VALID_STORE, dir, { recursive: true });
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();

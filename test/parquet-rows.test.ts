@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
@@ -9,13 +8,14 @@ import { generateDemoStore } from "../store/generate/demo-store.js";
 import { TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
 import { assertProblems, VALID_STORE, validStoreWithParquet } from "./parquet-fixture.js";
 import { methodScoreRows } from "../analysis/schema/method-score-columns.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 test("a store's Parquet copy reads to the same rows as its JSONL copy (typed columns, dictionaries, trajectory positions)", async () => {
   // Scale 2: past the reader's 10,000-row threshold in trajectories and method scores, so low-cardinality
   // text (task, harness, model, method…) comes back through dictionaries and every method score's
   // trajectory as a position; the JSONL copy goes through JSON.parse and nothing of the Parquet reader.
   const store = generateDemoStore({ seed: 5, scale: 2 });
-  const root = mkdtempSync(join(tmpdir(), "gcpc-rows-"));
+  const root = tempDir("gcpc-rows-");
   try {
     await writeStore(join(root, "pq"), store, "parquet");
     await writeStore(join(root, "jsonl"), store, "jsonl");

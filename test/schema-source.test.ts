@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync, cpSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { TABLE_SCHEMAS, TrajectoryRow, type Store } from "../analysis/schema/tables.js";
@@ -10,6 +9,7 @@ import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import type { StoreValidationError } from "../store/problems.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 // The one edit a new column needs: the zod row schema. Nothing else is touched below.
@@ -38,7 +38,7 @@ test("one schema source: columns are derived from zod (kind, required)", () => {
 test("a column added to a zod table is written, read and validated with no other edit", async () => {
   const store = await storeWithCost();
   for (const format of ["parquet", "jsonl"] as const) {
-    const out = join(mkdtempSync(join(tmpdir(), "gcpc-col-")), "s");
+    const out = join(tempDir("gcpc-col-"), "s");
     await writeStore(out, store, format, schemas);
     const back = await readStore(out, { schemas });
     assert.deepEqual(
@@ -52,7 +52,7 @@ test("a column added to a zod table is written, read and validated with no other
 });
 
 test("CSV cells of the new column are converted by its derived kind and validated with file, line, field", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-col-"));
+  const dir = tempDir("gcpc-col-");
   cpSync(join(repo, "examples/csv-store"), dir, { recursive: true });
   const path = join(dir, "trajectories.csv");
   const lines = readFileSync(path, "utf8").trimEnd().split("\n");

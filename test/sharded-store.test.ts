@@ -1,16 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readStore } from "../store/read-store.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 // Issue 10: a store past what one piece can hold is written shard by shard. Small shards here stand in
 // for the CLI's scale-25 shards of `gcpc generate --scale 430`.
 test("a sharded store holds each shard's own demo store, ids prefixed per shard, and reads back valid", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gcpc-shards-"));
+  const dir = tempDir("gcpc-shards-");
   try {
     const counts = await writeShardedStore(join(dir, "pq"), {
       seed: 9,

@@ -1,13 +1,13 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { buildSite, launch, openOffline, serve } from "./browser/harness.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 // Issue 12: "no chart is empty on the degenerate store (AUC 1.0)". A store where GCPC separates
 // PASS from FAIL perfectly (every PASS trajectory judged all Yes, every FAIL all No) and which
@@ -15,7 +15,7 @@ import { buildSite, launch, openOffline, serve } from "./browser/harness.js";
 let tmp: string, origin: string, server: Server, browser: Browser;
 
 before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "gcpc-degenerate-"));
+  tmp = tempDir("gcpc-degenerate-");
   const s = generateDemoStore({ seed: 3, scale: 0.1 });
   const outcome = new Map(s.trajectories.map((t) => [t.trajectory_id, t.outcome]));
   for (const j of s.judgments) {

@@ -1,7 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
@@ -10,6 +9,7 @@ import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
 import { buildSite, launch, openOffline, PAGES, serve } from "./browser/harness.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const XSS = "<img src=x onerror=alert(1)>";
 const repo = new URL("..", import.meta.url).pathname;
@@ -23,7 +23,7 @@ let repoCachesBefore: string;
 
 before(async () => {
   repoCachesBefore = repoCaches();
-  tmp = mkdtempSync(join(tmpdir(), "gcpc-site-"));
+  tmp = tempDir("gcpc-site-");
   store = join(tmp, "store");
   // A small synthetic store whose evidence strings are all hostile HTML (rendered text must stay text).
   const s = generateDemoStore({ seed: 7, scale: 0.15 });

@@ -1,13 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { trajectoryOrderFromFile, trajectoryReferenceFromFile } from "../store/trajectory-reference.js";
 import { keptInOrder } from "../analysis/schema/trajectory-order.js";
 import { sortByCodePoints } from "../analysis/order.js";
 import { readStore } from "../store/read-store.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 /** Ids whose code-point order differs from UTF-16 order (U+FFFF before U+10000) and from byte order of Latin-1. */
 const IDS = ["b", "a", "\u{10000}x", "\uffffx", "é", "e", "A", "a b", "a\u0001", "z", "\u{1F600}", "ab"];
@@ -32,7 +31,7 @@ async function withParquet<T>(
   sql: string,
   f: (conn: Awaited<ReturnType<DuckDBInstance["connect"]>>, path: string) => Promise<T>,
 ) {
-  const path = join(mkdtempSync(join(tmpdir(), "gcpc-order-")), "trajectories.parquet");
+  const path = join(tempDir("gcpc-order-"), "trajectories.parquet");
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { csvParse, autoType } from "d3";
@@ -10,11 +10,12 @@ import { cli, treeHash } from "./helpers/run-cli.js";
 import { importHarbor } from "../store/import/harbor.js";
 import { TIDY_COLUMNS } from "../report/tidy.js";
 import { LATEX_PREAMBLE } from "../report/latex.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const example = join(repo, "examples/jsonl-store");
 const csvExample = join(repo, "examples/csv-store");
-const tmp = () => mkdtempSync(join(tmpdir(), "gcpc-user-"));
+const tmp = () => tempDir("gcpc-user-");
 const noStack = (stderr: string) => assert.doesNotMatch(stderr, /^\s+at /m, `stack trace on stderr:\n${stderr}`);
 
 // The folder beside the repo that a user's clone never has; spelt in pieces so this file does not match itself.
