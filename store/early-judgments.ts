@@ -24,7 +24,14 @@ type IssueFormat = Parameters<typeof loadParquetJudgments>[1]["format"];
 /** Starts the load; the promise never rejects (a failure is its `error`). */
 export async function loadJudgmentsAhead(
   connect: () => Promise<DuckDBConnection>,
-  o: { path: string; file: string; schema: z.ZodObject; format: IssueFormat; primaryJudge: string },
+  o: {
+    path: string;
+    file: string;
+    schema: z.ZodObject;
+    format: IssueFormat;
+    primaryJudge: string;
+    withEvidence: boolean;
+  },
 ): Promise<JudgmentLoad> {
   const problems: Problem[] = [];
   try {

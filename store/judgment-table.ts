@@ -64,10 +64,12 @@ export function invalidJudgmentSql(types: Map<string, string>): string {
 /**
  * Loads judgments.parquet: the rows zod would reject are reported (through zod, with their row),
  * the others go into the `judgments` table. Returns the number of rows and whether all were valid.
+ * Without `withEvidence` the evidence column is validated but not kept: only the site's label vectors
+ * read it, and at 100× the paper it is 10 M strings of the table DuckDB holds and spills (issue 10).
  */
 export async function loadParquetJudgments(
   conn: DuckDBConnection,
-  o: { path: string; file: string; schema: z.ZodObject; add: Add; format: IssueFormat },
+  o: { path: string; file: string; schema: z.ZodObject; add: Add; format: IssueFormat; withEvidence?: boolean },
 ): Promise<{ rows: number; complete: boolean } | undefined> {
   const path = o.path.replaceAll("'", "''");
   await conn.run(
@@ -89,7 +91,8 @@ export async function loadParquetJudgments(
   const col = (c: string, cast = "") => (types.has(c) ? (cast ? `CAST(${c} AS ${cast})` : c) : "NULL");
   await conn.run(
     `INSERT INTO judgments SELECT ${col("trajectory_id")}, ${col("item_id")}, ${col("label")}, ${col("run", "BIGINT")},
-       ${col("judge")}, ${col("evidence")}, _loc FROM judgments_file WHERE NOT (${invalid})`,
+       ${col("judge")}, ${o.withEvidence === false ? "NULL" : col("evidence")}, _loc
+     FROM judgments_file WHERE NOT (${invalid})`,
   );
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments_file");
   const total = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
@@ -101,7 +104,7 @@ export async function loadParquetJudgments(
 export async function loadRecordJudgments(
   conn: DuckDBConnection,
   records: readonly RawRecord[],
-  o: { file: string; schema: z.ZodObject; add: Add; format: IssueFormat },
+  o: { file: string; schema: z.ZodObject; add: Add; format: IssueFormat; withEvidence?: boolean },
 ): Promise<{ rows: number; complete: boolean }> {
   const appender = await conn.createAppender("judgments");
   let valid = 0;
@@ -120,7 +123,8 @@ export async function loadRecordJudgments(
     if (j.run === null || j.run === undefined) appender.appendNull();
     else appender.appendBigInt(BigInt(j.run as number));
     text(j.judge);
-    text(j.evidence);
+    if (o.withEvidence === false) appender.appendNull();
+    else text(j.evidence);
     appender.appendBigInt(BigInt(rec.line ?? rec.row ?? 0));
     appender.endRow();
     valid++;

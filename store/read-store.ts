@@ -87,6 +87,8 @@ interface ReadContext {
   methodScoreColumns?: MethodScoreColumns;
   /** The primary judge (store.json), which normalises the judgments' keys. */
   primaryJudge: string;
+  /** Whether the judgments' evidence is kept (ReadStoreOptions.evidence). */
+  evidence: boolean;
   /** judgments.parquet, loading in DuckDB since the read began (store/early-judgments.ts). */
   judgmentLoad?: Promise<JudgmentLoad>;
   /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
@@ -122,6 +124,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     columns: tableColumns(schemas),
     strings: new StringPool(),
     primaryJudge: DEFAULT_JUDGE,
+    evidence: options.evidence === true,
   };
   checkIsFolder(dir);
   const warnings: string[] = [];
@@ -234,6 +237,7 @@ function loadJudgmentsFirst(ctx: ReadContext, found: ReadonlyMap<TableName, stri
     schema: ctx.schemas.judgments,
     format: { field: issueField, message: issueMessage },
     primaryJudge: ctx.primaryJudge,
+    withEvidence: ctx.evidence,
   });
 }
 
@@ -470,7 +474,13 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
     // A text file is one chunk (concat, not push(...chunk): millions of rows exceed the argument limit).
     let records: RawRecord[] = [];
     for await (const chunk of chunks) records = records.length === 0 ? chunk : records.concat(chunk);
-    const r = await loadRecordJudgments(conn, records, { file, schema: ctx.schemas.judgments, add: ctx.add, format });
+    const r = await loadRecordJudgments(conn, records, {
+      file,
+      schema: ctx.schemas.judgments,
+      add: ctx.add,
+      format,
+      withEvidence: ctx.evidence,
+    });
     return { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
   }
   const schema = ctx.schemas[table];
