@@ -277,24 +277,7 @@ async function duplicateJudgments(
   }));
 }
 
-/**
- * Label vectors of every trajectory run, in SQL: each run's labels in checklist (store) order, one
- * character per item ("." not judged); runs of a trajectory in the order they first appear in the
- * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
- * `trajectories` are the ones loaded into ref_trajectories, in its order (loadReferenceTables): the
- * query returns a run's trajectory as its position there, and the run takes the id string already read,
- * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript, issue 10).
- */
-export async function labelVectorsFromTable(
-  conn: DuckDBConnection,
-  primaryJudge: string,
-  trajectories: readonly { trajectory_id: string }[],
-  options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
-): Promise<LabelVectors> {
-  return (await startLabelVectors(conn, primaryJudge, trajectories, options)).finish();
-}
-
-/** Label vectors under way: DuckDB computes while the caller runs JavaScript; `finish` takes them. */
+/** Label vectors under way (startLabelVectors): DuckDB computes while the caller runs JavaScript. */
 export interface LabelVectorsUnderWay {
   /** Reads and decodes the runs; the vectors. */
   finish(): Promise<LabelVectors>;
@@ -303,9 +286,16 @@ export interface LabelVectorsUnderWay {
 }
 
 /**
- * labelVectorsFromTable in two steps: this one returns once DuckDB has the grouping query in hand (the
- * bulk of the work, on DuckDB's threads), so the caller's synchronous checks run meanwhile (issue 10).
- * The database must run nothing else until `finish` or `abandon` returns: the join order is set globally.
+ * Label vectors of every trajectory run, in SQL: each run's labels in checklist (store) order, one
+ * character per item ("." not judged); runs of a trajectory in the order they first appear in the
+ * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
+ * `trajectories` are the ones loaded into ref_trajectories, in its order (loadReferenceTables): the
+ * query returns a run's trajectory as its position there, and the run takes the id string already read,
+ * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript, issue 10).
+ *
+ * In two steps: this returns once DuckDB has the grouping query in hand (the bulk of the work, on its own
+ * threads), so the caller's synchronous checks run meanwhile (issue 10); `finish` takes the vectors. The
+ * database must run nothing else until `finish` or `abandon` returns: the join order is set globally.
  */
 export async function startLabelVectors(
   conn: DuckDBConnection,
@@ -398,7 +388,7 @@ async function listedLabelRuns(
  * The CTEs both label-vector queries start from: `idx`, each checklist item's position k (1-based, store
  * order) and its task's checklist size n; and `placed`, each judgment with its trajectory's position
  * (_idx), its normalised judge and run, its row, k and n, plus the `columns` given (expressions over j),
- * restricted by `where`. The joins run in the order written (see labelVectorsFromTable).
+ * restricted by `where`. The joins run in the order written (see startLabelVectors).
  */
 function placedJudgmentsSql(columns: string, where = ""): string {
   return `idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
