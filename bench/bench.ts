@@ -2,6 +2,7 @@
 import { benchBootstrap } from "./bootstrap-bench.js";
 import { benchStores } from "./store-bench.js";
 import { benchSite } from "./site-bench.js";
+import { benchScale } from "./scale-bench.js";
 
 const sections: [string, () => Promise<string[]> | string[]][] = [
   ["analysis core: clustered bootstrap AUC", () => benchBootstrap()],
@@ -9,6 +10,8 @@ const sections: [string, () => Promise<string[]> | string[]][] = [
   ["site", () => benchSite()],
 ];
 const only = process.argv[2];
+// Minutes per run at scale 100 and beyond: only when asked for (`npm run bench -- scale 100 --against REV`).
+if (only === "scale") sections.push(["scale", () => benchScale(process.argv.slice(3))]);
 for (const [name, run] of sections) {
   if (only && !name.startsWith(only)) continue;
   console.log(`# ${name}`);

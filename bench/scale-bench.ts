@@ -1,0 +1,92 @@
+// `npm run bench -- scale [S] [--against REV] [--runs N]`: `gcpc report --format json --out FILE` on a
+// generated store at scale S (default 100; 430 is about 100× the paper), as docs/scaling.md's curve is
+// measured. With --against, the same command of git revision REV (a worktree sharing this node_modules) runs
+// alternated with this tree's in the one sitting: the machine's speed drifts by up to 20% between hours, so
+// only runs alternated like this compare. Issue 10's targets: scale 100 in ≤ 20 s and ≤ 1.5 GiB, scale 430
+// in ≤ 2 min and ≤ 4 GiB. Not part of the default `npm run bench` (minutes per run at these scales).
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { median } from "../analysis/stats/quantile.js";
+
+const repo = new URL("../", import.meta.url).pathname;
+/** Stores and worktrees are kept between runs under .tmp/ (gitignored): generating scale 430 takes minutes. */
+const work = join(repo, ".tmp/bench");
+const TIME = "/usr/bin/time";
+
+interface Timed {
+  seconds: number;
+  /** Peak resident memory in GiB, when /usr/bin/time is there to read it. */
+  gib?: number;
+  /** sha-256 of the report, first 16 hex digits. */
+  hash: string;
+}
+
+export function benchScale(args: string[]): string[] {
+  const scale = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);
+  const against = flagValue(args, "--against");
+  const runs = Number(flagValue(args, "--runs") ?? 2);
+  const store = generatedStore(scale);
+  const trees: [string, string][] = [["this tree", repo]];
+  if (against) trees.push([`--against ${against}`, worktreeOf(against)]);
+  const times = new Map<string, Timed[]>(trees.map(([name]) => [name, []]));
+  for (let i = 0; i < runs; i++) for (const [name, dir] of trees) times.get(name)!.push(timeReport(dir, store));
+  const lines = [`store: ${store} (gcpc generate --seed 1 --scale ${scale}); ${runs} run(s) each, alternated`];
+  for (const [name, list] of times)
+    lines.push(
+      `${name}: ${list.map((t) => `${t.seconds.toFixed(1)} s${t.gib === undefined ? "" : ` ${t.gib.toFixed(2)} GiB`}`).join(", ")}` +
+        `; median ${median(list.map((t) => t.seconds)).toFixed(1)} s; report ${[...new Set(list.map((t) => t.hash))].join(" / ")}`,
+    );
+  if (against) {
+    const [here, there] = trees.map(([name]) => median(times.get(name)!.map((t) => t.seconds)));
+    const same = new Set([...times.values()].flat().map((t) => t.hash)).size === 1;
+    lines.push(
+      `median wall, this tree ÷ ${against}: ${(here / there).toFixed(2)}; ${same ? "same bytes" : "REPORTS DIFFER"}`,
+    );
+  }
+  return lines;
+}
+
+const flagValue = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+
+/** The generated store of this scale (seed 1, Parquet), made once. */
+function generatedStore(scale: number): string {
+  const dir = join(work, `store-scale-${scale}`);
+  if (!existsSync(join(dir, "store.json"))) {
+    rmSync(dir, { recursive: true, force: true });
+    run(process.execPath, [join(repo, "bin/gcpc.js"), "generate", dir, "--seed", "1", "--scale", String(scale)], repo);
+  }
+  return dir;
+}
+
+/** A worktree of `rev` beside this one, sharing its node_modules, made once. */
+function worktreeOf(rev: string): string {
+  const dir = join(work, `tree-${rev.replace(/[^\w.-]/g, "_")}`);
+  if (!existsSync(join(dir, "package.json"))) {
+    run("git", ["worktree", "add", "--detach", "--force", dir, rev], repo);
+    symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+  }
+  return dir;
+}
+
+/** One `gcpc report --format json --out FILE` of `dir`'s code on the store. */
+function timeReport(dir: string, store: string): Timed {
+  const out = join(work, "report.json");
+  const gcpc = [join(dir, "bin/gcpc.js"), "report", store, "--format", "json", "--out", out];
+  const measured = existsSync(TIME);
+  const t0 = performance.now();
+  const r = measured
+    ? run(TIME, ["-f", "gcpc-bench-rss-kb %M", process.execPath, ...gcpc], dir)
+    : run(process.execPath, gcpc, dir);
+  const seconds = (performance.now() - t0) / 1000;
+  const kb = /gcpc-bench-rss-kb (\d+)/.exec(r.stderr)?.[1];
+  const hash = createHash("sha256").update(readFileSync(out)).digest("hex").slice(0, 16);
+  return { seconds, gib: kb === undefined ? undefined : Number(kb) / 1024 / 1024, hash };
+}
+
+function run(command: string, args: string[], cwd: string) {
+  const r = spawnSync(command, args, { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")}: exit ${r.status}\n${r.stderr}`);
+  return r;
+}
