@@ -7,12 +7,16 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../analysis/stats/quantile.js";
 
 const repo = new URL("../", import.meta.url).pathname;
-/** Stores and worktrees are kept between runs under .tmp/ (gitignored): generating scale 430 takes minutes. */
-const work = join(repo, ".tmp/bench");
+/**
+ * Stores and worktrees are kept between runs in the OS temp folder (generating scale 430 takes minutes), not
+ * under this tree: a worktree inside it would be a nested project to Biome and break `npm test`.
+ */
+const work = join(tmpdir(), "gcpc-bench");
 const TIME = "/usr/bin/time";
 
 interface Timed {
@@ -33,11 +37,12 @@ export function benchScale(args: string[]): string[] {
   const times = new Map<string, Timed[]>(trees.map(([name]) => [name, []]));
   for (let i = 0; i < runs; i++) for (const [name, dir] of trees) times.get(name)!.push(timeReport(dir, store));
   const lines = [`store: ${store} (gcpc generate --seed 1 --scale ${scale}); ${runs} run(s) each, alternated`];
-  for (const [name, list] of times)
-    lines.push(
-      `${name}: ${list.map((t) => `${t.seconds.toFixed(1)} s${t.gib === undefined ? "" : ` ${t.gib.toFixed(2)} GiB`}`).join(", ")}` +
-        `; median ${median(list.map((t) => t.seconds)).toFixed(1)} s; report ${[...new Set(list.map((t) => t.hash))].join(" / ")}`,
-    );
+  const shown = (t: Timed) => `${t.seconds.toFixed(1)} s${t.gib === undefined ? "" : ` ${t.gib.toFixed(2)} GiB`}`;
+  for (const [name, list] of times) {
+    const hashes = [...new Set(list.map((t) => t.hash))].join(" / ");
+    const middle = median(list.map((t) => t.seconds)).toFixed(1);
+    lines.push(`${name}: ${list.map(shown).join(", ")}; median ${middle} s; report ${hashes}`);
+  }
   if (against) {
     const [here, there] = trees.map(([name]) => median(times.get(name)!.map((t) => t.seconds)));
     const same = new Set([...times.values()].flat().map((t) => t.hash)).size === 1;
