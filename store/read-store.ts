@@ -36,7 +36,11 @@ import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
 import { loadJudgmentsAhead, type JudgmentLoad } from "./early-judgments.js";
-import { trajectoryOrderFromFile, trajectoryReferenceFromFile } from "./trajectory-reference.js";
+import {
+  refTrajectoryIdsUnique,
+  trajectoryOrderFromFile,
+  trajectoryReferenceFromFile,
+} from "./trajectory-reference.js";
 import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 
@@ -649,10 +653,7 @@ async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Prom
     const conn = await duck.connect();
     try {
       await loadTrajectoryReference(conn, ctx.trajectories);
-      const check = await conn.runAndReadAll(
-        "SELECT count(*) = count(DISTINCT trajectory_id) AS unique_ids FROM ref_trajectories",
-      );
-      ctx.trajectoryReference = check.getRowObjectsJS()[0].unique_ids === true ? "unique" : "repeated";
+      ctx.trajectoryReference = (await refTrajectoryIdsUnique(conn)) ? "unique" : "repeated";
     } finally {
       conn.closeSync?.();
     }

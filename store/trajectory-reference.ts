@@ -11,6 +11,11 @@ export async function trajectoryReferenceFromFile(conn: DuckDBConnection, path: 
     `CREATE TABLE ref_trajectories AS SELECT trajectory_id, task_id, file_row_number::BIGINT AS _idx
      FROM ${parquetFrom(path)}`,
   );
+  return refTrajectoryIdsUnique(conn);
+}
+
+/** Whether ref_trajectories holds each trajectory_id once (however it was loaded). */
+export async function refTrajectoryIdsUnique(conn: DuckDBConnection): Promise<boolean> {
   const check = await conn.runAndReadAll(
     "SELECT count(*) = count(DISTINCT trajectory_id) AS unique_ids FROM ref_trajectories",
   );
