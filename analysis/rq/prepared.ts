@@ -99,7 +99,8 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
     const labels = (primaryRuns[k] = runLabels(t.trajectory_id));
-    const counts = routeCounts(items, labels ?? unjudged(items.length));
+    // No run: the empty label string, which reads as unjudged at every position (labelAt).
+    const counts = routeCounts(items, labels ?? "");
     routes.set(k, counts);
     metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
   }
@@ -227,10 +228,6 @@ function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<str
   const runs = { get: (id: string): LabelRun[] | undefined => (byId.has(id) ? vectors.runs.get(id) : undefined) };
   return { runs, judges, judgments: vectors.judgments };
 }
-
-/** A run with no judgment: every item unjudged (one shared array per checklist length). */
-const unjudgedRuns: (undefined[] | undefined)[] = [];
-const unjudged = (n: number): readonly undefined[] => (unjudgedRuns[n] ??= new Array<undefined>(n).fill(undefined));
 
 function storeCounts(
   store: Store,
