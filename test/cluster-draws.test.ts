@@ -100,6 +100,32 @@ test("a draw's sums are its counts times the table's columns, on both engines an
   }
 });
 
+test("sumsMany gives the draws that as many sums calls give, on both engines, across batch sizes", () => {
+  const clusters = 25;
+  const rng = seedrandom("sums many");
+  const columns = Array.from({ length: 4 }, () =>
+    Float64Array.from({ length: clusters }, () => Math.round(rng() * 40 - 10) / 2),
+  );
+  const table = new ClusterSums(columns);
+  for (const engine of ["wasm", "js"] as const) {
+    const one = clusterDraws("sums many stream", clusters, engine);
+    const expected = new Float64Array(4 * 300);
+    for (let d = 0; d < 300; d++) one.sums(table, expected.subarray(4 * d, 4 * d + 4));
+    const many = clusterDraws("sums many stream", clusters, engine);
+    const got = new Float64Array(4 * 300);
+    // Batches of 1, 7 and 292 draws, with another stream drawing in between (the kernel swaps states).
+    let at = 0;
+    for (const size of [1, 7, 292]) {
+      const batch = new Float64Array(4 * size);
+      many.sumsMany(table, batch, size);
+      got.set(batch, 4 * at);
+      at += size;
+      clusterDraws("other", 77, engine).draw(new Float64Array(77));
+    }
+    assert.deepEqual(got, expected, engine);
+  }
+});
+
 test("a table of sums is exact only for half-integer values whose sums stay below 2⁵¹", () => {
   assert.equal(new ClusterSums([Float64Array.of(2.5, -3)]).exact, true);
   assert.equal(new ClusterSums([Float64Array.of(0.1, 1)]).exact, false);

@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 import { percentileInterval } from "./quantile.js";
-import { clusterDraws } from "./cluster-draws.js";
-import type { SumStatistics } from "./cluster-sums.js";
+import { clusterDraws, type ClusterDraws } from "./cluster-draws.js";
+import type { ClusterSums, SumStatistics } from "./cluster-sums.js";
 
 /** Default number of bootstrap resamples (paper §4.1: 2,000). */
 export const DEFAULT_RESAMPLES = 2000;
@@ -81,13 +81,14 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   const weights = new Float64Array(clusters);
   // What the statistics read: the draw's weights, or its sums.
   const input = sums ? new Float64Array(4) : weights;
+  const nextSums = sums ? sumsBatches(source, sums.table, resamples) : undefined;
   const redrawUndefined = options.redrawUndefined ?? true;
   const values = new Float64Array(names.length);
   let redrawn = 0;
   for (let r = 0; r < resamples; r++) {
     let rejects = 0;
     for (;;) {
-      if (sums) source.sums(sums.table, input);
+      if (nextSums) nextSums(input, resamples - r);
       else source.draw(weights);
       if (!accept || accept(weights)) {
         let defined = true;
@@ -111,6 +112,34 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   }
   return { resamples, seed, clusters, redrawn, draws };
 }
+
+/**
+ * The stream's draws as sums, taken `wanted` at a time (what the bootstrap still needs; a redraw asks
+ * again for what is then left): `next(out, wanted)` copies the next draw's four sums into `out`. The
+ * draws come in stream order whatever the batch, so the values are those of one `sums` call per draw;
+ * draws made past the last one used are dropped with the stream, which the bootstrap owns.
+ */
+function sumsBatches(source: ClusterDraws, table: ClusterSums, resamples: number) {
+  let batch = new Float64Array(4 * Math.min(resamples, SUMS_BATCH));
+  let at = 0;
+  let size = 0;
+  return (out: Float64Array, wanted: number) => {
+    if (at === size) {
+      size = Math.min(Math.max(wanted, 1), SUMS_BATCH);
+      if (batch.length < 4 * size) batch = new Float64Array(4 * size);
+      source.sumsMany(table, batch, size);
+      at = 0;
+    }
+    const k = 4 * at++;
+    out[0] = batch[k];
+    out[1] = batch[k + 1];
+    out[2] = batch[k + 2];
+    out[3] = batch[k + 3];
+  };
+}
+
+/** Draws per sumsMany call: 10,000 draws' sums are 320 KB. */
+const SUMS_BATCH = 10_000;
 
 /** Percentile confidence interval (type-7 interpolation) of bootstrap draws. */
 export function percentileCI(draws: Float64Array, level = 0.95): [number, number] {

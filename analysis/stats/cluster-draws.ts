@@ -16,6 +16,8 @@ export interface ClusterDraws {
    * gives for the multiplicities `draw` would have written, into `out` (four values).
    */
   sums(table: ClusterSums, out: Float64Array): void;
+  /** The next `count` draws as sums, draw d's four at out[4d, 4d + 4): `sums` called `count` times. */
+  sumsMany(table: ClusterSums, out: Float64Array, count: number): void;
 }
 
 export type DrawEngine = "wasm" | "js";
@@ -51,6 +53,13 @@ export function clusterDraws(seed: string, n: number, engine: DrawEngine | "auto
       draw(scratch);
       table.fromWeights(scratch, out);
     },
+    sumsMany(table, out, count) {
+      checkTable(table, n);
+      for (let d = 0; d < count; d++) {
+        draw(scratch);
+        table.fromWeights(scratch, out.subarray(4 * d, 4 * d + 4));
+      }
+    },
   };
 }
 
@@ -74,6 +83,7 @@ const afterPicked = (n: number) => align8(PICKED_BYTE + 4 * n);
 
 type DrawExport = (n: number, picked: number, counts: number) => void;
 type SumsExport = (n: number, picked: number, table: number, out: number) => void;
+type SumsManyExport = (n: number, picked: number, table: number, out: number, count: number) => void;
 
 /**
  * One instance of the kernel per thread. It holds one stream's state at a time (the `owner`); a stream
@@ -85,6 +95,7 @@ class DrawKernel {
   private readonly memory: WebAssembly.Memory;
   private readonly drawExport: DrawExport;
   private readonly sumsExport: SumsExport;
+  private readonly sumsManyExport: SumsManyExport;
   words!: Int32Array;
   /** The table whose rows are in memory (a counted draw writes over them). */
   private loaded: ClusterSums | undefined;
@@ -95,6 +106,7 @@ class DrawKernel {
     this.memory = instance.exports.memory as WebAssembly.Memory;
     this.drawExport = instance.exports.draw as DrawExport;
     this.sumsExport = instance.exports.sums as SumsExport;
+    this.sumsManyExport = instance.exports.sumsMany as SumsManyExport;
     this.words = new Int32Array(this.memory.buffer);
   }
 
@@ -121,16 +133,27 @@ class DrawKernel {
   }
 
   sums(table: ClusterSums, out: Float64Array): void {
-    const n = table.clusters;
-    const rows = afterPicked(n);
+    const sums = this.load(table, 1);
+    this.sumsExport(table.clusters, PICKED_BYTE, afterPicked(table.clusters), sums);
+    out.set(this.view(sums, 4));
+  }
+
+  sumsMany(table: ClusterSums, out: Float64Array, count: number): void {
+    const sums = this.load(table, count);
+    this.sumsManyExport(table.clusters, PICKED_BYTE, afterPicked(table.clusters), sums, count);
+    out.set(new Float64Array(this.memory.buffer, sums, 4 * count));
+  }
+
+  /** The table's rows in memory after the picked clusters, and room for `draws` draws' sums after them. */
+  private load(table: ClusterSums, draws: number): number {
+    const rows = afterPicked(table.clusters);
     const sums = rows + 8 * table.rows.length;
+    this.reserve(sums + 32 * draws);
     if (this.loaded !== table) {
-      this.reserve(sums + 32);
       new Float64Array(this.memory.buffer, rows, table.rows.length).set(table.rows);
       this.loaded = table;
     }
-    this.sumsExport(n, PICKED_BYTE, rows, sums);
-    out.set(this.view(sums, 4));
+    return sums;
   }
 }
 
@@ -157,6 +180,12 @@ class WasmClusterDraws implements ClusterDraws {
     checkTable(table, this.n);
     this.hold();
     this.kernel.sums(table, out);
+  }
+
+  sumsMany(table: ClusterSums, out: Float64Array, count: number): void {
+    checkTable(table, this.n);
+    this.hold();
+    this.kernel.sumsMany(table, out, count);
   }
 
   /** Puts this stream's state in the kernel, saving the state of the stream that held it. */
