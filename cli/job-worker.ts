@@ -33,10 +33,14 @@ export class WorkerJobRunner implements JobRunner {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.done = new Int32Array(new SharedArrayBuffer(4));
-    // The worker registers tsx itself (the CLI may run through bin/gcpc.js, whose loader is not inherited).
+    // Bundled (bin/cli-bundle.js), the worker's entry is the bundle's own module beside this one's code;
+    // else the worker registers tsx itself (the CLI's loader, through bin/gcpc.js, is not inherited).
+    const bundled = import.meta.url.endsWith(".mjs");
+    const main = JSON.stringify(new URL(`./job-worker-main.${bundled ? "mjs" : "ts"}`, import.meta.url).href);
     const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-    const main = JSON.stringify(new URL("./job-worker-main.ts", import.meta.url).href);
-    const code = `import(${tsx}).then((m) => { m.register(); return import(${main}); }).then((m) => m.serve());`;
+    const code = bundled
+      ? `import(${main}).then((m) => m.serve());`
+      : `import(${tsx}).then((m) => { m.register(); return import(${main}); }).then((m) => m.serve());`;
     this.worker = new Worker(code, { eval: true, workerData: { port: port2, done: this.done }, transferList: [port2] });
     this.worker.unref();
   }

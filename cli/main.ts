@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./repo-root.js";
 import { HELP } from "./help.js";
 import { parseCommand } from "./options.js";
 import { UsageError, userMessage } from "./errors.js";
@@ -16,7 +18,7 @@ const COMMANDS = {
 };
 
 function version(): string {
-  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+  return JSON.parse(readFileSync(join(repoRoot(), "package.json"), "utf8")).version;
 }
 
 /**

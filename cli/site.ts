@@ -24,6 +24,7 @@ import {
   VENDOR_MODULES,
 } from "./browser-bundle.js";
 import { UsageError } from "./errors.js";
+import { repoRoot } from "./repo-root.js";
 
 /**
  * `gcpc site STORE --out DIR`: the report site for any store, from any working directory.
@@ -35,7 +36,7 @@ import { UsageError } from "./errors.js";
  * its own store. It is written beside DIR and swapped in at the end: a failed build leaves
  * the previous output as it was.
  */
-export const REPO = resolve(new URL("..", import.meta.url).pathname);
+export const REPO = repoRoot();
 export const SITE_MARKER = ".gcpc-site.json";
 const LINKED = ["analysis", "store", "report", "cli", "data", "node_modules", "package.json", "tsconfig.json"];
 
