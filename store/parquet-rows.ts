@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance } from "@duckdb/
 import type { RawRecord } from "./parse-text.js";
 import type { StringPool } from "./string-pool.js";
 import { parquetValues } from "./parquet-values.js";
+import { TextBlocks } from "./text-blocks.js";
 
 /**
  * The rows of a Parquet file as typed column values, in file order (issue 10: a text cell costs about
@@ -13,6 +14,8 @@ import { parquetValues } from "./parquet-values.js";
  * - `trajectory_id`, when the trajectories already read are loaded as `ref_trajectories` (id, _idx),
  *   comes back as the position of its trajectory, whose id string is reused (an id no trajectory has
  *   keeps its text, for the reference check to report);
+ * - text that is not pooled (ids unique by nature, free text) comes in blocks of 2,048 rows' cells,
+ *   each cell cut out by its length (store/text-blocks.ts), in tables of 10,000 rows or more;
  * - other text is read cell by cell; other types (lists, structs, FLOAT, DECIMAL…) as JSON text per
  *   cell, parsed by JSON.parse, as the row-as-JSON reader did before.
  *
@@ -37,12 +40,16 @@ export async function* parquetTypedRows(
   let cells: DuckDBConnection | undefined;
   const from = `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;
   const dictionaries: string[] = [];
+  const blocks = new Map<string, TextBlocks>();
   try {
     const plan = await columnPlan(conn, from, o);
     dictionaries.push(...plan.flatMap((c) => (c.dictionary ? [c.dictionary.table] : [])));
+    for (const c of plan)
+      if (c.kind === "blocks") blocks.set(c.name, await TextBlocks.open(duck, from, quoted(c.name)));
     const result = await conn.stream(selectSql(plan, from));
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const records = recordsOf(chunk, plan, o);
+      await ensureBlocks(chunk, plan, blocks);
+      const records = recordsOf(chunk, plan, o, blocks);
       for (const name of plan.filter((c) => c.kind === "json").map((c) => c.name)) {
         for (const r of records) {
           const text = r.values[name];
@@ -63,6 +70,7 @@ export async function* parquetTypedRows(
     }
   } finally {
     for (const table of dictionaries) await conn.run(`DROP TABLE IF EXISTS ${table}`);
+    for (const b of blocks.values()) b.close();
     cells?.closeSync?.();
     conn.closeSync?.();
   }
@@ -70,7 +78,7 @@ export async function* parquetTypedRows(
 
 type ColumnPlan = {
   name: string;
-  kind: "value" | "text" | "json" | "dictionary" | "trajectory";
+  kind: "value" | "text" | "blocks" | "json" | "dictionary" | "trajectory";
   dictionary?: { table: string; values: string[] };
   /** What stands in for a null cell in the select (the null mask says which cells are null). */
   zero?: string;
@@ -99,7 +107,7 @@ let dictionaryCount = 0;
 async function columnPlan(
   conn: DuckDBConnection,
   from: string,
-  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[] },
+  o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[]; unpooled?: readonly string[] },
 ): Promise<ColumnPlan[]> {
   const described = (await conn.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (file_row_number) FROM ${from}`))
     .getRowObjectsJS()
@@ -113,6 +121,8 @@ async function columnPlan(
     if (!(c.type in PLAIN_TYPES)) plan.push({ name: c.name, kind: "json" });
     else if (c.type !== "VARCHAR") plan.push({ name: c.name, kind: "value", zero: PLAIN_TYPES[c.type] });
     else if (c.name === "trajectory_id" && o.trajectories) plan.push({ name: c.name, kind: "trajectory" });
+    else if (!o.strings.isPooled(c.name) || o.unpooled?.includes(c.name))
+      plan.push({ name: c.name, kind: rows >= DICTIONARY_MIN_ROWS ? "blocks" : "text", zero: "''" });
     else {
       const values = counts[1 + text.indexOf(c)];
       const coded = values !== undefined && rows >= DICTIONARY_MIN_ROWS && values * DICTIONARY_RATIO <= rows;
@@ -167,9 +177,33 @@ function selectSql(plan: ColumnPlan[], from: string): string {
     } else if (c.kind === "trajectory") {
       select.push("coalesce(r._idx, -1)::INTEGER", `coalesce(${cell}, '')`);
       joins.push(`LEFT JOIN ref_trajectories r ON ${cell} = r.trajectory_id`);
-    } else select.push(`coalesce(${cell}, ${c.zero})`);
+    } else if (c.kind === "blocks") select.push(`strlen(coalesce(${cell}, ''))::INTEGER`);
+    else select.push(`coalesce(${cell}, ${c.zero})`);
   }
   return `SELECT ${select.join(", ")} FROM ${from} f ${joins.join(" ")} ORDER BY f.file_row_number`;
+}
+
+/** The column vector index of each planned column in a chunk (a trajectory column has two). */
+function vectorIndices(plan: ColumnPlan[]): number[] {
+  let k = 2;
+  return plan.map((c) => {
+    const at = k;
+    k += c.kind === "trajectory" ? 2 : 1;
+    return at;
+  });
+}
+
+/** Each block-read column's blocks fetched as far as the chunk's cells reach (their lengths summed). */
+async function ensureBlocks(chunk: DuckDBDataChunk, plan: ColumnPlan[], blocks: Map<string, TextBlocks>) {
+  if (blocks.size === 0) return;
+  const at = vectorIndices(plan);
+  for (const [j, c] of plan.entries()) {
+    if (c.kind !== "blocks") continue;
+    const lengths = chunk.getColumnVector(at[j]);
+    let bytes = 0;
+    for (let i = 0; i < chunk.rowCount; i++) bytes += lengths.getItem(i) as number;
+    await blocks.get(c.name)!.ensure(bytes);
+  }
 }
 
 /** A chunk's rows as records (row = 1-based file row), pooled strings interned. */
@@ -177,6 +211,7 @@ function recordsOf(
   chunk: DuckDBDataChunk,
   plan: ColumnPlan[],
   o: { strings: StringPool; trajectories?: readonly { trajectory_id: string }[]; unpooled?: readonly string[] },
+  blocks: Map<string, TextBlocks>,
 ): RawRecord[] {
   const n = chunk.rowCount;
   const records: RawRecord[] = new Array(n);
@@ -190,12 +225,14 @@ function recordsOf(
     const text = c.kind === "trajectory" ? chunk.getColumnVector(k++) : undefined;
     const bit = 2 ** j;
     const pooled = c.kind === "text" && o.strings.isPooled(c.name) && !o.unpooled?.includes(c.name);
+    const cut = blocks.get(c.name);
     for (let i = 0; i < n; i++) {
       // The mask holds at most 53 columns' bits exactly (a double); ⌊mask / 2^j⌋ is odd when cell j is null.
       if (Math.floor(masks[i] / bit) % 2 === 1) continue;
       const v = vector.getItem(i);
       let value: unknown;
       if (c.kind === "dictionary") value = c.dictionary!.values[v as number];
+      else if (cut) value = cut.take(v as number);
       else if (c.kind === "trajectory")
         value =
           (v as number) >= 0

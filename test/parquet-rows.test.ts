@@ -67,3 +67,32 @@ test("Parquet: a repeated trajectory id is reported as such (the trajectory posi
     'trajectories.parquet, row 2, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
   ]);
 });
+
+test("Parquet: unpooled text read in blocks gives every cell as it is (non-ASCII, empty, null, across blocks)", async () => {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
+  const { parquetTypedRows } = await import("../store/parquet-rows.js");
+  const { StringPool } = await import("../store/string-pool.js");
+  const root = tempDir("gcpc-blocks-");
+  const path = join(root, "t.parquet");
+  const duck = await DuckDBInstance.create(":memory:");
+  const conn = await duck.connect();
+  // 12,345 rows (past the 10,000-row threshold, seven blocks): ASCII ids, and free text that is
+  // sometimes non-ASCII (2-, 3- and 4-byte characters), empty or null, some blocks all ASCII.
+  await conn.run(`COPY (
+    SELECT 'id-' || i AS trajectory_id,
+      CASE WHEN i % 97 = 0 THEN NULL WHEN i % 89 = 0 THEN '' WHEN i BETWEEN 4096 AND 6143 THEN 'plain ' || i
+           WHEN i % 5 = 0 THEN 'é' || i || '✓😀' ELSE 'log ' || i END AS text
+    FROM range(12345) r(i)) TO '${path}' (FORMAT parquet)`);
+  const expected = (await conn.runAndReadAll(`SELECT trajectory_id, text FROM '${path}'`)).getRowObjectsJS();
+  const got: { trajectory_id?: unknown; text?: unknown }[] = [];
+  for await (const records of parquetTypedRows(duck, path, { strings: new StringPool(), unpooled: ["trajectory_id"] }))
+    for (const r of records) got.push(r.values);
+  assert.equal(got.length, 12_345);
+  for (let i = 0; i < got.length; i++) {
+    assert.equal(got[i].trajectory_id, expected[i].trajectory_id, `row ${i}`);
+    if (expected[i].text === null) assert.ok(!("text" in got[i]), `row ${i}: a null cell is absent`);
+    else assert.equal(got[i].text, expected[i].text, `row ${i}`);
+  }
+  assert.ok(got.some((r) => typeof r.text === "string" && r.text.includes("😀")));
+  conn.closeSync();
+});

@@ -220,12 +220,20 @@ function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<str
       primaryJudge,
     );
   const judges = new Set<string>();
+  // The ids with runs that are no kept trajectory's (a dropped duplicate's): few, so a lookup there is
+  // cheaper than in byId, whose entry for each of 2 M trajectories misses the cache (issue 10).
+  const outside = new Set<string>();
   for (const [id, list] of vectors.runs) {
-    if (!byId.has(id)) continue; // runs of a dropped duplicate
+    if (!byId.has(id)) {
+      outside.add(id);
+      continue;
+    }
     for (const r of list) judges.add(r.judge);
   }
   // The store's own map, read through the kept trajectories (a filtered copy held a second entry each).
-  const runs = { get: (id: string): LabelRun[] | undefined => (byId.has(id) ? vectors.runs.get(id) : undefined) };
+  const runs = {
+    get: (id: string): LabelRun[] | undefined => (outside.has(id) ? undefined : vectors.runs.get(id)),
+  };
   return { runs, judges, judgments: vectors.judgments };
 }
 
