@@ -379,3 +379,30 @@ test("scoreColumns gives, per variant, what scores gives trajectory by trajector
     assert.ok(finite > list.length, "most trajectories score");
   }
 });
+
+test("by slot, runsAt and scoreAt give what runsOf, labelsOf and score give by id (every judge, run and variant)", async () => {
+  const { generateDemoStore } = await import("../store/generate/demo-store.js");
+  const { PLAIN, WITH_OFFICIAL_OUTCOME } = await import("../analysis/scoring/official-outcome.js");
+  const p = prepareStore(generateDemoStore({ seed: 3 }));
+  let repeated = 0;
+  let otherJudge = 0;
+  for (const [k, t] of p.trajectories.entries()) {
+    const id = t.trajectory_id;
+    const runs = p.runsAt(k) ?? [];
+    assert.deepEqual(
+      runs.map(({ judge, run }) => ({ judge, run })),
+      p.runsOf(id),
+    );
+    if (runs.length > 1) repeated++;
+    if (runs.some((r) => r.judge !== p.primaryJudge)) otherJudge++;
+    for (const { judge, run } of [...runs, { judge: "no such judge", run: 1 }])
+      for (const step of [PLAIN, WITH_OFFICIAL_OUTCOME])
+        for (const abstention of ["exclude", "forced_no"] as const) {
+          const byId = p.score(id, step, abstention, judge, run);
+          assert.ok(Object.is(p.scoreAt(k, step, abstention, judge, run), byId), `${id} ${judge} ${run}`);
+          if (p.labelsOf(id, judge, run) === undefined) assert.ok(Number.isNaN(byId));
+        }
+  }
+  // The demo holds repeated runs and a second judge, so both paths are exercised.
+  assert.ok(repeated > 0 && otherJudge > 0, `${repeated} repeated, ${otherJudge} with another judge`);
+});

@@ -21,14 +21,14 @@ export function noiseFloor(p: PreparedStore): NoiseFloor {
   let sum = 0;
   let pairs = 0;
   let trajectories = 0;
-  for (const t of p.trajectories) {
-    const all = p.runsOf(t.trajectory_id);
+  for (let k = 0; k < p.trajectories.length; k++) {
+    const all = p.runsAt(k);
     // Most trajectories are judged once: skip them before any scoring (issue 10: this loop scored every
     // trajectory, 0.2 GB of garbage at scale 100).
-    if (all.length < 2) continue;
+    if (!all || all.length < 2) continue;
     const runs = all
       .filter((r) => r.judge === p.primaryJudge)
-      .map((r) => p.score(t.trajectory_id, PLAIN, "exclude", p.primaryJudge, r.run))
+      .map((r) => p.scoreAt(k, PLAIN, "exclude", p.primaryJudge, r.run))
       .filter(Number.isFinite);
     if (runs.length < 2) continue;
     trajectories++;

@@ -46,6 +46,14 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
   labelsOf(trajectoryId: string, judge?: string, run?: number): (Label | undefined)[] | undefined;
   /** (judge, run) combinations present for a trajectory. */
   runsOf(trajectoryId: string): { judge: string; run: number }[];
+  /**
+   * The runs of trajectories[k] (undefined: none), read by slot: what a loop over the trajectories uses
+   * instead of `runsOf`, `labelsOf` and `score`, whose id lookups each miss the cache once there are
+   * millions of trajectories (issue 10).
+   */
+  runsAt(k: number): readonly LabelRun[] | undefined;
+  /** {@link score} of trajectories[k]. */
+  scoreAt(k: number, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
   /** GCPC under an arbitrary outcome step / abstention rule for the primary run. */
   score(trajectoryId: string, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
   /** The same under several variants, the labels decoded once (RQ4 scores every trajectory under each). */
@@ -95,10 +103,14 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
   // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
+  const runsBySlot = new Array<LabelRun[] | undefined>(trajectories.length);
   const routes = new RouteCountsTable(trajectories.length);
+  const labelsAt = (k: number, judge: string, run: number) =>
+    runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
   for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
-    const labels = (primaryRuns[k] = runLabels(t.trajectory_id));
+    runsBySlot[k] = runs.get(t.trajectory_id);
+    const labels = (primaryRuns[k] = labelsAt(k, primaryJudge, 1));
     // No run: the empty label string, which reads as unjudged at every position (labelAt).
     const counts = routeCounts(items, labels ?? "");
     routes.set(k, counts);
@@ -127,6 +139,12 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     hasJudgments: judgments > 0,
     runsOf(id) {
       return (runs.get(id) ?? []).map(({ judge, run }) => ({ judge, run }));
+    },
+    runsAt: (k) => runsBySlot[k],
+    scoreAt(k, step, abstention = "exclude", judge = primaryJudge, run = 1) {
+      const labels = labelsAt(k, judge, run);
+      if (labels === undefined) return NaN;
+      return variantScorer(trajectories[k], labels, checklist, testResults)({ step, abstention });
     },
     score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
       return scores(id, [{ step, abstention }], judge, run)[0];

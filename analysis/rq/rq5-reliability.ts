@@ -89,23 +89,27 @@ export function rq5Reliability(p: PreparedStore, settings: BootstrapSettings): R
 
 /** Krippendorff α (interval) of plain GCPC across runs of the primary judge (rule 8), bootstrap over tasks. */
 function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["reliability"] {
-  const runsOfPrimary = (id: string) =>
-    p
-      .runsOf(id)
+  // By slot (runsAt, scoreAt): the trajectories' runs without an id lookup each (issue 10).
+  const runsOfPrimary = (k: number) =>
+    (p.runsAt(k) ?? [])
       .filter((r) => r.judge === p.primaryJudge)
       .map((r) => r.run)
       .sort((a, b) => a - b);
-  const directed = p.trajectories.filter((t) => t.tags?.includes("directed"));
+  const slots = p.trajectories.map((_, k) => k);
+  const directed = slots.filter((k) => p.trajectories[k].tags?.includes("directed"));
   const unitRule = directed.length ? "trajectories tagged 'directed'" : "all trajectories with more than one run";
-  const units = directed.length ? directed : p.trajectories.filter((t) => runsOfPrimary(t.trajectory_id).length > 1);
+  const unitSlots = directed.length
+    ? directed
+    : slots.filter((k) => (p.runsAt(k)?.length ?? 0) > 1 && runsOfPrimary(k).length > 1);
+  const units = unitSlots.map((k) => p.trajectories[k]);
   if (units.length === 0)
     return notAvailable("no trajectory tagged 'directed' and none with more than one scoring run");
   const allRuns = new Set<number>();
-  const values = units.map((t) => {
+  const values = unitSlots.map((k) => {
     const vals: number[] = [];
-    for (const run of runsOfPrimary(t.trajectory_id)) {
+    for (const run of runsOfPrimary(k)) {
       allRuns.add(run);
-      const g = p.score(t.trajectory_id, PLAIN, "exclude", p.primaryJudge, run);
+      const g = p.scoreAt(k, PLAIN, "exclude", p.primaryJudge, run);
       if (Number.isFinite(g)) vals.push(g); // all-Abstain run = missing value
     }
     return vals;
@@ -156,17 +160,20 @@ function judgeSubstitution(p: PreparedStore, settings: BootstrapSettings): Rq5Re
       plainB = new Map<string, number>(),
       outA = new Map<string, number>(),
       outB = new Map<string, number>();
-    for (const t of p.trajectories) {
+    // By slot: scoreAt is NaN exactly where labelsOf is undefined (issue 10: two decoded label arrays and
+    // four id lookups per trajectory).
+    const has = (k: number, j: string) => p.runsAt(k)?.some((r) => r.judge === j && r.run === 1) ?? false;
+    for (const [k, t] of p.trajectories.entries()) {
       const id = t.trajectory_id;
-      if (!p.labelsOf(id, judge) || !p.labelsOf(id)) continue;
-      const a = p.score(id, PLAIN),
-        b = p.score(id, PLAIN, "exclude", judge);
+      if (!has(k, judge) || !has(k, p.primaryJudge)) continue;
+      const a = p.scoreAt(k, PLAIN),
+        b = p.scoreAt(k, PLAIN, "exclude", judge);
       if (Number.isFinite(a) && Number.isFinite(b)) {
         plainA.set(id, a);
         plainB.set(id, b);
       }
-      const c = p.score(id, WITH_OFFICIAL_OUTCOME),
-        d = p.score(id, WITH_OFFICIAL_OUTCOME, "exclude", judge);
+      const c = p.scoreAt(k, WITH_OFFICIAL_OUTCOME),
+        d = p.scoreAt(k, WITH_OFFICIAL_OUTCOME, "exclude", judge);
       if (Number.isFinite(c) && Number.isFinite(d)) {
         outA.set(id, c);
         outB.set(id, d);
