@@ -86,7 +86,14 @@ test("every evaluation path (level walk, packed level walk, dense level rows) eq
       for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
       const expected = aucOfDraw(score, pass, cluster, w);
       assert.ok(Math.abs(c.evaluate(w) - expected) < 1e-12, `${n}/${tasks}/${levels}: ${c.evaluate(w)} vs ${expected}`);
+      // A draw's shortcut (no pass over w to test the packing) gives evaluate's value bit for bit.
+      assert.ok(Object.is(c.evaluateDraw(w), c.evaluate(w)));
     }
+    // So do the sample (every weight 1) and a jackknife's weights (one weight 0), which also reach it.
+    const jack = new Float64Array(tasks).fill(1);
+    assert.ok(Object.is(c.evaluateDraw(jack), c.evaluate(jack)));
+    jack[0] = 0;
+    assert.ok(Object.is(c.evaluateDraw(jack), c.evaluate(jack)));
   }
 });
 

@@ -144,7 +144,7 @@ export function aucWithCIColumns(
       figure,
       clusters,
       estimator: AUC_ESTIMATOR,
-      statistics: { auc: (w) => prepared.evaluate(w) },
+      statistics: { auc: (w) => prepared.evaluateDraw(w) },
       accept: (w) => prepared.hasBothClasses(w),
       ...(settings.interval === "studentized"
         ? { standardErrors: { auc: aucDrawSe(new DrawComponents(scores, pass, clusterOf, clusters)) } }

@@ -253,7 +253,7 @@ export function pairedAucColumns(
     clusters,
     estimator: "paired ΔAUC, both AUCs on the same task-clustered draw; percentile (type-7)",
     accept: (w) => aucA.hasBothClasses(w),
-    statistics: { delta: (w) => aucA.evaluate(w) - aucB.evaluate(w) },
+    statistics: { delta: (w) => aucA.evaluateDraw(w) - aucB.evaluateDraw(w) },
     ...(settings.interval === "studentized"
       ? {
           standardErrors: {

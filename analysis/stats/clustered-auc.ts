@@ -129,6 +129,21 @@ export class ClusteredAuc {
   /** AUC with cluster k counted w[k] times; NaN if one class is absent. */
   evaluate(w: Float64Array): number {
     if (!this.fewLevels || !this.packable(w)) return this.evaluateUnpacked(w);
+    return this.evaluatePacked(w);
+  }
+
+  /**
+   * {@link evaluate} of a bootstrap draw, the sample or a jackknife's weights: `w` holds non-negative
+   * integers summing to at most `clusters`, so `packable`'s test needs no pass over w (issue 10: that
+   * pass was an eighth of an AUC interval's time at 8,700 tasks). The same value: the packed and the
+   * unpacked totals give it bit for bit.
+   */
+  evaluateDraw(w: Float64Array): number {
+    if (!this.fewLevels || this.clusters * this.largestCount >= PACK) return this.evaluateUnpacked(w);
+    return this.evaluatePacked(w);
+  }
+
+  private evaluatePacked(w: Float64Array): number {
     const acc = this.levelPacked;
     if (this.kernel) this.kernel.totals(w, acc);
     else if (this.dense.length > 0) this.denseTotals(w, acc);
