@@ -125,3 +125,15 @@ test("every two- and three-task layout with task sign sums in −4…4 gives the
     else assert.ok(Object.is(own, expected), `${layout.join(",")}: ${own} vs ${expected}`);
   }
 });
+
+test("cluster labels that are not 0..n−1 give the same test as the same clusters numbered densely", () => {
+  const differences = [0.2, -0.1, 0, 0.3, 0.4, 0.25, 0.1, -0.5, 0.3, 0.2];
+  const sparse = [1e9, 7, 7, 1e9, 2.5, 2.5, -4, 7, -4, 1e9];
+  const dense = [0, 1, 1, 0, 2, 2, 3, 1, 3, 0];
+  const a = clusterSignTest(differences, sparse);
+  const b = clusterSignTest(differences, dense);
+  assert.deepEqual(a, b);
+  // Sign sums +3, −2, +2, +2 (every cluster informative), the statistic their sum.
+  assert.equal(a.informative_clusters, 4);
+  assert.equal(a.statistic, 5);
+});

@@ -285,19 +285,7 @@ function transitionIntervals(
     if (deltas[i] < -MATERIAL_CHANGE) down[clusterOf[i]]++;
   }
   const shares = new Float64Array(2);
-  const bothShares = (w: Float64Array) => {
-    let all = 0;
-    let improved = 0;
-    let regressed = 0;
-    for (let c = 0; c < clusters; c++) {
-      all += w[c] * size[c];
-      improved += w[c] * up[c];
-      regressed += w[c] * down[c];
-    }
-    shares[0] = all > 0 ? improved / all : NaN;
-    shares[1] = all > 0 ? regressed / all : NaN;
-    return shares[0];
-  };
+  const bothShares = (w: Float64Array) => sharesOfDraw(w, { size, up, down }, shares);
   const res = bootstrapIntervals({
     settings,
     figure,
@@ -323,4 +311,29 @@ function adjustFamily(groups: TransitionSummary[]): TransitionSummary[] {
   const h = holm(ps);
   const bh = benjaminiHochberg(ps);
   return groups.map((g, i) => ({ ...g, clustered_p_holm: h[i], clustered_p_bh: bh[i] }));
+}
+
+/**
+ * The improved and regressed shares of a draw into out[0], out[1] (NaN when the draw holds no pair),
+ * returning the first. A function of its arguments rather than a closure over the columns: V8 keeps
+ * them in registers through the loop (issue 10: the closure's loop cost several times as much).
+ */
+function sharesOfDraw(
+  w: Float64Array,
+  columns: { size: Float64Array; up: Float64Array; down: Float64Array },
+  out: Float64Array,
+): number {
+  const { size, up, down } = columns;
+  let all = 0;
+  let improved = 0;
+  let regressed = 0;
+  for (let c = 0; c < size.length; c++) {
+    const x = w[c];
+    all += x * size[c];
+    improved += x * up[c];
+    regressed += x * down[c];
+  }
+  out[0] = all > 0 ? improved / all : NaN;
+  out[1] = all > 0 ? regressed / all : NaN;
+  return out[0];
 }
