@@ -70,7 +70,7 @@ export async function* parquetTypedRows(
     }
   } finally {
     for (const table of dictionaries) await conn.run(`DROP TABLE IF EXISTS ${table}`);
-    for (const b of blocks.values()) b.close();
+    for (const b of blocks.values()) await b.close().catch(() => undefined);
     cells?.closeSync?.();
     conn.closeSync?.();
   }

@@ -80,7 +80,13 @@ export class TextBlocks {
     this.at = 0;
   }
 
-  close(): void {
+  /**
+   * Reads the query to its end, then closes its connection: a streaming result left unfinished keeps the
+   * database's memory until garbage collection finds it (issue 10: 0.4 GB held through the analyses at
+   * scale 100).
+   */
+  async close(): Promise<void> {
+    await this.ensure(Number.POSITIVE_INFINITY);
     this.conn.closeSync?.();
   }
 }
