@@ -34,6 +34,8 @@ export async function* parquetTypedRows(
      * position and reuse its string, so no other Parquet table asks the pool for them).
      */
     unpooled?: readonly string[];
+    /** Called once the rows stream (their first chunk is in). */
+    onStreaming?: () => void;
   },
 ): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
@@ -48,6 +50,7 @@ export async function* parquetTypedRows(
       if (c.kind === "blocks") blocks.set(c.name, await TextBlocks.open(duck, from, quoted(c.name)));
     const result = await conn.stream(selectSql(plan, from));
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      o.onStreaming?.();
       await ensureBlocks(chunk, plan, blocks);
       const records = recordsOf(chunk, plan, o, blocks);
       for (const name of plan.filter((c) => c.kind === "json").map((c) => c.name)) {

@@ -377,6 +377,11 @@ test("scoreColumns gives, per variant, what scores gives trajectory by trajector
       });
     });
     assert.ok(finite > list.length, "most trajectories score");
+    // Given the kept trajectories' slots, the same columns without their ids looked up.
+    const bySlot = p.scoreColumns(p.trajectories, variants, Int32Array.from(p.trajectories.keys()));
+    for (let v = 0; v < variants.length; v++)
+      for (let k = 0; k < p.trajectories.length; k++)
+        assert.ok(Object.is(bySlot[v][k], columns[v][k]), `slot ${k}, variant ${v}`);
   }
 });
 

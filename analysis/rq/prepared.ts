@@ -70,6 +70,8 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
   scoreColumns(
     trajectories: readonly Trajectory[],
     variants: readonly { step: OutcomeStep; abstention?: AbstentionRule }[],
+    /** Each trajectory's slot, when the caller has it (the list's ids are then not looked up). */
+    listSlots?: ArrayLike<number>,
   ): Float64Array[];
   /** True when the store holds at least one judgment (GCPC analyses are possible). */
   hasJudgments: boolean;
@@ -150,8 +152,8 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
       return scores(id, [{ step, abstention }], judge, run)[0];
     },
     scores,
-    scoreColumns: (list, variants) =>
-      scoreColumnsOf({ list, variants, slots, primaryRuns, routes, checklist, testResults }),
+    scoreColumns: (list, variants, listSlots) =>
+      scoreColumnsOf({ list, listSlots, variants, slots, primaryRuns, routes, checklist, testResults }),
   };
 }
 
@@ -192,6 +194,7 @@ function variantScorer(
  */
 function scoreColumnsOf(o: {
   list: readonly Trajectory[];
+  listSlots?: ArrayLike<number>;
   variants: readonly Variant[];
   slots: ReadonlyMap<string, number>;
   primaryRuns: readonly (string | undefined)[];
@@ -203,12 +206,12 @@ function scoreColumnsOf(o: {
   const columns = variants.map(() => new Float64Array(list.length).fill(NaN));
   for (let i = 0; i < list.length; i++) {
     const t = list[i];
-    const slot = o.slots.get(t.trajectory_id);
+    const slot = o.listSlots ? o.listSlots[i] : o.slots.get(t.trajectory_id);
     const labels = slot === undefined ? undefined : o.primaryRuns[slot];
     if (labels === undefined) continue;
     // Per-test propagation on a FAIL with test results walks the items (each item's test decides);
     // every other variant is arithmetic on the route counts counted when the store was prepared.
-    if (t.outcome === "FAIL" && o.testResults.has(t.trajectory_id)) {
+    if (t.outcome === "FAIL" && o.testResults.size > 0 && o.testResults.has(t.trajectory_id)) {
       const score = variantScorer(t, labels, o.checklist, o.testResults);
       for (let v = 0; v < variants.length; v++) columns[v][i] = score(variants[v]);
       continue;

@@ -79,7 +79,7 @@ type SeparationVariant = { variant: string; design: string; step: OutcomeStep; a
  */
 function separationRows(
   p: PreparedStore,
-  pop: PreparedStore["trajectories"],
+  { pop, popSlots }: { pop: PreparedStore["trajectories"]; popSlots: Int32Array },
   variants: SeparationVariant[],
   o: { settings: BootstrapSettings; figure: string },
 ): { rows: SeparationRow[]; jobs: AnalysisJob[] } | NotAvailable {
@@ -92,7 +92,7 @@ function separationRows(
   const rows: SeparationRow[] = [];
   const jobs: AnalysisJob[] = [];
   // Every variant's scores in one pass over the trajectories (each one's labels read once).
-  const byVariant = p.scoreColumns(pop, variants);
+  const byVariant = p.scoreColumns(pop, variants, popSlots);
   for (const [vi, v] of variants.entries()) {
     const sep = new ClusteredSeparation(byVariant[vi], pass, clusterOf, clusters);
     const estimate = sep.estimate();
@@ -143,10 +143,14 @@ export function rq4Plan(
   settings: BootstrapSettings,
   checklist: AucEstimate[],
 ): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq4Result } {
-  // By slot: trajectories[k]'s metrics are metrics.atSlot(k), with no lookup of its id.
-  const pop = p.trajectories.filter((t, k) => isBinary(t) && !p.metrics.atSlot(k).zero_evidence);
+  // By slot: trajectories[k]'s metrics are metrics.atSlot(k), and its scores are read with k (scoreColumns),
+  // with no lookup of its id.
+  const kept: number[] = [];
+  for (const [k, t] of p.trajectories.entries()) if (isBinary(t) && !p.metrics.atSlot(k).zero_evidence) kept.push(k);
+  const popSlots = Int32Array.from(kept);
+  const pop = Array.from(popSlots, (k) => p.trajectories[k]);
   const separations = (variants: SeparationVariant[], figure: string) =>
-    separationRows(p, pop, variants, { settings, figure });
+    separationRows(p, { pop, popSlots }, variants, { settings, figure });
   if (!p.hasJudgments) {
     const na = notAvailable("the store holds no judgments (outcome-only store)");
     const result: Rq4Result = {
