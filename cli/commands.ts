@@ -1,4 +1,4 @@
-import { jobRunnerFor, type WorkerJobRunner } from "./job-worker.js";
+import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -150,15 +150,13 @@ async function analyzeStoreAt(
   // With two threads, the intervals that read no judgment start on the worker as soon as their tables are
   // read, while this thread reads the judgments (analysis/rq/early-jobs.ts; the same report either way).
   // Not with --benchmark: the analysis then reads a subset of the store.
-  const started: { runner?: WorkerJobRunner; early?: EarlyJobs } = {};
-  const onFrameTables =
-    threads === 2 && values.benchmark === undefined
-      ? (tables: FrameTables) => startEarly(tables, settings, started, progress)
-      : undefined;
+  const early = threads === 2 && values.benchmark === undefined;
+  const started: { runner?: WorkerJobRunner; early?: EarlyJobs } = { runner: early ? runnerAhead(dir) : undefined };
+  const onFrameTables = early ? (tables: FrameTables) => startEarly(tables, settings, started, progress) : undefined;
   try {
     const { store: whole } = await loadValidStore(dir, values, io, progress, { onFrameTables });
     const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
-    started.runner ??= threads === 2 ? jobRunnerFor(store.trajectories.length) : undefined;
+    started.runner = threads === 2 ? settleRunner(started.runner, store.trajectories.length) : undefined;
     const report = analyzeStore(store, settings, {
       perTrajectory: Boolean(values["per-trajectory"]),
       onProgress: progress,
@@ -178,7 +176,7 @@ function startEarly(
   started: { runner?: WorkerJobRunner; early?: EarlyJobs },
   progress: Progress,
 ): void {
-  started.runner = jobRunnerFor(tables.trajectories.length);
+  started.runner = settleRunner(started.runner, tables.trajectories.length);
   if (!started.runner) return;
   try {
     started.early = startEarlyJobs(trajectoryFrame(tables), settings, started.runner);

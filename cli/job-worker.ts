@@ -1,4 +1,6 @@
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { runJob, type AnalysisJob, type JobResult, type JobRunner, type PendingJobs } from "../analysis/rq/jobs.js";
 import type { JobBatch } from "./job-worker-main.js";
@@ -131,5 +133,37 @@ export const WORKER_THRESHOLD = 20_000;
 
 /** A runner when the store is large enough and the machine has a second core; undefined otherwise. */
 export function jobRunnerFor(trajectories: number): WorkerJobRunner | undefined {
-  return trajectories >= WORKER_THRESHOLD && availableParallelism() > 1 ? new WorkerJobRunner() : undefined;
+  return settleRunner(undefined, trajectories);
 }
+
+/**
+ * The runner for a store of `trajectories`: `ahead` (started before the count was known) when the store is
+ * large enough, else a new one; none, and `ahead` closed, when it is not.
+ */
+export function settleRunner(ahead: WorkerJobRunner | undefined, trajectories: number): WorkerJobRunner | undefined {
+  if (trajectories >= WORKER_THRESHOLD && availableParallelism() > 1) return ahead ?? new WorkerJobRunner();
+  void ahead?.close();
+  return undefined;
+}
+
+/**
+ * A runner started before the store is read, when its trajectories file is large enough that the store
+ * will almost surely be (a Parquet trajectory takes 6–7 bytes at the demo's scales, a text one well over
+ * 60): the worker loads the analysis code while this thread reads, instead of after the trajectories are
+ * read (issue 10: its first job came about 1 s after it was started). `settleRunner` decides once the
+ * count is known.
+ */
+export function runnerAhead(dir: string): WorkerJobRunner | undefined {
+  if (availableParallelism() < 2) return undefined;
+  for (const [file, bytesPerRow] of AHEAD_FILES) {
+    const size = statSync(join(dir, file), { throwIfNoEntry: false })?.size ?? 0;
+    if (size >= WORKER_THRESHOLD * bytesPerRow) return new WorkerJobRunner();
+  }
+  return undefined;
+}
+
+const AHEAD_FILES = [
+  ["trajectories.parquet", 6],
+  ["trajectories.jsonl", 60],
+  ["trajectories.csv", 60],
+] as const;

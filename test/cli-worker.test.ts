@@ -51,3 +51,22 @@ test("gcpc report on a worker, early intervals included, writes the bytes of a o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a worker starts ahead for a large trajectories file, and is closed when the store turns out small", async () => {
+  const { runnerAhead, settleRunner } = await import("../cli/job-worker.js");
+  const { writeFileSync } = await import("node:fs");
+  const { availableParallelism } = await import("node:os");
+  if (availableParallelism() < 2) return; // no second core: never a worker (runnerAhead returns none)
+  const dir = tempDir("gcpc-ahead-");
+  writeFileSync(join(dir, "trajectories.parquet"), Buffer.alloc(10_000));
+  assert.equal(runnerAhead(dir), undefined, "10 KB of Parquet is far below the threshold");
+  writeFileSync(join(dir, "trajectories.parquet"), Buffer.alloc(6 * WORKER_THRESHOLD));
+  const ahead = runnerAhead(dir);
+  assert.ok(ahead, "a file of the threshold's size starts one");
+  // The count decides: a large store keeps the runner started ahead, a small one closes it.
+  assert.equal(settleRunner(ahead, WORKER_THRESHOLD), ahead);
+  assert.equal(settleRunner(ahead, WORKER_THRESHOLD - 1), undefined);
+  const fresh = settleRunner(undefined, WORKER_THRESHOLD);
+  assert.ok(fresh && fresh !== ahead);
+  await fresh.close();
+});

@@ -80,7 +80,6 @@ export function outcomePlan(
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
   const codes = upliftCodes(pop);
-  const transitions = cellTransitions(codes);
   const job = (group: string, members: Int32Array, figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
@@ -101,8 +100,10 @@ export function outcomePlan(
     ...models.map(([k, members]) => job(k, members, `outcomes:model:${k}`)),
     ...tasks.map(([k, members]) => job(k, members, `outcomes:task:${k}`, "configuration")),
   ];
+  // The cell transitions are counted when the result is assembled: the jobs start without waiting for them.
   const assemble = (results: JobResult[]): OutcomeLevelResult => {
     const rows = results as UpliftRow[];
+    const transitions = cellTransitions(codes);
     return {
       estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
       overall: rows[0],
