@@ -31,6 +31,7 @@ import {
   loadTrajectoryReference,
 } from "./judgment-table.js";
 import { parquetTypedRows, TYPED_READ_MAX_COLUMNS } from "./parquet-rows.js";
+import { fastTrajectory } from "./fast-rows.js";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
@@ -549,6 +550,14 @@ function validateRecord(
   valid: unknown[],
   locations: RowLocations,
 ): void {
+  // The contract's trajectory rows skip zod when they are plainly valid (the same object, store/fast-rows.ts).
+  const fast = schema === TABLE_SCHEMAS.trajectories ? fastTrajectory(rec.values) : undefined;
+  if (fast) {
+    if (!rec.interned) ctx.strings.internRow(fast as Record<string, unknown>);
+    valid.push(fast);
+    locations.push(rec.line, rec.row);
+    return;
+  }
   const parsed = schema.safeParse(rec.values);
   if (parsed.success) {
     if (!rec.interned) ctx.strings.internRow(parsed.data as Record<string, unknown>);

@@ -1,0 +1,52 @@
+import { type Trajectory, TrajectoryRow } from "../analysis/schema/tables.js";
+
+/**
+ * What the contract's trajectory row schema (zod) returns for a row it accepts, without running zod: the
+ * row's fields in the schema's order, each checked as the schema checks it. Undefined whenever the row is
+ * not plainly valid, and zod then parses it (and words its problems). Issue 10: zod's parse of 2 M
+ * trajectory rows, and the copy of each it returns, took about a fifth of the trajectories' read.
+ * test/fast-rows.test.ts checks it against zod on valid and invalid rows, key order included.
+ */
+export function fastTrajectory(values: Record<string, unknown>): Trajectory | undefined {
+  let present = 0;
+  const out: Record<string, unknown> = {};
+  for (const key of TRAJECTORY_KEYS) {
+    if (!(key in values)) continue;
+    const v = values[key];
+    if (!FIELD_OK[key](v)) return undefined;
+    out[key] = v;
+    present++;
+  }
+  // A required field absent, or a field the schema does not know (a strict object refuses it).
+  if (!("trajectory_id" in out && "task_id" in out && "harness" in out && "model" in out && "condition" in out))
+    return undefined;
+  return present === Object.keys(values).length ? (out as Trajectory) : undefined;
+}
+
+const TRAJECTORY_KEYS = Object.keys(TrajectoryRow.shape) as (keyof typeof TrajectoryRow.shape)[];
+
+const isId = (v: unknown) => typeof v === "string" && v.length > 0;
+const isString = (v: unknown) => typeof v === "string";
+const nullish = (ok: (v: unknown) => boolean) => (v: unknown) => v === null || v === undefined || ok(v);
+const oneOf = (values: readonly string[]) => (v: unknown) => typeof v === "string" && values.includes(v);
+
+/** Every element a string (a loop: `every` would skip the holes of a sparse array, which zod refuses). */
+function allStrings(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== "string") return false;
+  return true;
+}
+
+/** Each field as TrajectoryRow checks it (zod 4: a number is finite, an int a safe integer). */
+const FIELD_OK: Record<(typeof TRAJECTORY_KEYS)[number], (v: unknown) => boolean> = {
+  trajectory_id: isId,
+  task_id: isId,
+  harness: isString,
+  model: isString,
+  source: nullish(isString),
+  condition: oneOf(TrajectoryRow.shape.condition.options),
+  trial: nullish((v) => Number.isSafeInteger(v)),
+  outcome: nullish(oneOf(TrajectoryRow.shape.outcome.unwrap().unwrap().options)),
+  reward: nullish((v) => typeof v === "number" && Number.isFinite(v)),
+  log_hash: nullish(isString),
+  tags: nullish((v) => Array.isArray(v) && allStrings(v)),
+};
