@@ -319,7 +319,7 @@ export async function startLabelVectors(
       return {
         finish: async () => {
           try {
-            return { judgments, runs: await packed.finish() };
+            return { judgments, ...(await packed.finish()) };
           } finally {
             await reset();
           }
@@ -447,7 +447,7 @@ async function startPackedLabelRuns(
   primaryJudge: string,
   trajectories: readonly { trajectory_id: string }[],
   strings: StringPool,
-): Promise<{ finish(): Promise<Map<string, LabelRun[]>>; abandon(): Promise<void> }> {
+): Promise<{ finish(): Promise<Pick<LabelVectors, "runs" | "byPosition">>; abandon(): Promise<void> }> {
   // Judges as codes into a short list (a text cell costs about 1 µs to bring into JavaScript).
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
@@ -485,14 +485,15 @@ async function startPackedLabelRuns(
   };
 }
 
-/** The packed query's runs, chunk by chunk, decoded into label runs per trajectory id. */
+/** The packed query's runs, chunk by chunk, decoded into label runs per trajectory id and by position. */
 async function decodePackedRuns(
   next: () => Promise<DuckDBDataChunk | null>,
   judges: readonly string[],
   trajectories: readonly { trajectory_id: string }[],
   strings: StringPool,
-): Promise<Map<string, LabelRun[]>> {
+): Promise<Pick<LabelVectors, "runs" | "byPosition">> {
   const runs = new Map<string, LabelRun[]>();
+  const byPosition = new Array<LabelRun[] | undefined>(trajectories.length);
   const decode = new PackedLabels(strings);
   for (let chunk = await next(); chunk && chunk.rowCount > 0; chunk = await next()) {
     const [indices, judgeCodes, runNumbers, sizes, los, his] = [0, 1, 2, 3, 4, 5].map((c) => chunk.getColumnVector(c));
@@ -502,13 +503,13 @@ async function decodePackedRuns(
         run: runNumbers.getItem(i) as number,
         labels: decode.labels(sizes.getItem(i) as number, los.getItem(i) as number, his.getItem(i) as number),
       };
-      const id = trajectories[indices.getItem(i) as number].trajectory_id;
-      const list = runs.get(id);
+      const at = indices.getItem(i) as number;
+      const list = byPosition[at];
       if (list) list.push(run);
-      else runs.set(id, [run]);
+      else runs.set(trajectories[at].trajectory_id, (byPosition[at] = [run]));
     }
   }
-  return runs;
+  return { runs, byPosition: { of: trajectories, runs: byPosition } };
 }
 
 /** Label strings from packed codes, each distinct one built once (a run's labels are one of few patterns). */

@@ -388,7 +388,18 @@ test("scoreColumns gives, per variant, what scores gives trajectory by trajector
 test("by slot, runsAt and scoreAt give what runsOf, labelsOf and score give by id (every judge, run and variant)", async () => {
   const { generateDemoStore } = await import("../store/generate/demo-store.js");
   const { PLAIN, WITH_OFFICIAL_OUTCOME } = await import("../analysis/scoring/official-outcome.js");
-  const p = prepareStore(generateDemoStore({ seed: 3 }));
+  const { readStore } = await import("../store/read-store.js");
+  // Read from disk, the runs also come by position (LabelVectors.byPosition); generated, through the Map.
+  const read = (await readStore(new URL("../data/demo", import.meta.url).pathname)).store;
+  assert.ok(read.labels?.byPosition, "the Parquet reader gives the runs by position");
+  for (const store of [read, generateDemoStore({ seed: 3 })])
+    checkBySlot(prepareStore(store), PLAIN, WITH_OFFICIAL_OUTCOME);
+});
+
+function checkBySlot(
+  p: ReturnType<typeof prepareStore>,
+  ...steps: Parameters<ReturnType<typeof prepareStore>["score"]>[1][]
+) {
   let repeated = 0;
   let otherJudge = 0;
   for (const [k, t] of p.trajectories.entries()) {
@@ -401,7 +412,7 @@ test("by slot, runsAt and scoreAt give what runsOf, labelsOf and score give by i
     if (runs.length > 1) repeated++;
     if (runs.some((r) => r.judge !== p.primaryJudge)) otherJudge++;
     for (const { judge, run } of [...runs, { judge: "no such judge", run: 1 }])
-      for (const step of [PLAIN, WITH_OFFICIAL_OUTCOME])
+      for (const step of steps)
         for (const abstention of ["exclude", "forced_no"] as const) {
           const byId = p.score(id, step, abstention, judge, run);
           assert.ok(Object.is(p.scoreAt(k, step, abstention, judge, run), byId), `${id} ${judge} ${run}`);
@@ -410,4 +421,4 @@ test("by slot, runsAt and scoreAt give what runsOf, labelsOf and score give by i
   }
   // The demo holds repeated runs and a second judge, so both paths are exercised.
   assert.ok(repeated > 0 && otherJudge > 0, `${repeated} repeated, ${otherJudge} with another judge`);
-});
+}

@@ -104,4 +104,12 @@ test("a store read from Parquet carries the order, and its frame keeps what the 
     referenceKept(rows),
   );
   assert.ok(fromOrder.length < store.trajectories.length, "the demo has repeated log hashes");
+  // slotOf: each trajectory's place among the kept, −1 for a dropped one.
+  const { slotOf } = keptInOrder(store.trajectories, store.trajectory_order);
+  let dropped = 0;
+  store.trajectories.forEach((t, i) => {
+    if (slotOf[i] < 0) dropped++;
+    else assert.equal(fromOrder[slotOf[i]], t);
+  });
+  assert.equal(dropped, store.trajectories.length - fromOrder.length);
 });

@@ -105,13 +105,12 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
   // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
-  const runsBySlot = new Array<LabelRun[] | undefined>(trajectories.length);
+  const runsBySlot = runsBySlotOf(store, frame, runs);
   const routes = new RouteCountsTable(trajectories.length);
   const labelsAt = (k: number, judge: string, run: number) =>
     runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
   for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
-    runsBySlot[k] = runs.get(t.trajectory_id);
     const labels = (primaryRuns[k] = labelsAt(k, primaryJudge, 1));
     // No run: the empty label string, which reads as unjudged at every position (labelAt).
     const counts = routeCounts(items, labels ?? "");
@@ -155,6 +154,24 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     scoreColumns: (list, variants, listSlots) =>
       scoreColumnsOf({ list, listSlots, variants, slots, primaryRuns, routes, checklist, testResults }),
   };
+}
+
+/**
+ * Each kept trajectory's runs, by slot: from the reader's positions when it gave them for these very
+ * trajectories (LabelVectors.byPosition), with no id lookup per slot; else looked up by id.
+ */
+function runsBySlotOf(
+  store: Store,
+  frame: TrajectoryFrame,
+  runs: { get(id: string): LabelRun[] | undefined },
+): (LabelRun[] | undefined)[] {
+  const out = new Array<LabelRun[] | undefined>(frame.trajectories.length);
+  const byPosition = store.labels?.byPosition;
+  const slotOf = byPosition?.of === store.trajectories ? frame.slotOfIndex : undefined;
+  if (byPosition && slotOf) {
+    for (let i = 0; i < slotOf.length; i++) if (slotOf[i] >= 0) out[slotOf[i]] = byPosition.runs[i];
+  } else for (const [k, t] of frame.trajectories.entries()) out[k] = runs.get(t.trajectory_id);
+  return out;
 }
 
 /** Whether a frame was built from these tables of the store (the same arrays, not equal copies). */

@@ -33,6 +33,8 @@ export interface TrajectoryFrame {
   dropped: number;
   /** Position of each kept trajectory in `trajectories`: the index of every per-trajectory column. */
   slots: ReadonlyMap<string, number>;
+  /** The slot of `source.trajectories[i]` (−1: dropped), when the frame was built from a trajectory order. */
+  slotOfIndex?: Int32Array;
   byId: Pick<ReadonlyMap<string, Trajectory>, "get" | "has" | "size">;
   tasks: Map<string, Task>;
   /** Per-test verifier results of a trajectory (test_id → status), if the store has them. */
@@ -42,9 +44,9 @@ export interface TrajectoryFrame {
 }
 
 export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
-  const { trajectories, dropped } = source.trajectory_order
+  const { trajectories, dropped, slotOf } = source.trajectory_order
     ? keptInOrder(source.trajectories, source.trajectory_order)
-    : dedupByLogHash(source.trajectories);
+    : { ...dedupByLogHash(source.trajectories), slotOf: undefined };
   // One id → position map serves the trajectory lookup, the metric columns and the score columns
   // (issue 10: a Map per purpose held one entry per trajectory each). Built on first use: the uplift rows
   // do not read it, and start on the other thread before it is (0.7 s at scale 100, on this thread only).
@@ -66,6 +68,7 @@ export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
     source,
     trajectories,
     dropped,
+    ...(slotOf ? { slotOfIndex: slotOf } : {}),
     get slots() {
       return slotsOf();
     },

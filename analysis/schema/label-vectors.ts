@@ -12,6 +12,12 @@ export interface LabelVectors {
   judgments: number;
   /** trajectory_id → its runs. Judge and run are normalised (contract rule 13). */
   runs: Map<string, LabelRun[]>;
+  /**
+   * The same runs by position, when the reader knows them: `runs[k]` (the same arrays as the Map's) are the
+   * runs of `of[k]`, where `of` is the store's trajectories array itself (a store whose trajectories were
+   * replaced does not use them). Lets a loop over the trajectories skip an id lookup each (issue 10).
+   */
+  byPosition?: { of: readonly unknown[]; runs: (LabelRun[] | undefined)[] };
 }
 
 export interface LabelRun {

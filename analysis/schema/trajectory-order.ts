@@ -15,15 +15,22 @@ export interface TrajectoryOrder {
  * The kept trajectories in id order, from an order computed elsewhere: the same list as sorting by id and
  * keeping the first of each log_hash (tested against that).
  */
-export function keptInOrder<T>(all: readonly T[], order: TrajectoryOrder): { trajectories: T[]; dropped: number } {
+export function keptInOrder<T>(
+  all: readonly T[],
+  order: TrajectoryOrder,
+): { trajectories: T[]; dropped: number; slotOf: Int32Array } {
   const n = all.length;
   if (order.rank.length !== n || order.kept.length !== n) throw new Error("trajectory order of another store");
-  const sorted = new Array<T | undefined>(n);
-  for (let i = 0; i < n; i++) if (order.kept[i] === 1) sorted[order.rank[i]] = all[i];
+  const atRank = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (order.kept[i] === 1) atRank[order.rank[i]] = i;
   const kept: T[] = [];
+  // slotOf[i]: where all[i] is among the kept (−1 when dropped), the index of every per-trajectory column.
+  const slotOf = new Int32Array(n).fill(-1);
   for (let r = 0; r < n; r++) {
-    const t = sorted[r];
-    if (t !== undefined) kept.push(t);
+    const i = atRank[r];
+    if (i < 0) continue;
+    slotOf[i] = kept.length;
+    kept.push(all[i]);
   }
-  return { trajectories: kept, dropped: n - kept.length };
+  return { trajectories: kept, dropped: n - kept.length, slotOf };
 }
