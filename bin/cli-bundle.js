@@ -84,6 +84,9 @@ function removeStaleBuilds(keep) {
   for (const name of readdirSync(CACHE)) {
     if (!name.startsWith("build-") || name === keep) continue;
     const path = join(CACHE, name);
-    if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
+    // Another process may be removing it too: whatever fails here, the build just made stands.
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
+    } catch {}
   }
 }
