@@ -1,5 +1,5 @@
 import type { Item, Label, Store, Trajectory } from "../schema/tables.js";
-import { decodeLabels, labelVectorsFromRows, type LabelRun } from "../schema/label-vectors.js";
+import { decodeLabels, labelVectorsFromRows, type LabelRun, type LabelVectors } from "../schema/label-vectors.js";
 import {
   countAfterOutcomeStep,
   countsOfVariant,
@@ -88,14 +88,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
-  const { runs, judgments, judges } = labelRuns(store, byId, checklist, primaryJudge);
-  // A run's label string; decoded into an array only for the callers that ask for labels.
-  const runLabels = (id: string, judge = primaryJudge, run = 1) =>
-    runs.get(id)?.find((x) => x.judge === judge && x.run === run)?.labels;
-  const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
-    const labels = runLabels(id, judge, run);
-    return labels === undefined ? undefined : decodeLabels(labels);
-  };
+  const { vectors, judgments, judges } = labelRuns(store, byId, checklist, primaryJudge);
   const metrics = new MetricsTable(
     trajectories.map((t) => t.trajectory_id),
     slots,
@@ -105,10 +98,16 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
   // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
-  const runsBySlot = runsBySlotOf(store, frame, runs);
+  // Every read of a run goes through the slot (an id is looked up once, in `slots`): a run's label string,
+  // decoded into an array only for the callers that ask for labels.
+  const runsBySlot = runsBySlotOf(store, frame, vectors);
   const routes = new RouteCountsTable(trajectories.length);
-  const labelsAt = (k: number, judge: string, run: number) =>
-    runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
+  const labelsAt = (k: number | undefined, judge: string, run: number) =>
+    k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
+  const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
+    const labels = labelsAt(slots.get(id), judge, run);
+    return labels === undefined ? undefined : decodeLabels(labels);
+  };
   for (const [k, t] of trajectories.entries()) {
     const items = checklist.get(t.task_id)!;
     const labels = (primaryRuns[k] = labelsAt(k, primaryJudge, 1));
@@ -118,11 +117,10 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
   }
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
-    const t = byId.get(id);
-    const labels = runLabels(id, judge, run);
-    if (!t || labels === undefined) return variants.map(() => NaN);
-    const score = variantScorer(t, labels, checklist, testResults);
-    return variants.map(score);
+    const k = slots.get(id);
+    const labels = labelsAt(k, judge, run);
+    if (k === undefined || labels === undefined) return variants.map(() => NaN);
+    return variants.map(variantScorer(trajectories[k], labels, checklist, testResults));
   };
   return {
     store,
@@ -139,7 +137,8 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     storedScores,
     hasJudgments: judgments > 0,
     runsOf(id) {
-      return (runs.get(id) ?? []).map(({ judge, run }) => ({ judge, run }));
+      const k = slots.get(id);
+      return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));
     },
     runsAt: (k) => runsBySlot[k],
     scoreAt(k, step, abstention = "exclude", judge = primaryJudge, run = 1) {
@@ -160,17 +159,13 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
  * Each kept trajectory's runs, by slot: from the reader's positions when it gave them for these very
  * trajectories (LabelVectors.byPosition), with no id lookup per slot; else looked up by id.
  */
-function runsBySlotOf(
-  store: Store,
-  frame: TrajectoryFrame,
-  runs: { get(id: string): LabelRun[] | undefined },
-): (LabelRun[] | undefined)[] {
+function runsBySlotOf(store: Store, frame: TrajectoryFrame, vectors: LabelVectors): (LabelRun[] | undefined)[] {
   const out = new Array<LabelRun[] | undefined>(frame.trajectories.length);
-  const byPosition = store.labels?.byPosition;
+  const byPosition = vectors.byPosition;
   const slotOf = byPosition?.of === store.trajectories ? frame.slotOfIndex : undefined;
   if (byPosition && slotOf) {
     for (let i = 0; i < slotOf.length; i++) if (slotOf[i] >= 0) out[slotOf[i]] = byPosition.runs[i];
-  } else for (const [k, t] of frame.trajectories.entries()) out[k] = runs.get(t.trajectory_id);
+  } else for (const [k, t] of frame.trajectories.entries()) out[k] = vectors.runs.get(t.trajectory_id);
   return out;
 }
 
@@ -243,8 +238,8 @@ function scoreColumnsOf(o: {
 }
 
 /**
- * The label runs of the kept trajectories: the store's label vectors when it was read from disk,
- * else built from its judgment rows; judges are those of the kept trajectories' runs.
+ * The label vectors: the store's when it was read from disk, else built from its judgment rows; judges are
+ * those of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
  */
 function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<string, Item[]>, primaryJudge: string) {
   const vectors =
@@ -258,21 +253,11 @@ function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<str
       primaryJudge,
     );
   const judges = new Set<string>();
-  // The ids with runs that are no kept trajectory's (a dropped duplicate's): few, so a lookup there is
-  // cheaper than in byId, whose entry for each of 2 M trajectories misses the cache (issue 10).
-  const outside = new Set<string>();
   for (const [id, list] of vectors.runs) {
-    if (!byId.has(id)) {
-      outside.add(id);
-      continue;
-    }
+    if (!byId.has(id)) continue; // runs of a dropped duplicate
     for (const r of list) judges.add(r.judge);
   }
-  // The store's own map, read through the kept trajectories (a filtered copy held a second entry each).
-  const runs = {
-    get: (id: string): LabelRun[] | undefined => (outside.has(id) ? undefined : vectors.runs.get(id)),
-  };
-  return { runs, judges, judgments: vectors.judgments };
+  return { vectors, judges, judgments: vectors.judgments };
 }
 
 function storeCounts(
