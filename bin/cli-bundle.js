@@ -33,9 +33,10 @@ function readCurrent() {
 
 /** Size and modification time of a source, as the build recorded it. */
 function stamp(path) {
-  const s = statSync(path);
-  return `${s.size}:${s.mtimeMs}`;
+  return stampOf(statSync(path));
 }
+
+const stampOf = (s) => `${s.size}:${s.mtimeMs}`;
 
 function isFresh(current) {
   try {
@@ -69,8 +70,8 @@ async function buildBundle() {
   const inputs = {};
   // A source saved while the build ran gets no stamp it could match: the next run builds again.
   for (const path of Object.keys(result.metafile.inputs)) {
-    const s = stamp(join(REPO, path));
-    inputs[path] = statSync(join(REPO, path)).mtimeMs >= started ? `changed during a build: ${s}` : s;
+    const s = statSync(join(REPO, path));
+    inputs[path] = s.mtimeMs >= started ? `changed during a build: ${stampOf(s)}` : stampOf(s);
   }
   // Written whole, then renamed over the last: a process reading it at the same time sees one or the other.
   const tmp = `${CURRENT}.${dir}`;

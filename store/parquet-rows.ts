@@ -222,10 +222,10 @@ function recordsOf(
   const maskVector = chunk.getColumnVector(1);
   const masks = Float64Array.from({ length: n }, (_, i) => maskVector.getItem(i) as number);
   for (let i = 0; i < n; i++) records[i] = { values: {}, row: Number(rowNumbers.getItem(i)) + 1, interned: true };
-  let k = 2;
+  const at = vectorIndices(plan);
   for (const [j, c] of plan.entries()) {
-    const vector = chunk.getColumnVector(k++);
-    const text = c.kind === "trajectory" ? chunk.getColumnVector(k++) : undefined;
+    const vector = chunk.getColumnVector(at[j]);
+    const text = c.kind === "trajectory" ? chunk.getColumnVector(at[j] + 1) : undefined;
     const bit = 2 ** j;
     const pooled = c.kind === "text" && o.strings.isPooled(c.name) && !o.unpooled?.includes(c.name);
     const cut = blocks.get(c.name);

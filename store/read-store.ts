@@ -552,13 +552,7 @@ function validateRecord(
 ): void {
   // The contract's trajectory rows skip zod when they are plainly valid (the same object, store/fast-rows.ts).
   const fast = schema === TABLE_SCHEMAS.trajectories ? fastTrajectory(rec.values) : undefined;
-  if (fast) {
-    if (!rec.interned) ctx.strings.internRow(fast as Record<string, unknown>);
-    valid.push(fast);
-    locations.push(rec.line, rec.row);
-    return;
-  }
-  const parsed = schema.safeParse(rec.values);
+  const parsed = fast ? { success: true as const, data: fast } : schema.safeParse(rec.values);
   if (parsed.success) {
     if (!rec.interned) ctx.strings.internRow(parsed.data as Record<string, unknown>);
     valid.push(parsed.data);

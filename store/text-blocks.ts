@@ -1,5 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 
+const EMPTY: Uint8Array = new Uint8Array(0);
+
 /**
  * A text column of a Parquet file read as a few large blocks instead of cell by cell: the cells of each
  * 2,048 rows concatenated in file order by DuckDB (string_agg), and each cell cut from its block by its
@@ -11,8 +13,6 @@ import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
  * A block that is all ASCII (its text as long as its bytes) is decoded once and sliced; any other block
  * is decoded cell by cell from its bytes.
  */
-const EMPTY: Uint8Array = new Uint8Array(0);
-
 export class TextBlocks {
   private readonly decoder = new TextDecoder();
   private bytes: Uint8Array = EMPTY;
