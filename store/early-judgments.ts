@@ -1,13 +1,15 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
+import { judgmentPass, type JudgmentPass, type JudgmentPassFiles } from "./judgment-pass.js";
 import { duplicateScreen, loadParquetJudgments } from "./judgment-table.js";
 import type { Problem } from "./problems.js";
 
 /**
- * judgments.parquet loaded into DuckDB, with its duplicate screen, while JavaScript reads the other tables
- * (issue 10). The load needs no other table, and DuckDB runs it on its own threads, on the core that
- * JavaScript's decoding of the trajectories leaves idle. The problems are held until the read reaches the
- * table, so they are listed as if the tables were read one after another.
+ * judgments.parquet checked in one pass (store/judgment-pass.ts) or else loaded into DuckDB, with its
+ * duplicate screen, while JavaScript reads the other tables (issue 10). Neither needs a table read by
+ * JavaScript, and DuckDB runs them on its own threads, on the core that JavaScript's decoding of the
+ * trajectories leaves idle. The problems are held until the read reaches the table, so they are listed as
+ * if the tables were read one after another.
  */
 export interface JudgmentLoad {
   /** What loadParquetJudgments returned (undefined when a required column is missing). */
@@ -17,6 +19,8 @@ export interface JudgmentLoad {
   error?: unknown;
   /** duplicateScreen's count, once the rows are loaded. */
   repeats?: number;
+  /** The one-pass check and label vectors, when they held (then no row was loaded). */
+  pass?: JudgmentPass;
 }
 
 type IssueFormat = Parameters<typeof loadParquetJudgments>[1]["format"];
@@ -31,9 +35,15 @@ export async function loadJudgmentsAhead(
     format: IssueFormat;
     primaryJudge: string;
     withEvidence: boolean;
+    /** The other files of the one pass, when the store's trajectories and items are Parquet too. */
+    onePass?: Omit<JudgmentPassFiles, "judgments" | "primaryJudge">;
   },
 ): Promise<JudgmentLoad> {
   const problems: Problem[] = [];
+  if (o.onePass && !o.withEvidence) {
+    const pass = await judgmentPass({ ...o.onePass, judgments: o.path, primaryJudge: o.primaryJudge });
+    if (pass) return { loaded: { rows: pass.rows, complete: true }, problems, pass };
+  }
   try {
     const conn = await connect();
     const loaded = await loadParquetJudgments(conn, { ...o, add: (p) => problems.push(p) });

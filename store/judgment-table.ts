@@ -423,7 +423,7 @@ function labelVectorSql(options: { evidence?: boolean }): string {
 }
 
 /** Items a packed label run holds: two numbers of 26 two-bit codes each, exact below 2⁵³. */
-const PACKED_ITEMS = 52;
+export const PACKED_ITEMS = 52;
 
 async function longestChecklist(conn: DuckDBConnection): Promise<number> {
   const r = await conn.runAndReadAll(
@@ -447,37 +447,80 @@ async function startPackedLabelRuns(
   primaryJudge: string,
   trajectories: readonly { trajectory_id: string }[],
   strings: StringPool,
-): Promise<{ finish(): Promise<Pick<LabelVectors, "runs" | "byPosition">>; abandon(): Promise<void> }> {
+): Promise<PackedRunsUnderWay> {
   // Judges as codes into a short list (a text cell costs about 1 µs to bring into JavaScript).
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
      FROM (SELECT DISTINCT coalesce(judge, $primary) AS judge FROM judgments)`,
     { primary: primaryJudge },
   );
-  const judgeList = (await conn.runAndReadAll("SELECT judge FROM judge_codes ORDER BY code")).getColumnsObjectJS()
+  const judges = await judgeCodes(conn);
+  const sql = `WITH ${placedJudgmentsSql("CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code")},
+     ${packedRunsSql(false)}
+     SELECT idx, judge, run, n, lo, hi FROM packed ORDER BY first_loc`;
+  return startPackedStream(conn, sql, { primary: primaryJudge }, judges, trajectories, strings);
+}
+
+/** The judges of judge_codes, by code. */
+export async function judgeCodes(conn: DuckDBConnection): Promise<string[]> {
+  return (await conn.runAndReadAll("SELECT judge FROM judge_codes ORDER BY code")).getColumnsObjectJS()
     .judge as string[];
-  const judges = judgeList.map((j) => strings.intern("judge", j));
-  // DuckDB answers a stream once its first chunk is ready, which takes the whole grouping and sort. The
-  // statement is prepared first, so that the execution itself starts now, not awaited: it is computed
-  // while the caller runs (a continuation would wait for the caller to yield).
-  const prepared = await conn.prepare(
-    `WITH ${placedJudgmentsSql("CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code")},
-     runs AS (
+}
+
+/**
+ * The CTEs `runs` and `packed` that group `placed` (a CTE of judgments with _idx, judge, run, _loc, k, n and
+ * their label's code) into packed runs: idx, judge code (judge_codes), run, n, lo, hi and first_loc. With
+ * `checks`, each run also counts its judgments (`judged`), the distinct items they judge (`distinct_items`:
+ * fewer when a key repeats) and those `placed` marks `bad` (store/judgment-pass.ts).
+ */
+export function packedRunsSql(checks: boolean): string {
+  return `runs AS (
        SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
               sum(CASE WHEN k <= 26 THEN code << (2 * (k - 1)) ELSE 0 END)::DOUBLE AS lo,
               sum(CASE WHEN k > 26 THEN code << (2 * (k - 27)) ELSE 0 END)::DOUBLE AS hi
-       FROM placed GROUP BY _idx, judge, run)
-     SELECT _idx::INTEGER AS idx, c.code AS judge, run::INTEGER AS run, n::INTEGER AS n, lo, hi
-     FROM runs JOIN judge_codes c USING (judge) ORDER BY first_loc`,
-  );
-  prepared.bind({ primary: primaryJudge });
+              ${checks ? CHECK_AGGREGATES : ""}
+       FROM placed GROUP BY _idx, judge, run),
+     packed AS (
+       SELECT _idx::INTEGER AS idx, c.code AS judge, run::INTEGER AS run, n::INTEGER AS n, lo, hi, first_loc
+              ${checks ? ", judged, distinct_items, bad" : ""}
+       FROM runs JOIN judge_codes c USING (judge))`;
+}
+
+/** A run's items are distinct when the bits 1 << (k − 1) of its judgments are (k ≤ PACKED_ITEMS < 64). */
+const CHECK_AGGREGATES = `, count(*)::BIGINT AS judged,
+              bit_count(bit_or(1::BIGINT << (k - 1)))::BIGINT AS distinct_items,
+              count_if(bad)::BIGINT AS bad`;
+
+/** Packed runs being computed (startPackedStream). */
+export interface PackedRunsUnderWay {
+  finish(): Promise<Pick<LabelVectors, "runs" | "byPosition">>;
+  abandon(): Promise<void>;
+}
+
+/**
+ * Starts `sql` (idx, judge code, run, n, lo, hi, in run order) and decodes it on `finish`. DuckDB answers a
+ * stream once its first chunk is ready, which takes the whole grouping and sort. The statement is prepared
+ * first, so that the execution itself starts now, not awaited: it is computed while the caller runs (a
+ * continuation would wait for the caller to yield).
+ */
+export async function startPackedStream(
+  conn: DuckDBConnection,
+  sql: string,
+  params: Record<string, string>,
+  judges: readonly string[],
+  trajectories: readonly { trajectory_id: string }[],
+  strings: StringPool,
+): Promise<PackedRunsUnderWay> {
+  const pooled = judges.map((j) => strings.intern("judge", j));
+  const prepared = await conn.prepare(sql);
+  if (Object.keys(params).length > 0) prepared.bind(params);
   const streaming = prepared.stream().finally(() => prepared.destroySync());
   // Handled here too: a failure before `finish` or `abandon` awaits it is not an unhandled rejection.
   streaming.catch(() => undefined);
   return {
     finish: async () => {
       const result = await streaming;
-      return decodePackedRuns(() => result.fetchChunk(), judges, trajectories, strings);
+      return decodePackedRuns(() => result.fetchChunk(), pooled, trajectories, strings);
     },
     abandon: async () => {
       await streaming.catch(() => undefined);

@@ -37,6 +37,7 @@ import { tmpdir } from "node:os";
 import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
 import { loadJudgmentsAhead, type JudgmentLoad } from "./early-judgments.js";
+import type { JudgmentPass } from "./judgment-pass.js";
 import {
   refTrajectoryIdsUnique,
   trajectoryOrderFromFile,
@@ -57,6 +58,11 @@ export interface ReadStoreOptions {
   evidence?: boolean;
   /** Judgments per bucket when building label vectors (store/judgment-table.ts); tests set small ones. */
   labelBucketJudgments?: number;
+  /**
+   * false: check an all-Parquet store's judgments row by row even where the one pass applies
+   * (store/judgment-pass.ts); tests compare the two.
+   */
+  judgmentPass?: boolean;
   /**
    * Called once the tables of a trajectory frame (analysis/rq/trajectory-frame.ts) are read without a
    * problem, before the judgments: the same arrays the returned store will hold. The store may still
@@ -100,6 +106,8 @@ interface ReadContext {
   startJudgmentLoad: () => void;
   /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
   judgmentRepeats?: number;
+  /** The judgments' one-pass check and label vectors, when they held (store/judgment-pass.ts). */
+  judgmentPass?: JudgmentPass;
   /** The trajectories' id order, computed in DuckDB while the next table is read (trajectoriesInDuckDB). */
   trajectoryOrder?: Promise<TrajectoryOrder | undefined>;
   /** The same, once that table is read. */
@@ -177,6 +185,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
     return { store, files, warnings, rows: rowsCount };
   } finally {
+    ctx.judgmentPass?.close();
     ctx.judgments?.closeSync?.();
     (await ctx.duck?.catch(() => undefined))?.closeSync?.();
   }
@@ -202,7 +211,7 @@ async function readTables(
     incomplete: new Set<TableName>(),
     tableProblems: new Map<TableName, ProblemList>(),
   };
-  loadJudgmentsFirst(ctx, found);
+  loadJudgmentsFirst(ctx, found, options.judgmentPass !== false);
   try {
     await readEachTable(ctx, found, problems.cap, options, read);
   } finally {
@@ -235,13 +244,20 @@ interface TablesRead {
  * other cases are reported or read when the read reaches the table). It starts once the trajectories'
  * rows stream (parquetTypedRows' onStreaming), so that their first queries do not wait behind it for
  * DuckDB's threads (issue 10: the trajectories' first rows came 1.5 s into the read, 0.4 s alone), or
- * when the read reaches any other table first.
+ * when the read reaches any other table first. When the trajectories and items are Parquet files too, the
+ * one pass (store/judgment-pass.ts) is tried first; the rows are loaded only when it does not hold.
  */
-function loadJudgmentsFirst(ctx: ReadContext, found: ReadonlyMap<TableName, string[]>): void {
+function loadJudgmentsFirst(ctx: ReadContext, found: ReadonlyMap<TableName, string[]>, onePass: boolean): void {
   const names = found.get("judgments");
   if (names?.length !== 1 || !names[0].endsWith(".parquet")) return;
   const path = join(ctx.dir, names[0]);
   if (statSync(path).size === 0) return;
+  const parquet = (table: TableName) => {
+    const files = found.get(table);
+    return files?.length === 1 && files[0].endsWith(".parquet") ? join(ctx.dir, files[0]) : undefined;
+  };
+  const trajectories = parquet("trajectories");
+  const items = parquet("items");
   ctx.startJudgmentLoad = () => {
     ctx.judgmentLoad ??= loadJudgmentsAhead(() => judgmentsConnection(ctx), {
       path,
@@ -250,6 +266,7 @@ function loadJudgmentsFirst(ctx: ReadContext, found: ReadonlyMap<TableName, stri
       format: { field: issueField, message: issueMessage },
       primaryJudge: ctx.primaryJudge,
       withEvidence: ctx.evidence,
+      onePass: onePass && trajectories && items ? { trajectories, items, ...DUCKDB_TEMP } : undefined,
     });
   };
 }
@@ -308,6 +325,13 @@ async function judgmentsInDuckDB(
   incomplete: ReadonlySet<TableName>,
   o: { clean: () => boolean; rows: number; options: ReadStoreOptions },
 ): Promise<{ checks?: Awaited<ReturnType<typeof checkJudgments>>; labels?: LabelVectorsUnderWay }> {
+  if (ctx.judgmentPass) {
+    // Its judgments have no problem of their own, whatever the other tables' (store/judgment-pass.ts).
+    const checks = { duplicates: [], references: [] };
+    if (!o.clean()) return { checks };
+    o.options.onProgress?.(`${o.rows} judgments checked in one pass with their label vectors`);
+    return { checks, labels: await ctx.judgmentPass.labelVectors(tables.trajectories as Trajectory[], ctx.strings) };
+  }
   if (!ctx.judgments) return {};
   o.options.onProgress?.(`checking ${o.rows} judgments in DuckDB`);
   const checks = await checkJudgments(
@@ -361,6 +385,9 @@ async function checkJudgments(
  */
 const READ_MEMORY_LIMIT = "512MB";
 
+/** Where the read's databases spill, and their buffer pool limit. */
+const DUCKDB_TEMP = { temp: join(tmpdir(), "gcpc-duckdb"), memoryLimit: READ_MEMORY_LIMIT };
+
 /**
  * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory,
  * spilling to the OS temp folder when large. Created on first use, and only once: the judgments' load
@@ -368,8 +395,8 @@ const READ_MEMORY_LIMIT = "512MB";
  */
 async function duckOf(ctx: ReadContext): Promise<DuckDBInstance> {
   ctx.duck ??= DuckDBInstance.create(":memory:", {
-    temp_directory: join(tmpdir(), "gcpc-duckdb"),
-    memory_limit: READ_MEMORY_LIMIT,
+    temp_directory: DUCKDB_TEMP.temp,
+    memory_limit: DUCKDB_TEMP.memoryLimit,
   });
   return ctx.duck;
 }
@@ -468,6 +495,7 @@ async function readTable(ctx: ReadContext, table: TableName, file: string): Prom
       return undefined;
     }
     ctx.judgmentRepeats = load.repeats;
+    ctx.judgmentPass = load.pass;
     const r = load.loaded;
     return r && { valid: [], locations: new RowLocations(), complete: r.complete, rows: r.rows };
   }
