@@ -83,7 +83,7 @@ export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPa
       labelVectors: async (trajectories, strings) => {
         const sql = "SELECT idx, judge, run, n, lo, hi FROM packed_runs ORDER BY first_loc";
         const packed: PackedRunsUnderWay = await startPackedStream(held, sql, {}, judges, trajectories, strings);
-        return { finish: async () => ({ judgments: rows, ...(await packed.finish()) }), abandon: packed.abandon };
+        return { finish: () => packed.finish(rows), abandon: packed.abandon };
       },
       close,
     };

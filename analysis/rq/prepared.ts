@@ -88,7 +88,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   const checklist = new Map<string, Item[]>();
   for (const t of store.tasks) checklist.set(t.task_id, []);
   for (const it of store.items) checklist.get(it.task_id)?.push(it);
-  const { vectors, judgments, judges } = labelRuns(store, byId, checklist, primaryJudge);
+  const vectors = labelRuns(store, byId, checklist, primaryJudge);
   const metrics = new MetricsTable(
     trajectories.map((t) => t.trajectory_id),
     slots,
@@ -101,6 +101,9 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   // Every read of a run goes through the slot (an id is looked up once, in `slots`): a run's label string,
   // decoded into an array only for the callers that ask for labels.
   const runsBySlot = runsBySlotOf(store, frame, vectors);
+  // The judges of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
+  const judges = new Set<string>();
+  for (const list of runsBySlot) if (list) for (const r of list) judges.add(r.judge);
   const routes = new RouteCountsTable(trajectories.length);
   const labelsAt = (k: number | undefined, judge: string, run: number) =>
     k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
@@ -131,11 +134,11 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     tasks,
     checklist,
     metrics,
-    counts: storeCounts(store, trajectories, metrics, dropped, judges, judgments),
+    counts: storeCounts(store, trajectories, metrics, dropped, judges, vectors.judgments),
     labelsOf,
     testResults,
     storedScores,
-    hasJudgments: judgments > 0,
+    hasJudgments: vectors.judgments > 0,
     runsOf(id) {
       const k = slots.get(id);
       return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));
@@ -237,12 +240,9 @@ function scoreColumnsOf(o: {
   return columns;
 }
 
-/**
- * The label vectors: the store's when it was read from disk, else built from its judgment rows; judges are
- * those of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
- */
+/** The label vectors: the store's when it was read from disk, else built from its judgment rows. */
 function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<string, Item[]>, primaryJudge: string) {
-  const vectors =
+  return (
     store.labels ??
     labelVectorsFromRows(
       store.judgments,
@@ -251,13 +251,8 @@ function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<str
         return t ? checklist.get(t.task_id) : undefined;
       },
       primaryJudge,
-    );
-  const judges = new Set<string>();
-  for (const [id, list] of vectors.runs) {
-    if (!byId.has(id)) continue; // runs of a dropped duplicate
-    for (const r of list) judges.add(r.judge);
-  }
-  return { vectors, judges, judgments: vectors.judgments };
+    )
+  );
 }
 
 function storeCounts(
