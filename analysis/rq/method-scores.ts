@@ -20,10 +20,12 @@ function buildMethodScoreMaps(p: PreparedStore): Map<string, ScoreLookup> {
   const slots = p.slots;
   const gcpc = new ScoreColumn(slots),
     gcpcOutcome = new ScoreColumn(slots);
-  for (const [id, m] of p.metrics) {
+  // By slot: the metrics and the score columns share the prepared store's slots (no id lookup each).
+  for (let k = 0; k < p.metrics.size; k++) {
+    const m = p.metrics.atSlot(k);
     if (!m.zero_evidence) {
-      gcpc.set(id, m.gcpc);
-      gcpcOutcome.set(id, m.gcpc_outcome);
+      gcpc.setSlot(k, m.gcpc);
+      gcpcOutcome.setSlot(k, m.gcpc_outcome);
     }
   }
   const maps = new Map<string, ScoreLookup>([
