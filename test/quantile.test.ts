@@ -28,8 +28,9 @@ test("the selection-based percentile interval equals sort-then-interpolate on 3,
 test("both ways of finding the order statistics (short-tail heaps, selection) match sorting at bootstrap sizes", () => {
   const rng = seedrandom("tails");
   // 0.95 and 0.99 take the heaps from n = 16 or more; 0.8 and 0.5 take selection; 1 − 1e-17 rounds the
-  // upper position to n − 1 (one value beyond it), which the heaps must leave to selection.
-  for (const n of [16, 17, 100, 101, 2000, 10_000])
+  // upper position to n − 1 (one value beyond it), which the heaps must leave to selection. At n = 41, 401 and
+  // 2,001 the 95% tails' positions are whole numbers, so the lower tail keeps one value more than the upper.
+  for (const n of [16, 17, 41, 100, 101, 401, 2000, 2001, 10_000])
     for (const level of [0.95, 0.99, 0.8, 0.5, 1 - 1e-17])
       for (const levels of [0, 3, 41]) {
         const values = Float64Array.from({ length: n }, () => (levels ? Math.floor(rng() * levels) / levels : rng()));
@@ -68,6 +69,10 @@ test("the Monte Carlo error's batch endpoints are the batches' sorted-quantile e
   };
   const before = draws.slice();
   assert.deepEqual(endpointMcSe(draws, 0.95), [se(lows), se(highs)]);
+  assert.deepEqual(draws, before);
+  // At 50% the batches' quartiles are found by selection, which reorders a copy, never the draws.
+  const quartiles = Array.from({ length: 20 }, (_, k) => bySorting(draws.subarray(k * 100, (k + 1) * 100), 0.5));
+  assert.deepEqual(endpointMcSe(draws, 0.5), [se(quartiles.map((q) => q[0])), se(quartiles.map((q) => q[1]))]);
   assert.deepEqual(draws, before);
   assert.throws(() => percentileInterval([1, NaN, 2]), /NaN/);
 });

@@ -1,4 +1,4 @@
-import { percentileIntervalInPlace, rejectNaN } from "./quantile.js";
+import { percentileIntervalInPlace, percentileKeepsOrder, rejectNaN } from "./quantile.js";
 
 /** Batches used for the Monte Carlo error of bootstrap endpoints (at least 5, each of ≥ 50 draws). */
 export const MC_BATCHES = 20;
@@ -17,9 +17,10 @@ export function endpointMcSe(draws: Float64Array, level: number, batches = MC_BA
   const size = Math.floor(draws.length / b);
   const lows: number[] = [];
   const highs: number[] = [];
-  // One copy of the draws; each batch is then reordered in place within its own range.
-  const scratch = draws.slice();
-  rejectNaN(scratch, "endpointMcSe");
+  rejectNaN(draws, "endpointMcSe");
+  // Batches of 50 or more at a 95% level are read in place; selection reorders each batch within its own
+  // range of one copy.
+  const scratch = percentileKeepsOrder(size, level) ? draws : draws.slice();
   for (let k = 0; k < b; k++) {
     const [lo, hi] = percentileIntervalInPlace(scratch, k * size, (k + 1) * size, level);
     lows.push(lo);

@@ -26,9 +26,14 @@ export function percentileInterval(values: ArrayLike<number>, level = 0.95): [nu
   // Short tails are read in place (tailPair does not reorder); otherwise selection reorders a copy.
   // A typed array (the bootstrap's draws, or a batch of them) is copied by slice, not through its iterator.
   const n = a.length;
-  const tail = (1 - level) / 2;
-  const inPlace = a !== values || shortTails(n, (n - 1) * tail, (n - 1) * (1 - tail));
+  const inPlace = a !== values || percentileKeepsOrder(n, level);
   return percentileIntervalInPlace(inPlace ? a : a.slice(), 0, n, level);
+}
+
+/** Whether {@link percentileIntervalInPlace} of n values at `level` only reads them (short tails). */
+export function percentileKeepsOrder(n: number, level: number): boolean {
+  const tail = (1 - level) / 2;
+  return shortTails(n, (n - 1) * tail, (n - 1) * (1 - tail));
 }
 
 /** Throws when `values` holds a NaN (a percentile of NaN-bearing draws is undefined). */
@@ -42,10 +47,11 @@ export function rejectNaN(values: Float64Array, fn: string): void {
  * quantiles need four order statistics: the two around each tail's position. Two ways, the same values,
  * since an order statistic does not depend on how it is found (−0 and +0 compare equal here, and print
  * alike):
- * - short tails (a 95% interval of 100 or more draws): one read-only pass per tail keeps the tail's
- *   k + 2 most extreme values in a binary heap (Knuth, TAOCP vol. 3, §5.3.3), n + O(k log k log n)
- *   comparisons; 2–3× faster than selection on bootstrap draws (issue 10: with 2,000 draws and its 20
- *   Monte Carlo batches, an uplift row's intervals had cost as much as its 2,000 draws);
+ * - short tails (a 95% interval of 100 or more draws): one read-only pass keeps each tail's k + 2 most
+ *   extreme values in a binary heap (Knuth, TAOCP vol. 3, §5.3.3), n + O(k log k log n) comparisons a tail;
+ *   2–3× faster than selection on bootstrap draws (issue 10: with 2,000 draws and its 20 Monte Carlo
+ *   batches, an uplift row's intervals had cost as much as its 2,000 draws), and both tails in the same pass
+ *   (one read of the draws instead of two);
  * - otherwise Hoare's quickselect for each order statistic: O(n) instead of a full sort's O(n log n).
  */
 export function percentileIntervalInPlace(a: Float64Array, from: number, to: number, level: number): [number, number] {
@@ -57,9 +63,8 @@ export function percentileIntervalInPlace(a: Float64Array, from: number, to: num
   if (shortTails(n, low, high)) {
     const kLow = Math.floor(low);
     const kHigh = Math.floor(high);
-    const [a0, a1] = tailPair(a, from, to, kLow + 2, 1);
-    const [b1, b0] = tailPair(a, from, to, n - kHigh, -1);
-    return [a0 + (low - kLow) * (a1 - a0), b0 + (high - kHigh) * (b1 - b0)];
+    const t = tails(a, from, to, kLow + 2, n - kHigh);
+    return [t[0] + (low - kLow) * (t[1] - t[0]), t[2] + (high - kHigh) * (t[3] - t[2])];
   }
   const quantile = (h: number, searchFrom: number) => {
     const k = from + Math.floor(h);
@@ -81,7 +86,7 @@ export function percentileIntervalInPlace(a: Float64Array, from: number, to: num
 /**
  * Whether the quantiles at positions `low` ≤ `high` of n values lie in short tails: the lower needs the
  * ⌊low⌋ + 2 smallest values, the upper the n − ⌊high⌋ largest, each between 2 and n/8, for
- * {@link tailPair}'s heaps.
+ * {@link tails}' heaps.
  */
 function shortTails(n: number, low: number, high: number): boolean {
   const lowCount = Math.floor(low) + 2;
@@ -90,40 +95,61 @@ function shortTails(n: number, low: number, high: number): boolean {
 }
 
 /**
- * The (m−1)-th and m-th most extreme values of a[from, to) (2 ≤ m ≤ n), in one read-only pass:
- * `sign` 1 for the smallest (a heap keeping the m smallest, largest on top), −1 for the largest.
- * For sign 1 these are the order statistics m − 2 and m − 1 (0-based, ascending).
+ * In one read-only pass over a[from, to) (n values, 2 ≤ m ≤ n/8 for each tail): the (mLow−1)-th and
+ * mLow-th smallest values, and the mHigh-th and (mHigh−1)-th largest, i.e. the order statistics mLow − 2,
+ * mLow − 1, n − mHigh and n − mHigh + 1 (0-based, ascending). Each tail is a max-heap of its m most
+ * extreme values: the smallest as they are, the largest negated (x ↦ −x reverses the order).
  */
-function tailPair(a: Float64Array, from: number, to: number, m: number, sign: 1 | -1): [number, number] {
-  // Values are multiplied by sign so that one max-heap serves both tails (x ↦ −x reverses the order).
-  const heap = new Float64Array(m);
-  let size = 0;
-  for (let i = from; i < to; i++) {
-    const x = sign * a[i];
-    if (size < m) {
-      let j = size++;
-      while (j > 0) {
-        const parent = (j - 1) >> 1;
-        if (heap[parent] >= x) break;
-        heap[j] = heap[parent];
-        j = parent;
-      }
-      heap[j] = x;
-    } else if (x < heap[0]) {
-      let j = 0;
-      for (;;) {
-        let child = 2 * j + 1;
-        if (child >= m) break;
-        if (child + 1 < m && heap[child + 1] > heap[child]) child++;
-        if (heap[child] <= x) break;
-        heap[j] = heap[child];
-        j = child;
-      }
-      heap[j] = x;
-    }
+function tails(
+  a: Float64Array,
+  from: number,
+  to: number,
+  mLow: number,
+  mHigh: number,
+): [number, number, number, number] {
+  const lowHeap = new Float64Array(mLow);
+  const highHeap = new Float64Array(mHigh);
+  for (let i = 0; i < mLow; i++) heapPush(lowHeap, i, a[from + i]);
+  for (let i = 0; i < mHigh; i++) heapPush(highHeap, i, -a[from + i]);
+  // Most values fall between the tails: two comparisons each. Heap tops are re-read after each change.
+  let lowTop = lowHeap[0];
+  let highTop = highHeap[0];
+  for (let i = from + Math.min(mLow, mHigh); i < to; i++) {
+    const x = a[i];
+    if (x < lowTop && i >= from + mLow) lowTop = heapReplaceTop(lowHeap, x);
+    if (-x < highTop && i >= from + mHigh) highTop = heapReplaceTop(highHeap, -x);
   }
-  const second = m > 2 ? Math.max(heap[1], heap[2]) : heap[1];
-  return [sign * second, sign * heap[0]];
+  // The heap's top is its largest; its second largest is one of the top's children.
+  const second = (heap: Float64Array) => (heap.length > 2 ? Math.max(heap[1], heap[2]) : heap[1]);
+  return [second(lowHeap), lowHeap[0], -highHeap[0], -second(highHeap)];
+}
+
+/** Adds x to a max-heap of `size` values held in heap[0, size). */
+function heapPush(heap: Float64Array, size: number, x: number): void {
+  let j = size;
+  while (j > 0) {
+    const parent = (j - 1) >> 1;
+    if (heap[parent] >= x) break;
+    heap[j] = heap[parent];
+    j = parent;
+  }
+  heap[j] = x;
+}
+
+/** Replaces a full max-heap's top by x (smaller than it) and returns the new top. */
+function heapReplaceTop(heap: Float64Array, x: number): number {
+  const m = heap.length;
+  let j = 0;
+  for (;;) {
+    let child = 2 * j + 1;
+    if (child >= m) break;
+    if (child + 1 < m && heap[child + 1] > heap[child]) child++;
+    if (heap[child] <= x) break;
+    heap[j] = heap[child];
+    j = child;
+  }
+  heap[j] = x;
+  return heap[0];
 }
 
 /**
