@@ -195,7 +195,11 @@ function withinTaskEstimate(w: WithinTaskAuc, settings: BootstrapSettings, figur
     clusters: w.u.length,
     estimator: WITHIN_TASK_ESTIMATOR,
     statistics: { auc: (weights) => w.evaluate(weights) },
-    sums: { table: w.sums(), statistics: { auc: (sums) => w.ofSums(sums) } },
+    sums: {
+      table: w.sums(),
+      statistics: { auc: (sums) => w.ofSums(sums) },
+      many: (sums, count, out) => w.ofSumsMany(sums, count, out.auc),
+    },
   });
   return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap };
 }

@@ -1,5 +1,5 @@
 import { shareAbove } from "../stats/bootstrap.js";
-import { ClusteredProportions, rateOfSums } from "../stats/clustered-proportion.js";
+import { ClusteredProportions, rateOfSums, ratesOfSumsMany } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
 import {
   bootstrapIntervals,
@@ -253,6 +253,8 @@ export function upliftRow(o: {
         curated: (t) => rateOfSums(t, 1),
         uplift: (t) => rateOfSums(t, 1) - rateOfSums(t, 0),
       },
+      many: (t, count, out) =>
+        ratesOfSumsMany(t, count, { rate0: out.none, rate1: out.curated, difference: out.uplift }),
     },
   });
   return {

@@ -77,12 +77,17 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   const evaluate = names.map((n) => (sums ? sums.statistics[n] : statistics[n]));
   const draws = {} as Record<K, Float64Array>;
   for (const name of names) draws[name] = new Float64Array(resamples);
+  const redrawUndefined = options.redrawUndefined ?? true;
+  if (sums?.many) {
+    const many = { names, many: sums.many, redrawUndefined, maxRejects };
+    const redrawn = drawSumsMany(source, sums.table, resamples, draws, many);
+    return { resamples, seed, clusters, redrawn, draws };
+  }
   const columns = names.map((name) => draws[name]);
   const weights = new Float64Array(clusters);
   // What the statistics read: the draw's weights, or its sums.
   const input = sums ? new Float64Array(4) : weights;
   const nextSums = sums ? sumsBatches(source, sums.table, resamples) : undefined;
-  const redrawUndefined = options.redrawUndefined ?? true;
   const values = new Float64Array(names.length);
   let redrawn = 0;
   for (let r = 0; r < resamples; r++) {
@@ -99,18 +104,59 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
         if (defined || !redrawUndefined) break;
       }
       redrawn++;
-      if (++rejects >= maxRejects) {
-        throw argError(
-          "clusterBootstrap",
-          "sample",
-          `${clusters} clusters`,
-          `no acceptable draw in ${maxRejects} tries (e.g. only one task holds both outcome classes)`,
-        );
-      }
+      if (++rejects >= maxRejects) throw noAcceptableDraw(clusters, maxRejects);
     }
     for (let s = 0; s < columns.length; s++) columns[s][r] = values[s];
   }
   return { resamples, seed, clusters, redrawn, draws };
+}
+
+const noAcceptableDraw = (clusters: number, maxRejects: number) =>
+  argError(
+    "clusterBootstrap",
+    "sample",
+    `${clusters} clusters`,
+    `no acceptable draw in ${maxRejects} tries (e.g. only one task holds both outcome classes)`,
+  );
+
+/**
+ * The sums path with the statistics of a batch of draws at once (SumStatistics.many): the same draws in
+ * the same order as one statistic call per draw, a draw with an undefined statistic redrawn as there (the
+ * batch asks the stream for what is still needed, as sumsBatches does). Returns the draws redrawn.
+ */
+function drawSumsMany<K extends string>(
+  source: ClusterDraws,
+  table: ClusterSums,
+  resamples: number,
+  draws: Record<K, Float64Array>,
+  o: { names: K[]; many: NonNullable<SumStatistics<K>["many"]>; redrawUndefined: boolean; maxRejects: number },
+): number {
+  const columns = o.names.map((name) => draws[name]);
+  const size = Math.min(resamples, SUMS_BATCH);
+  const batch = new Float64Array(4 * size);
+  const values = {} as Record<K, Float64Array>;
+  for (const name of o.names) values[name] = new Float64Array(size);
+  const valueColumns = o.names.map((name) => values[name]);
+  let redrawn = 0;
+  let rejects = 0;
+  for (let r = 0; r < resamples; ) {
+    const count = Math.min(resamples - r, SUMS_BATCH);
+    source.sumsMany(table, batch, count);
+    o.many(batch, count, values);
+    for (let i = 0; i < count && r < resamples; i++) {
+      let defined = true;
+      if (o.redrawUndefined) for (const v of valueColumns) if (Number.isNaN(v[i])) defined = false;
+      if (!defined) {
+        redrawn++;
+        if (++rejects >= o.maxRejects) throw noAcceptableDraw(table.clusters, o.maxRejects);
+        continue;
+      }
+      rejects = 0;
+      for (let s = 0; s < columns.length; s++) columns[s][r] = valueColumns[s][i];
+      r++;
+    }
+  }
+  return redrawn;
 }
 
 /**

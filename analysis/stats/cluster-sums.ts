@@ -56,4 +56,10 @@ export class ClusterSums {
 export interface SumStatistics<K extends string> {
   table: ClusterSums;
   statistics: Record<K, (sums: Float64Array) => number>;
+  /**
+   * The same statistics of `count` draws at once, bit for bit: `sums` holds four values a draw, in draw
+   * order; statistic K of draw i goes to out[K][i]. One loop instead of a call per draw and statistic
+   * (issue 10: 8,791 uplift rows × 2,000 draws × 3 statistics at scale 100).
+   */
+  many?: (sums: Float64Array, count: number, out: Record<K, Float64Array>) => void;
 }

@@ -80,3 +80,23 @@ export class ClusteredProportions {
 /** An arm's pooled rate from the sums of {@link ClusteredProportions.sums2}; NaN when it has no trials. */
 export const rateOfSums = (sums: Float64Array, arm: 0 | 1): number =>
   sums[2 * arm + 1] === 0 ? NaN : sums[2 * arm] / sums[2 * arm + 1];
+
+/**
+ * Both arms' rates and their difference (arm 1 − arm 0) for `count` draws' sums (four a draw), as
+ * {@link rateOfSums} gives them draw by draw.
+ */
+export function ratesOfSumsMany(
+  sums: Float64Array,
+  count: number,
+  out: { rate0: Float64Array; rate1: Float64Array; difference: Float64Array },
+): void {
+  const { rate0, rate1, difference } = out;
+  for (let i = 0; i < count; i++) {
+    const k = 4 * i;
+    const r0 = sums[k + 1] === 0 ? NaN : sums[k] / sums[k + 1];
+    const r1 = sums[k + 3] === 0 ? NaN : sums[k + 2] / sums[k + 3];
+    rate0[i] = r0;
+    rate1[i] = r1;
+    difference[i] = r1 - r0;
+  }
+}

@@ -96,4 +96,9 @@ export class WithinTaskAuc {
   ofSums(sums: Float64Array): number {
     return sums[1] > 0 ? sums[0] / sums[1] : NaN;
   }
+
+  /** {@link ofSums} of `count` draws' sums (four a draw) into out[0, count). */
+  ofSumsMany(sums: Float64Array, count: number, out: Float64Array): void {
+    for (let i = 0; i < count; i++) out[i] = sums[4 * i + 1] > 0 ? sums[4 * i] / sums[4 * i + 1] : NaN;
+  }
 }
