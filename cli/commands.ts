@@ -1,5 +1,5 @@
 import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
-import { JsonAhead, prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
+import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
@@ -98,11 +98,8 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   if (threads > 2) throw new UsageError(`--threads must be 1 or 2 (one worker thread at most), got "${threads}"`);
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
-  // With two threads, the report's largest final parts are serialised while the other thread runs the
-  // last jobs (JsonAhead), so less of the writing is left for one thread at the end.
-  const ahead = format === "json" && out && threads === 2 ? new JsonAhead() : undefined;
   // The store is not held past this call: writing a large report then reuses its memory (issue 10).
-  const { report, manifest } = await analyzeStoreAt(dir, values, io, progress, settings, threads, ahead);
+  const { report, manifest } = await analyzeStoreAt(dir, values, io, progress, settings, threads);
   const paper: PaperFigures | undefined =
     values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
   if (format === "json") {
@@ -110,7 +107,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     if (out) {
       progress(`writing ${out}`);
       // Bytes encoded piece by piece into one buffer, each chunk written before the next is made.
-      writeChunksAtomic(out, prettyJsonBytes(report, undefined, ahead));
+      writeChunksAtomic(out, prettyJsonBytes(report));
       progress(`wrote ${out}`);
     } else for (const chunk of prettyJsonChunks(report)) io.out(chunk);
     return 0;
@@ -149,7 +146,6 @@ async function analyzeStoreAt(
   progress: Progress,
   settings: BootstrapSettings,
   threads: number,
-  ahead?: JsonAhead,
 ) {
   // With two threads, the intervals that read no judgment start on the worker as soon as their tables are
   // read, while this thread reads the judgments (analysis/rq/early-jobs.ts; the same report either way).
@@ -166,18 +162,11 @@ async function analyzeStoreAt(
       onProgress: progress,
       runner: started.runner,
       early: started.early,
-      onFinalParts: ahead && ((parts) => serializeAhead(ahead, parts, progress)),
     });
     return { report, manifest: store.manifest };
   } finally {
     await started.runner?.close();
   }
-}
-
-/** The report's final parts serialised ahead of the rest (those that are objects). */
-function serializeAhead(ahead: JsonAhead, parts: { path: string[]; value: unknown }[], progress: Progress): void {
-  progress("serialising RQ3's pairs and criteria while the last intervals run");
-  for (const { path, value } of parts) if (typeof value === "object" && value !== null) ahead.add(value, path);
 }
 
 /** Starts the early intervals on a worker, when the store is large enough to use one. */

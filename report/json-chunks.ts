@@ -34,22 +34,11 @@ export function* prettyJsonChunks(value: unknown, chunkChars = CHUNK_CHARS): Gen
  * Each chunk is a view of that buffer and is overwritten by the next: consume it (e.g. write it
  * synchronously) before asking for the next.
  */
-export function* prettyJsonBytes(value: unknown, chunkBytes = 1 << 20, ahead?: JsonAhead): Generator<Uint8Array> {
-  yield* encoded(textOf(value, batchFor(CHUNK_CHARS), ahead), chunkBytes);
-}
-
-/** Pieces encoded into one reused buffer of `chunkBytes` (see prettyJsonBytes); byte pieces pass as they are. */
-function* encoded(pieces: Iterable<Piece>, chunkBytes: number): Generator<Uint8Array> {
+export function* prettyJsonBytes(value: unknown, chunkBytes = 1 << 20): Generator<Uint8Array> {
   const encoder = new TextEncoder();
   let buffer = new Uint8Array(chunkBytes);
   let used = 0;
-  for (const piece of pieces) {
-    if (typeof piece !== "string") {
-      if (used > 0) yield buffer.subarray(0, used);
-      used = 0;
-      yield* piece;
-      continue;
-    }
+  for (const piece of textOf(value, batchFor(CHUNK_CHARS))) {
     // A UTF-16 unit becomes at most 3 bytes of UTF-8 (a surrogate pair, two units, becomes 4).
     if (used + 3 * piece.length > buffer.length) {
       if (used > 0) yield buffer.subarray(0, used);
@@ -61,41 +50,9 @@ function* encoded(pieces: Iterable<Piece>, chunkBytes: number): Generator<Uint8A
   if (used > 0) yield buffer.subarray(0, used);
 }
 
-/**
- * Parts of a value serialised ahead of the rest, as the bytes prettyJsonBytes writes for them where they
- * stand: the CLI serialises the report's largest final parts while the last jobs run on the other
- * thread, so that less of the writing is left for one thread at the end (issue 10). A part is used where
- * the same object (not an equal one) stands at the depth it was serialised for; anywhere else it is
- * serialised as usual.
- */
-export class JsonAhead {
-  private readonly parts = new Map<object, { depth: number; chunks: Uint8Array[] }>();
-
-  /** Serialises `value` for the place reached by `path` (its keys from the top). */
-  add(value: object, path: readonly string[]): void {
-    const depth = path.length;
-    const chunks: Uint8Array[] = [];
-    for (const chunk of encoded(pieces(value, depth, false, batchFor(CHUNK_CHARS)), AHEAD_CHUNK_BYTES))
-      chunks.push(chunk.slice());
-    this.parts.set(value, { depth, chunks });
-  }
-
-  /** The bytes of `value` at `depth`, if serialised ahead for it. */
-  bytesOf(value: unknown, depth: number): Uint8Array[] | undefined {
-    const part = typeof value === "object" && value !== null ? this.parts.get(value) : undefined;
-    return part?.depth === depth ? part.chunks : undefined;
-  }
-}
-
-/** Chunks of a part serialised ahead: each is kept, so they are cut to size. */
-const AHEAD_CHUNK_BYTES = 1 << 20;
-
-/** Text, or bytes serialised ahead (JsonAhead). */
-type Piece = string | Uint8Array[];
-
 /** Every piece of the indented text, the final newline included. */
-function* textOf(value: unknown, batch: number, ahead?: JsonAhead): Generator<Piece> {
-  yield* pieces(value, 0, true, batch, ahead);
+function* textOf(value: unknown, batch: number): Generator<string> {
+  yield* pieces(value, 0, true, batch);
   yield "\n";
 }
 
@@ -124,12 +81,7 @@ const walked = (value: unknown, depth: number) =>
 /** Consecutive small entries of a long array serialised together (one call for up to this many). */
 const BATCH = 256;
 
-function* pieces(value: unknown, depth: number, inArray: boolean, batch: number, ahead?: JsonAhead): Generator<Piece> {
-  const bytes = ahead?.bytesOf(value, depth);
-  if (bytes) {
-    yield bytes;
-    return;
-  }
+function* pieces(value: unknown, depth: number, inArray: boolean, batch: number): Generator<string> {
   if (!walked(value, depth)) {
     const text = JSON.stringify(value, null, 2);
     yield text === undefined ? (inArray ? "null" : "") : reindent(text, depth);
@@ -150,7 +102,7 @@ function* pieces(value: unknown, depth: number, inArray: boolean, batch: number,
         continue;
       }
       yield `${i === 0 ? "" : ","}\n${pad}`;
-      yield* pieces(omitted(value[i]) ? null : value[i], depth + 1, true, batch, ahead);
+      yield* pieces(omitted(value[i]) ? null : value[i], depth + 1, true, batch);
       i++;
     }
     yield `\n${"  ".repeat(depth)}]`;
@@ -164,7 +116,7 @@ function* pieces(value: unknown, depth: number, inArray: boolean, batch: number,
   yield "{";
   for (const [i, [key, v]] of entries.entries()) {
     yield `${i === 0 ? "" : ","}\n${pad}${JSON.stringify(key)}: `;
-    yield* pieces(v, depth + 1, false, batch, ahead);
+    yield* pieces(v, depth + 1, false, batch);
   }
   yield `\n${"  ".repeat(depth)}}`;
 }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JsonAhead, prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
+import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 
 const joined = (v: unknown, chunkChars?: number) => [...prettyJsonChunks(v, chunkChars)].join("");
 
@@ -50,30 +50,4 @@ test("chunks stay near the requested size, so no single string holds the whole r
   const chunks = [...prettyJsonChunks(big, 4096)];
   assert.ok(chunks.length > 100, `${chunks.length} chunks`);
   assert.ok(Math.max(...chunks.map((c) => c.length)) < 4096 + 200);
-});
-
-test("parts serialised ahead are written where the same object stands at their depth, and nowhere else", () => {
-  const pairs = Array.from({ length: 300 }, (_, i) => ({ id: `p-${i}`, delta: i / 7, note: "FAIL→FAIL\n" }));
-  const criteria = [{ item: "c1", improved: 3 }];
-  const equalCopy = pairs.map((p) => ({ ...p }));
-  const report = {
-    schema_version: 1,
-    rq3: { transitions: [1, 2], criteria_fail_fail: criteria, pairs },
-    // The same array deeper (another depth) and an equal copy: serialised as usual.
-    elsewhere: { deeper: { again: pairs } },
-    copy: equalCopy,
-  };
-  const expected = `${JSON.stringify(report, null, 2)}\n`;
-  const ahead = new JsonAhead();
-  ahead.add(pairs, ["rq3", "pairs"]);
-  ahead.add(criteria, ["rq3", "criteria_fail_fail"]);
-  ahead.add(equalCopy, ["somewhere", "else", "entirely"]);
-  assert.deepEqual(ahead.bytesOf(pairs, 2)?.length, 1);
-  assert.equal(ahead.bytesOf(pairs, 3), undefined);
-  assert.equal(ahead.bytesOf(structuredClone(pairs), 2), undefined);
-  for (const size of [5, 1 << 20]) {
-    const copied: Uint8Array[] = [];
-    for (const c of prettyJsonBytes(report, size, ahead)) copied.push(c.slice());
-    assert.equal(Buffer.concat(copied).toString("utf8"), expected, `chunks of ${size}`);
-  }
 });

@@ -56,12 +56,6 @@ export interface AnalyzeOptions {
   runner?: JobRunner;
   /** Intervals already started from this store's trajectory frame, with these settings (same results). */
   early?: EarlyJobs;
-  /**
-   * Called once RQ3's jobs are started, with the report's largest parts that no job
-   * changes (RQ3's matched pairs and FAIL→FAIL criteria, 100 of the 127 MB of scale 100's JSON), each with
-   * the keys leading to it: a writer may serialise them while the other thread runs jobs (issue 10).
-   */
-  onFinalParts?: (parts: { path: string[]; value: unknown }[]) => void;
 }
 
 /** The same on a store already prepared (the site build keeps the prepared store for its data files). */
@@ -97,10 +91,6 @@ export function analyzePrepared(
   const rq3Jobs = rq3Plan(p, settings);
   const rq3Pending = startJobs(rq3Jobs.jobs, options.runner);
   jobCount += rq3Jobs.jobs.length;
-  options.onFinalParts?.([
-    { path: ["rq3", "pairs"], value: rq3Jobs.final.pairs },
-    { path: ["rq3", "criteria_fail_fail"], value: rq3Jobs.final.criteria_fail_fail },
-  ]);
   progress("RQ4 ablations");
   // RQ4 repeats RQ1's AUCs as its checklist row; they are filled in below, once the jobs are done.
   const checklist: Rq1Result["auc"] = [];

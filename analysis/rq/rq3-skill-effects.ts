@@ -108,12 +108,7 @@ export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): 
 export function rq3Plan(
   p: PreparedStore,
   settings: BootstrapSettings,
-): {
-  jobs: AnalysisJob[];
-  assemble: (results: JobResult[]) => Rq3Result;
-  /** The result's parts no job changes, as they will be in it (the same arrays). */
-  final: Pick<Rq3Result, "pairs" | "criteria_fail_fail">;
-} {
+): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq3Result } {
   const floor = noiseFloor(p);
   const { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial } = scoredPairs(p);
   const floorValue = floor.value;
@@ -170,7 +165,7 @@ export function rq3Plan(
       pairs: scored,
     };
   };
-  return { jobs, assemble, final: { pairs: scored, criteria_fail_fail } };
+  return { jobs, assemble };
 }
 
 /** The matched pairs, and the Δ of those whose sides both hold evidence (the others counted as excluded). */
