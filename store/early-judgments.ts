@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
+import { columnsOfSchema } from "../analysis/schema/columns.js";
 import { judgmentPass, type JudgmentPass, type JudgmentPassFiles } from "./judgment-pass.js";
 import { duplicateScreen, loadParquetJudgments } from "./judgment-table.js";
 import type { Problem } from "./problems.js";
@@ -36,12 +37,15 @@ export async function loadJudgmentsAhead(
     primaryJudge: string;
     withEvidence: boolean;
     /** The other files of the one pass, when the store's trajectories and items are Parquet too. */
-    onePass?: Omit<JudgmentPassFiles, "judgments" | "primaryJudge">;
+    onePass?: Omit<JudgmentPassFiles, "judgments" | "primaryJudge" | "required">;
   },
 ): Promise<JudgmentLoad> {
   const problems: Problem[] = [];
   if (o.onePass && !o.withEvidence) {
-    const pass = await judgmentPass({ ...o.onePass, judgments: o.path, primaryJudge: o.primaryJudge });
+    const required = columnsOfSchema(o.schema)
+      .filter((c) => c.required)
+      .map((c) => c.name);
+    const pass = await judgmentPass({ ...o.onePass, judgments: o.path, primaryJudge: o.primaryJudge, required });
     if (pass) return { loaded: { rows: pass.rows, complete: true }, problems, pass };
   }
   try {

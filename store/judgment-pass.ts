@@ -41,7 +41,7 @@ export interface JudgmentPass {
     trajectories: readonly { trajectory_id: string }[],
     strings: StringPool,
   ): Promise<{ finish(): Promise<LabelVectors>; abandon(): Promise<void> }>;
-  /** Frees the pass's database. */
+  /** Frees the pass's database (once; later calls do nothing). */
   close(): void;
 }
 
@@ -50,6 +50,8 @@ export interface JudgmentPassFiles {
   trajectories: string;
   items: string;
   primaryJudge: string;
+  /** The judgments' required columns (the row schema's): without one, the row-by-row read reports it. */
+  required: readonly string[];
   /** DuckDB's spill folder and buffer pool limit, as for the read's own database. */
   temp: string;
   memoryLimit: string;
@@ -64,7 +66,10 @@ export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPa
     memory_limit: files.memoryLimit,
     disabled_optimizers: "join_order",
   });
+  let closed = false;
   const close = () => {
+    if (closed) return;
+    closed = true;
     conn?.closeSync?.();
     duck.closeSync?.();
   };
@@ -105,7 +110,7 @@ async function passRows(conn: DuckDBConnection, files: JudgmentPassFiles): Promi
   const types = new Map(described.column_name.map((c, i) => [c, described.column_type[i]]));
   // Names the pass itself uses, and the contract's required columns: the row-by-row read reports these.
   if (types.has("file_row_number") || types.has("_loc")) return undefined;
-  if (!["trajectory_id", "item_id", "label"].every((c) => types.has(c))) return undefined;
+  if (!["trajectory_id", "item_id", "label", ...files.required].every((c) => types.has(c))) return undefined;
   if ((await longestChecklist(conn, files.items)) > PACKED_ITEMS) return undefined;
   // With a repeated trajectory id or item key a judgment would join twice, and the count below could
   // balance a row that joined nothing.

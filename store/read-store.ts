@@ -185,7 +185,9 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     }
     return { store, files, warnings, rows: rowsCount };
   } finally {
+    // The pass is the read's to close, also when the read stopped before the judgments took it.
     ctx.judgmentPass?.close();
+    (await ctx.judgmentLoad)?.pass?.close();
     ctx.judgments?.closeSync?.();
     (await ctx.duck?.catch(() => undefined))?.closeSync?.();
   }

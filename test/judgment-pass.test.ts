@@ -21,12 +21,13 @@ async function outcome(dir: string, options: ReadStoreOptions): Promise<unknown>
   }
 }
 
-const passOf = (dir: string) =>
+const passOf = (dir: string, alsoRequired: string[] = []) =>
   judgmentPass({
     judgments: join(dir, "judgments.parquet"),
     trajectories: join(dir, "trajectories.parquet"),
     items: join(dir, "items.parquet"),
     primaryJudge: "primary",
+    required: ["trajectory_id", "item_id", "label", ...alsoRequired],
     temp: join(tmpdir(), "gcpc-duckdb"),
     memoryLimit: "256MB",
   });
@@ -57,6 +58,9 @@ test("the one pass holds on a valid store and gives its label vectors", async ()
     const pass = await passOf(dir);
     assert.equal(pass?.rows, 5);
     pass?.close();
+    pass?.close(); // a second close does nothing
+    // A column the row schema requires and the file lacks: the row-by-row read reports it, not the pass.
+    assert.equal(await passOf(dir, ["judge"]), undefined);
     const read = await outcome(dir, {});
     assert.deepEqual(read, {
       judgments: 5,
