@@ -1,5 +1,5 @@
 import { group } from "d3";
-import type { Label } from "../schema/tables.js";
+import { labelAt } from "../schema/label-vectors.js";
 import { benjaminiHochberg } from "../stats/multiplicity.js";
 import { signTestPValue } from "../stats/sign-test.js";
 import { compareCodePoints } from "../order.js";
@@ -23,7 +23,18 @@ export interface CriterionEffect {
   bh_q: number | null;
 }
 
-const satisfied = (l: Label | undefined) => l === "Yes";
+/** Whether item k of a label string (label-vectors.ts) is "Yes"; not judged or no run is not. */
+const satisfied = (labels: string | undefined, k: number) => labels !== undefined && labelAt(labels, k) === "Yes";
+
+/**
+ * The primary run's label string of a trajectory (what `labelsOf` decodes), read by its slot: no array per
+ * trajectory (issue 10: 340,000 of them for the FAIL→FAIL pairs at scale 100).
+ */
+function primaryLabels(p: PreparedStore, id: string): string | undefined {
+  const k = p.slots.get(id);
+  if (k === undefined) return undefined;
+  return p.runsAt(k)?.find((r) => r.judge === p.primaryJudge && r.run === 1)?.labels;
+}
 
 /**
  * Per-criterion skill effects (issue 11): for each checklist item, across the given matched pairs of
@@ -39,14 +50,14 @@ export function criterionEffects(
   const byTask = group(pairs, (pair) => pair.task_id);
   for (const task of [...byTask.keys()].sort(compareCodePoints)) {
     const taskPairs = byTask.get(task)!;
-    // Each pair's labels decoded once per task, not once per item.
-    const labels = taskPairs.map((pair) => [p.labelsOf(pair.without_id), p.labelsOf(pair.with_id)] as const);
+    // Each pair's primary-run label strings, looked up once per task, not once per item.
+    const labels = taskPairs.map((pair) => [primaryLabels(p, pair.without_id), primaryLabels(p, pair.with_id)]);
     for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {
       let improved = 0;
       let regressed = 0;
       for (const [without, withSkill] of labels) {
-        const before = satisfied(without?.[k]);
-        const after = satisfied(withSkill?.[k]);
+        const before = satisfied(without, k);
+        const after = satisfied(withSkill, k);
         if (!before && after) improved++;
         if (before && !after) regressed++;
       }
