@@ -1,13 +1,17 @@
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { LabelVectors } from "../analysis/schema/label-vectors.js";
 import {
+  createJudgeCodes,
   invalidJudgmentSql,
-  judgeCodes,
+  longestChecklist,
+  PACKED_CODE_SQL,
   PACKED_ITEMS,
   packedRunsSql,
+  placedJudgmentsSql,
   startPackedStream,
   type PackedRunsUnderWay,
 } from "./judgment-table.js";
+import { parquetSource } from "./parquet-source.js";
 import type { StringPool } from "./string-pool.js";
 
 /**
@@ -76,12 +80,12 @@ export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPa
   let conn: DuckDBConnection | undefined;
   try {
     conn = await duck.connect();
-    const rows = await passRows(conn, files);
-    if (rows === undefined) {
+    const pass = await passRows(conn, files);
+    if (pass === undefined) {
       close();
       return undefined;
     }
-    const judges = await judgeCodes(conn);
+    const { rows, judges } = pass;
     const held = conn;
     return {
       rows,
@@ -99,10 +103,13 @@ export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPa
   }
 }
 
-/** Groups the judgments into packed_runs and returns the file's rows when the pass holds. */
-async function passRows(conn: DuckDBConnection, files: JudgmentPassFiles): Promise<number | undefined> {
-  const judgments = parquetFrom(files.judgments);
-  const plain = `read_parquet('${files.judgments.replaceAll("'", "''")}')`;
+/** Groups the judgments into packed_runs; the file's rows and the judges by code, when the pass holds. */
+async function passRows(
+  conn: DuckDBConnection,
+  files: JudgmentPassFiles,
+): Promise<{ rows: number; judges: string[] } | undefined> {
+  const judgments = parquetSource(files.judgments, { rowNumbers: true });
+  const plain = parquetSource(files.judgments, { rowNumbers: false });
   const described = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${plain}`)).getColumnsObjectJS() as Record<
     string,
     string[]
@@ -111,7 +118,8 @@ async function passRows(conn: DuckDBConnection, files: JudgmentPassFiles): Promi
   // Names the pass itself uses, and the contract's required columns: the row-by-row read reports these.
   if (types.has("file_row_number") || types.has("_loc")) return undefined;
   if (!["trajectory_id", "item_id", "label", ...files.required].every((c) => types.has(c))) return undefined;
-  if ((await longestChecklist(conn, files.items)) > PACKED_ITEMS) return undefined;
+  if ((await longestChecklist(conn, parquetSource(files.items, { rowNumbers: false }))) > PACKED_ITEMS)
+    return undefined;
   // With a repeated trajectory id or item key a judgment would join twice, and the count below could
   // balance a row that joined nothing.
   if (
@@ -121,12 +129,8 @@ async function passRows(conn: DuckDBConnection, files: JudgmentPassFiles): Promi
     return undefined;
   const total = await count(conn, `SELECT count(*) FROM ${judgments}`);
   if (total === 0) return undefined;
-  const judge = types.has("judge") ? "judge" : "NULL";
-  await conn.run(
-    `CREATE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
-     FROM (SELECT DISTINCT coalesce(${judge}, $primary) AS judge FROM ${judgments})`,
-    { primary: files.primaryJudge },
-  );
+  const judge = types.has("judge") ? "judge" : "NULL::VARCHAR AS judge";
+  const judges = await createJudgeCodes(conn, `SELECT ${judge} FROM ${judgments}`, files.primaryJudge);
   await conn.run(
     `CREATE TEMP TABLE packed_runs AS WITH ${placedSql(files, types)}, ${packedRunsSql(true)}
      SELECT * FROM packed`,
@@ -139,44 +143,39 @@ async function passRows(conn: DuckDBConnection, files: JudgmentPassFiles): Promi
     )
   ).getColumnsObjectJS() as Record<string, bigint[]>;
   const holds = Number(check.judged[0]) === total && check.repeats[0] === 0n && check.bad[0] === 0n;
-  return holds ? total : undefined;
+  return holds ? { rows: total, judges } : undefined;
 }
 
 /**
- * The CTE `placed` of packedRunsSql, straight from the files: each judgment with its trajectory's file row
- * (_idx), its normalised judge and run, its 1-based row (_loc), its item's checklist position k and size n,
- * its label's code, and whether the contract rejects it (`bad`). The joins run in the order written
- * (judgments ⋈ trajectories ⋈ items, each hash table built on the smaller side): DuckDB's join-order
- * optimizer joined the trajectories to every item of their task first (store/judgment-table.ts), 1.5 → 5 s
- * of CPU at scale 100.
+ * The CTE `placed` of packedRunsSql, straight from the files (placedJudgmentsSql over them): each judgment
+ * with its trajectory's file row (_idx), its normalised judge and run, its 1-based row (_loc), its item's
+ * checklist position k and size n, its label's code, and whether the contract rejects it (`bad`). The
+ * joins run in the order written (judgments ⋈ trajectories ⋈ items, each hash table built on the smaller
+ * side): DuckDB's join-order optimizer joined the trajectories to every item of their task first
+ * (store/judgment-table.ts), 1.5 → 5 s of CPU at scale 100.
  */
 function placedSql(files: JudgmentPassFiles, types: Map<string, string>): string {
   const has = (c: string) => types.has(c);
-  return `judged AS (
+  const judged = `judged AS (
        SELECT trajectory_id, item_id, label, ${has("run") ? "TRY_CAST(run AS BIGINT)" : "NULL::BIGINT"} AS run,
               ${has("judge") ? "judge" : "NULL::VARCHAR"} AS judge, file_row_number + 1 AS _loc,
               (${invalidJudgmentSql(types)}) AS bad
-       FROM ${parquetFrom(files.judgments)}),
-     trajectories AS (SELECT trajectory_id, task_id, file_row_number AS _idx FROM ${parquetFrom(files.trajectories)}),
-     items AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY file_row_number) AS k,
-                      count(*) OVER (PARTITION BY task_id) AS n FROM ${parquetFrom(files.items)}),
-     placed AS (
-       SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, i.k, i.n, j.bad,
-              CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code
-       FROM judged j JOIN trajectories t USING (trajectory_id)
-       JOIN items i ON i.task_id = t.task_id AND i.item_id = j.item_id)`;
-}
-
-async function longestChecklist(conn: DuckDBConnection, items: string): Promise<number> {
-  return count(
-    conn,
-    `SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ${parquetFrom(items)} GROUP BY task_id)`,
-  );
+       FROM ${parquetSource(files.judgments, { rowNumbers: true })})`;
+  const trajectories = `file_trajectories AS (SELECT trajectory_id, task_id, file_row_number AS _idx
+       FROM ${parquetSource(files.trajectories, { rowNumbers: true })})`;
+  const placed = placedJudgmentsSql(`${PACKED_CODE_SQL}, j.bad`, "", {
+    judgments: "judged",
+    trajectories: "file_trajectories",
+    items: parquetSource(files.items, { rowNumbers: true }),
+    itemOrder: "file_row_number",
+  });
+  return `${judged}, ${trajectories}, ${placed}`;
 }
 
 /** Whether no two rows of a file share `key` (NULLs included: the read reports those). */
 async function unique(conn: DuckDBConnection, path: string, key: string): Promise<boolean> {
-  const distinct = await count(conn, `SELECT count(*) - count(DISTINCT (${key})) FROM ${parquetFrom(path)}`);
+  const from = parquetSource(path, { rowNumbers: false });
+  const distinct = await count(conn, `SELECT count(*) - count(DISTINCT (${key})) FROM ${from}`);
   return distinct === 0;
 }
 
@@ -184,5 +183,3 @@ async function count(conn: DuckDBConnection, sql: string): Promise<number> {
   const rows = (await conn.runAndReadAll(sql)).getRows();
   return Number(rows[0][0]);
 }
-
-const parquetFrom = (path: string) => `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;

@@ -1,4 +1,5 @@
 import { StringPool } from "./string-pool.js";
+import { parquetSource } from "./parquet-source.js";
 import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
@@ -71,10 +72,9 @@ export async function loadParquetJudgments(
   conn: DuckDBConnection,
   o: { path: string; file: string; schema: z.ZodObject; add: Add; format: IssueFormat; withEvidence?: boolean },
 ): Promise<{ rows: number; complete: boolean } | undefined> {
-  const path = o.path.replaceAll("'", "''");
   await conn.run(
     `CREATE TEMP VIEW judgments_file AS SELECT * EXCLUDE (file_row_number), file_row_number + 1 AS _loc
-     FROM read_parquet('${path}', file_row_number = true)`,
+     FROM ${parquetSource(o.path, { rowNumbers: true })}`,
   );
   const described = await conn.runAndReadAll("DESCRIBE judgments_file");
   const d = described.getColumnsObjectJS() as Record<string, string[]>;
@@ -385,21 +385,43 @@ async function listedLabelRuns(
 }
 
 /**
- * The CTEs both label-vector queries start from: `idx`, each checklist item's position k (1-based, store
+ * Where placedJudgmentsSql reads: the judgments (trajectory_id, item_id, judge, run, _loc, …), the
+ * trajectories (trajectory_id, task_id, _idx) and the items (task_id, item_id, in store order by
+ * `itemOrder`): the tables loaded for the read, or the one pass's files (store/judgment-pass.ts).
+ */
+export interface PlacedSources {
+  judgments: string;
+  trajectories: string;
+  items: string;
+  itemOrder: string;
+}
+
+const LOADED_TABLES: PlacedSources = {
+  judgments: "judgments",
+  trajectories: "ref_trajectories",
+  items: "ref_items",
+  itemOrder: "_pos",
+};
+
+/**
+ * The CTEs the label-vector queries start from: `idx`, each checklist item's position k (1-based, store
  * order) and its task's checklist size n; and `placed`, each judgment with its trajectory's position
  * (_idx), its normalised judge and run, its row, k and n, plus the `columns` given (expressions over j),
  * restricted by `where`. The joins run in the order written (see startLabelVectors).
  */
-function placedJudgmentsSql(columns: string, where = ""): string {
-  return `idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY _pos) AS k,
-                         count(*) OVER (PARTITION BY task_id) AS n FROM ref_items),
+export function placedJudgmentsSql(columns: string, where = "", from: PlacedSources = LOADED_TABLES): string {
+  return `idx AS (SELECT task_id, item_id, row_number() OVER (PARTITION BY task_id ORDER BY ${from.itemOrder}) AS k,
+                         count(*) OVER (PARTITION BY task_id) AS n FROM ${from.items}),
      placed AS (
        SELECT t._idx, coalesce(j.judge, $primary) AS judge, coalesce(j.run, 1) AS run, j._loc, idx.k, idx.n,
               ${columns}
-       FROM judgments j JOIN ref_trajectories t USING (trajectory_id)
+       FROM ${from.judgments} j JOIN ${from.trajectories} t USING (trajectory_id)
        JOIN idx ON idx.task_id = t.task_id AND idx.item_id = j.item_id
        ${where})`;
 }
+
+/** A judgment's label as its packed two-bit code (Yes 1, No 2, Abstain 3), a column of `placed`. */
+export const PACKED_CODE_SQL = "CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code";
 
 /**
  * Each judgment is placed at its checklist position k (1-based), then each run's string is read off a
@@ -425,9 +447,10 @@ function labelVectorSql(options: { evidence?: boolean }): string {
 /** Items a packed label run holds: two numbers of 26 two-bit codes each, exact below 2⁵³. */
 export const PACKED_ITEMS = 52;
 
-async function longestChecklist(conn: DuckDBConnection): Promise<number> {
+/** The most items a task's checklist holds, in `items` (a table or a file's table expression). */
+export async function longestChecklist(conn: DuckDBConnection, items = "ref_items"): Promise<number> {
   const r = await conn.runAndReadAll(
-    "SELECT coalesce(max(n), 0)::INTEGER AS n FROM (SELECT count(*) AS n FROM ref_items GROUP BY task_id)",
+    `SELECT coalesce(max(n), 0)::INTEGER AS n FROM (SELECT count(*) AS n FROM ${items} GROUP BY task_id)`,
   );
   return (r.getColumnsObjectJS() as Record<string, number[]>).n[0];
 }
@@ -448,21 +471,28 @@ async function startPackedLabelRuns(
   trajectories: readonly { trajectory_id: string }[],
   strings: StringPool,
 ): Promise<PackedRunsUnderWay> {
-  // Judges as codes into a short list (a text cell costs about 1 µs to bring into JavaScript).
-  await conn.run(
-    `CREATE OR REPLACE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
-     FROM (SELECT DISTINCT coalesce(judge, $primary) AS judge FROM judgments)`,
-    { primary: primaryJudge },
-  );
-  const judges = await judgeCodes(conn);
-  const sql = `WITH ${placedJudgmentsSql("CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 ELSE 3 END::BIGINT AS code")},
+  const judges = await createJudgeCodes(conn, "SELECT judge FROM judgments", primaryJudge);
+  const sql = `WITH ${placedJudgmentsSql(PACKED_CODE_SQL)},
      ${packedRunsSql(false)}
      SELECT idx, judge, run, n, lo, hi FROM packed ORDER BY first_loc`;
   return startPackedStream(conn, sql, { primary: primaryJudge }, judges, trajectories, strings);
 }
 
-/** The judges of judge_codes, by code. */
-export async function judgeCodes(conn: DuckDBConnection): Promise<string[]> {
+/**
+ * judge_codes: each normalised judge of `judges` (a query with a `judge` column; omitted = the primary
+ * judge) numbered in code-point order, for packedRunsSql. Returns the judges by code. A judge crosses into
+ * JavaScript as its code: a text cell costs about 1 µs to bring over.
+ */
+export async function createJudgeCodes(
+  conn: DuckDBConnection,
+  judges: string,
+  primaryJudge: string,
+): Promise<string[]> {
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE judge_codes AS SELECT judge, (row_number() OVER (ORDER BY judge) - 1)::INTEGER AS code
+     FROM (SELECT DISTINCT coalesce(judge, $primary) AS judge FROM (${judges}))`,
+    { primary: primaryJudge },
+  );
   return (await conn.runAndReadAll("SELECT judge FROM judge_codes ORDER BY code")).getColumnsObjectJS()
     .judge as string[];
 }

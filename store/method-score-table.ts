@@ -1,4 +1,5 @@
 import type { DuckDBInstance } from "@duckdb/node-api";
+import { parquetSource } from "./parquet-source.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 import type { StringPool } from "./string-pool.js";
 
@@ -23,7 +24,7 @@ export async function parquetMethodScoreColumns(
   strings: StringPool,
 ): Promise<MethodScoreColumns | undefined> {
   const conn = await duck.connect();
-  const from = `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;
+  const from = parquetSource(path, { rowNumbers: true });
   try {
     const described = (await conn.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (file_row_number) FROM ${from}`))
       .getRowObjectsJS()

@@ -1,4 +1,5 @@
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance } from "@duckdb/node-api";
+import { parquetSource } from "./parquet-source.js";
 import type { RawRecord } from "./parse-text.js";
 import type { StringPool } from "./string-pool.js";
 import { parquetValues } from "./parquet-values.js";
@@ -40,7 +41,7 @@ export async function* parquetTypedRows(
 ): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
   let cells: DuckDBConnection | undefined;
-  const from = `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;
+  const from = parquetSource(path, { rowNumbers: true });
   const dictionaries: string[] = [];
   const blocks = new Map<string, TextBlocks>();
   try {

@@ -1,4 +1,5 @@
 import { StringPool } from "./string-pool.js";
+import { parquetSource } from "./parquet-source.js";
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -647,7 +648,7 @@ async function parquetRecords(
   table: TableName,
   path: string,
 ): Promise<{ chunks: AsyncIterable<RawRecord[]>; columns: string[] }> {
-  const from = `read_parquet('${path.replaceAll("'", "''")}')`;
+  const from = parquetSource(path, { rowNumbers: false });
   const conn = await duck.connect();
   let columns: string[];
   try {

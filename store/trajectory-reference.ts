@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { parquetSource } from "./parquet-source.js";
 import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 
 /**
@@ -9,7 +10,7 @@ import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 export async function trajectoryReferenceFromFile(conn: DuckDBConnection, path: string): Promise<boolean> {
   await conn.run(
     `CREATE TABLE ref_trajectories AS SELECT trajectory_id, task_id, file_row_number::BIGINT AS _idx
-     FROM ${parquetFrom(path)}`,
+     FROM ${parquetSource(path, { rowNumbers: true })}`,
   );
   return refTrajectoryIdsUnique(conn);
 }
@@ -28,7 +29,7 @@ export async function refTrajectoryIdsUnique(conn: DuckDBConnection): Promise<bo
  * order is code-point order, the order `analysis/order.ts` sorts ids in (tested with ids past U+FFFF).
  */
 export async function trajectoryOrderFromFile(conn: DuckDBConnection, path: string): Promise<TrajectoryOrder> {
-  const from = parquetFrom(path);
+  const from = parquetSource(path, { rowNumbers: true });
   const columns = (await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames();
   const first = columns.includes("log_hash")
     ? "log_hash IS NULL OR row_number() OVER (PARTITION BY log_hash ORDER BY trajectory_id) = 1"
@@ -49,5 +50,3 @@ export async function trajectoryOrderFromFile(conn: DuckDBConnection, path: stri
   }
   return { rank: Int32Array.from(rank), kept: Uint8Array.from(kept) };
 }
-
-const parquetFrom = (path: string) => `read_parquet('${path.replaceAll("'", "''")}', file_row_number = true)`;
