@@ -197,8 +197,7 @@ function withinTaskEstimate(w: WithinTaskAuc, settings: BootstrapSettings, figur
     statistics: { auc: (weights) => w.evaluate(weights) },
     sums: {
       table: w.sums(),
-      statistics: { auc: (sums) => w.ofSums(sums) },
-      many: (sums, count, out) => w.ofSumsMany(sums, count, out.auc),
+      statistics: (sums, count, out) => w.ofSumsMany(sums, count, out.auc),
     },
   });
   return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap };

@@ -1,5 +1,5 @@
 import { shareAbove } from "../stats/bootstrap.js";
-import { ClusteredProportions, rateOfSums, ratesOfSumsMany } from "../stats/clustered-proportion.js";
+import { ClusteredProportions, ratesOfSumsMany } from "../stats/clustered-proportion.js";
 import type { Trajectory } from "../schema/tables.js";
 import {
   bootstrapIntervals,
@@ -248,12 +248,7 @@ export function upliftRow(o: {
     // The same three from each draw's successes and trials (faster than weights, the same values).
     sums: {
       table: props.sums2(),
-      statistics: {
-        none: (t) => rateOfSums(t, 0),
-        curated: (t) => rateOfSums(t, 1),
-        uplift: (t) => rateOfSums(t, 1) - rateOfSums(t, 0),
-      },
-      many: (t, count, out) =>
+      statistics: (t, count, out) =>
         ratesOfSumsMany(t, count, { rate0: out.none, rate1: out.curated, difference: out.uplift }),
     },
   });

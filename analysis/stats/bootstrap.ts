@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 import { percentileInterval } from "./quantile.js";
 import { clusterDraws, type ClusterDraws } from "./cluster-draws.js";
-import type { ClusterSums, SumStatistics } from "./cluster-sums.js";
+import type { SumStatistics } from "./cluster-sums.js";
 
 /** Default number of bootstrap resamples (paper §4.1: 2,000). */
 export const DEFAULT_RESAMPLES = 2000;
@@ -74,31 +74,26 @@ export function clusterBootstrap<K extends string>(options: ClusterBootstrapOpti
   // An inexact table keeps the weights (the sums' order would change bits); one of other clusters throws.
   const sums = options.sums?.table.exact ? options.sums : undefined;
   const names = Object.keys(statistics) as K[];
-  const evaluate = names.map((n) => (sums ? sums.statistics[n] : statistics[n]));
+  const evaluate = names.map((n) => statistics[n]);
   const draws = {} as Record<K, Float64Array>;
   for (const name of names) draws[name] = new Float64Array(resamples);
   const redrawUndefined = options.redrawUndefined ?? true;
-  if (sums?.many) {
-    const many = { names, many: sums.many, redrawUndefined, maxRejects };
-    const redrawn = drawSumsMany(source, sums.table, resamples, draws, many);
+  if (sums) {
+    const redrawn = drawSums(source, sums, resamples, draws, { names, redrawUndefined, maxRejects });
     return { resamples, seed, clusters, redrawn, draws };
   }
   const columns = names.map((name) => draws[name]);
   const weights = new Float64Array(clusters);
-  // What the statistics read: the draw's weights, or its sums.
-  const input = sums ? new Float64Array(4) : weights;
-  const nextSums = sums ? sumsBatches(source, sums.table, resamples) : undefined;
   const values = new Float64Array(names.length);
   let redrawn = 0;
   for (let r = 0; r < resamples; r++) {
     let rejects = 0;
     for (;;) {
-      if (nextSums) nextSums(input, resamples - r);
-      else source.draw(weights);
+      source.draw(weights);
       if (!accept || accept(weights)) {
         let defined = true;
         for (let s = 0; s < names.length; s++) {
-          values[s] = evaluate[s](input);
+          values[s] = evaluate[s](weights);
           if (Number.isNaN(values[s])) defined = false;
         }
         if (defined || !redrawUndefined) break;
@@ -120,17 +115,19 @@ const noAcceptableDraw = (clusters: number, maxRejects: number) =>
   );
 
 /**
- * The sums path with the statistics of a batch of draws at once (SumStatistics.many): the same draws in
- * the same order as one statistic call per draw, a draw with an undefined statistic redrawn as there (the
- * batch asks the stream for what is still needed, as sumsBatches does). Returns the draws redrawn.
+ * The draws as sums (SumStatistics), a batch at a time: the stream's draws in stream order, each batch
+ * asking for what the bootstrap still needs, and a draw with an undefined statistic redrawn as the weights'
+ * loop redraws it; draws made past the last one used are dropped with the stream, which the bootstrap
+ * owns. Returns the draws redrawn.
  */
-function drawSumsMany<K extends string>(
+function drawSums<K extends string>(
   source: ClusterDraws,
-  table: ClusterSums,
+  sums: SumStatistics<K>,
   resamples: number,
   draws: Record<K, Float64Array>,
-  o: { names: K[]; many: NonNullable<SumStatistics<K>["many"]>; redrawUndefined: boolean; maxRejects: number },
+  o: { names: K[]; redrawUndefined: boolean; maxRejects: number },
 ): number {
+  const table = sums.table;
   const columns = o.names.map((name) => draws[name]);
   const size = Math.min(resamples, SUMS_BATCH);
   const batch = new Float64Array(4 * size);
@@ -142,7 +139,7 @@ function drawSumsMany<K extends string>(
   for (let r = 0; r < resamples; ) {
     const count = Math.min(resamples - r, SUMS_BATCH);
     source.sumsMany(table, batch, count);
-    o.many(batch, count, values);
+    sums.statistics(batch, count, values);
     for (let i = 0; i < count && r < resamples; i++) {
       let defined = true;
       if (o.redrawUndefined) for (const v of valueColumns) if (Number.isNaN(v[i])) defined = false;
@@ -157,31 +154,6 @@ function drawSumsMany<K extends string>(
     }
   }
   return redrawn;
-}
-
-/**
- * The stream's draws as sums, taken `wanted` at a time (what the bootstrap still needs; a redraw asks
- * again for what is then left): `next(out, wanted)` copies the next draw's four sums into `out`. The
- * draws come in stream order whatever the batch, so the values are those of one `sums` call per draw;
- * draws made past the last one used are dropped with the stream, which the bootstrap owns.
- */
-function sumsBatches(source: ClusterDraws, table: ClusterSums, resamples: number) {
-  let batch = new Float64Array(4 * Math.min(resamples, SUMS_BATCH));
-  let at = 0;
-  let size = 0;
-  return (out: Float64Array, wanted: number) => {
-    if (at === size) {
-      size = Math.min(Math.max(wanted, 1), SUMS_BATCH);
-      if (batch.length < 4 * size) batch = new Float64Array(4 * size);
-      source.sumsMany(table, batch, size);
-      at = 0;
-    }
-    const k = 4 * at++;
-    out[0] = batch[k];
-    out[1] = batch[k + 1];
-    out[2] = batch[k + 2];
-    out[3] = batch[k + 3];
-  };
 }
 
 /** Draws per sumsMany call: 10,000 draws' sums are 320 KB. */

@@ -59,8 +59,8 @@ export class ClusteredProportions {
   }
 
   /**
-   * Successes and trials of arms 0 and 1 as a table of sums (s₀, n₀, s₁, n₁): a draw's sums give
-   * {@link rateOfSums}, equal to `rates2` of its weights when the table is exact (integer counts).
+   * Successes and trials of arms 0 and 1 as a table of sums (s₀, n₀, s₁, n₁): draws' sums give
+   * {@link ratesOfSumsMany}, equal to `rates2` of their weights when the table is exact (integer counts).
    */
   sums2(): ClusterSums {
     return new ClusterSums([this.s[0], this.n[0], this.s[1], this.n[1]]);
@@ -77,13 +77,9 @@ export class ClusteredProportions {
   }
 }
 
-/** An arm's pooled rate from the sums of {@link ClusteredProportions.sums2}; NaN when it has no trials. */
-export const rateOfSums = (sums: Float64Array, arm: 0 | 1): number =>
-  sums[2 * arm + 1] === 0 ? NaN : sums[2 * arm] / sums[2 * arm + 1];
-
 /**
- * Both arms' rates and their difference (arm 1 − arm 0) for `count` draws' sums (four a draw), as
- * {@link rateOfSums} gives them draw by draw.
+ * Both arms' pooled rates and their difference (arm 1 − arm 0) for `count` draws' sums of
+ * {@link ClusteredProportions.sums2} (four a draw); an arm's rate is NaN when it has no trials.
  */
 export function ratesOfSumsMany(
   sums: Float64Array,

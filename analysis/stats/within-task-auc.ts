@@ -86,18 +86,14 @@ export class WithinTaskAuc {
   }
 
   /**
-   * Σ U_t and Σ m_t·n_t as a table of sums (analysis/stats/cluster-sums.ts): a draw's sums give
-   * {@link ofSums}, equal to `evaluate` of its weights when the table is exact (halves and integers).
+   * Σ U_t and Σ m_t·n_t as a table of sums (analysis/stats/cluster-sums.ts): draws' sums give
+   * {@link ofSumsMany}, equal to `evaluate` of their weights when the table is exact (halves and integers).
    */
   sums(): ClusterSums {
     return new ClusterSums([this.u, this.pairs]);
   }
 
-  ofSums(sums: Float64Array): number {
-    return sums[1] > 0 ? sums[0] / sums[1] : NaN;
-  }
-
-  /** {@link ofSums} of `count` draws' sums (four a draw) into out[0, count). */
+  /** The AUC, Σ U / Σ m·n, of `count` draws' sums (four a draw) into out[0, count); NaN without a pair. */
   ofSumsMany(sums: Float64Array, count: number, out: Float64Array): void {
     for (let i = 0; i < count; i++) out[i] = sums[4 * i + 1] > 0 ? sums[4 * i] / sums[4 * i + 1] : NaN;
   }
