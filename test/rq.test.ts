@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Store, Trajectory, Judgment, Label } from "../analysis/schema/tables.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
+import { decodeLabels } from "../analysis/schema/label-vectors.js";
 import { rq1Discrimination } from "../analysis/rq/rq1-discrimination.js";
 import { rq2Human } from "../analysis/rq/rq2-human.js";
 import { rq3SkillEffects } from "../analysis/rq/rq3-skill-effects.js";
@@ -385,7 +386,7 @@ test("scoreColumns gives, per variant, what scores gives trajectory by trajector
   }
 });
 
-test("by slot, runsAt and scoreAt give what runsOf, labelsOf and score give by id (every judge, run and variant)", async () => {
+test("by slot, runsAt, labelsAt and scoreAt give what runsOf, labelsOf and score give by id (every judge, run and variant)", async () => {
   const { generateDemoStore } = await import("../store/generate/demo-store.js");
   const { PLAIN, WITH_OFFICIAL_OUTCOME } = await import("../analysis/scoring/official-outcome.js");
   const { readStore } = await import("../store/read-store.js");
@@ -411,13 +412,17 @@ function checkBySlot(
     );
     if (runs.length > 1) repeated++;
     if (runs.some((r) => r.judge !== p.primaryJudge)) otherJudge++;
-    for (const { judge, run } of [...runs, { judge: "no such judge", run: 1 }])
+    const decoded = (labels: string | undefined) => (labels === undefined ? undefined : decodeLabels(labels));
+    assert.deepEqual(decoded(p.labelsAt(k)), p.labelsOf(id));
+    for (const { judge, run } of [...runs, { judge: "no such judge", run: 1 }]) {
+      assert.deepEqual(decoded(p.labelsAt(k, judge, run)), p.labelsOf(id, judge, run), `${id} ${judge} ${run}`);
       for (const step of steps)
         for (const abstention of ["exclude", "forced_no"] as const) {
           const byId = p.score(id, step, abstention, judge, run);
           assert.ok(Object.is(p.scoreAt(k, step, abstention, judge, run), byId), `${id} ${judge} ${run}`);
           if (p.labelsOf(id, judge, run) === undefined) assert.ok(Number.isNaN(byId));
         }
+    }
   }
   // The demo holds repeated runs and a second judge, so both paths are exercised.
   assert.ok(repeated > 0 && otherJudge > 0, `${repeated} repeated, ${otherJudge} with another judge`);

@@ -27,16 +27,6 @@ export interface CriterionEffect {
 const satisfied = (labels: string | undefined, k: number) => labels !== undefined && labelAt(labels, k) === "Yes";
 
 /**
- * The primary run's label string of a trajectory (what `labelsOf` decodes), read by its slot: no array per
- * trajectory (issue 10: 340,000 of them for the FAIL→FAIL pairs at scale 100).
- */
-function primaryLabels(p: PreparedStore, id: string): string | undefined {
-  const k = p.slots.get(id);
-  if (k === undefined) return undefined;
-  return p.runsAt(k)?.find((r) => r.judge === p.primaryJudge && r.run === 1)?.labels;
-}
-
-/**
  * Per-criterion skill effects (issue 11): for each checklist item, across the given matched pairs of
  * its task, the paired 2×2 of "satisfied" without vs with the skill. The exact McNemar test uses
  * only the discordant cells b (not → Yes) and c (Yes → not): p = 2·P(X ≤ min(b, c)), X ~ Bin(b+c, ½).
@@ -50,8 +40,10 @@ export function criterionEffects(
   const byTask = group(pairs, (pair) => pair.task_id);
   for (const task of [...byTask.keys()].sort(compareCodePoints)) {
     const taskPairs = byTask.get(task)!;
-    // Each pair's primary-run label strings, looked up once per task, not once per item.
-    const labels = taskPairs.map((pair) => [primaryLabels(p, pair.without_id), primaryLabels(p, pair.with_id)]);
+    // Each pair's primary-run label strings, looked up once per task, not once per item, and not decoded
+    // into an array per trajectory (issue 10: 340,000 of them for the FAIL→FAIL pairs at scale 100).
+    const primary = (id: string) => p.labelsAt(p.slots.get(id));
+    const labels = taskPairs.map((pair) => [primary(pair.without_id), primary(pair.with_id)]);
     for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {
       let improved = 0;
       let regressed = 0;

@@ -52,6 +52,11 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
    * millions of trajectories (issue 10).
    */
   runsAt(k: number): readonly LabelRun[] | undefined;
+  /**
+   * The label string (label-vectors.ts) of trajectories[k]'s run of `judge` (default primary) and `run`
+   * (default 1), undefined when k is or it has none: what `labelsOf` decodes, read by slot.
+   */
+  labelsAt(k: number | undefined, judge?: string, run?: number): string | undefined;
   /** {@link score} of trajectories[k]. */
   scoreAt(k: number, step: OutcomeStep, abstention?: AbstentionRule, judge?: string, run?: number): number;
   /** GCPC under an arbitrary outcome step / abstention rule for the primary run. */
@@ -105,7 +110,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   const judges = new Set<string>();
   for (const list of runsBySlot) if (list) for (const r of list) judges.add(r.judge);
   const routes = new RouteCountsTable(trajectories.length);
-  const labelsAt = (k: number | undefined, judge: string, run: number) =>
+  const labelsAt = (k: number | undefined, judge = primaryJudge, run = 1) =>
     k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
   const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
     const labels = labelsAt(slots.get(id), judge, run);
@@ -144,6 +149,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
       return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));
     },
     runsAt: (k) => runsBySlot[k],
+    labelsAt,
     scoreAt(k, step, abstention = "exclude", judge = primaryJudge, run = 1) {
       const labels = labelsAt(k, judge, run);
       if (labels === undefined) return NaN;

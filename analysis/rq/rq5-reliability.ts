@@ -162,7 +162,7 @@ function judgeSubstitution(p: PreparedStore, settings: BootstrapSettings): Rq5Re
       outB = new Map<string, number>();
     // By slot: scoreAt is NaN exactly where labelsOf is undefined (issue 10: two decoded label arrays and
     // four id lookups per trajectory).
-    const has = (k: number, j: string) => p.runsAt(k)?.some((r) => r.judge === j && r.run === 1) ?? false;
+    const has = (k: number, j: string) => p.labelsAt(k, j) !== undefined;
     for (const [k, t] of p.trajectories.entries()) {
       const id = t.trajectory_id;
       if (!has(k, judge) || !has(k, p.primaryJudge)) continue;
