@@ -120,7 +120,13 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     const synthetic = report.store.synthetic
       ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results."
       : "";
-    const paperNote = paper ? ' The "paper" column holds the values printed in the GCPC paper, for comparison.' : "";
+    const paperNote = paper
+      ? ' The "paper" column holds the values printed in the GCPC paper, for comparison: a value marked "demo input" ' +
+        'is an input of the demo generator (agrees by construction), "calibrated" one its parameters were searched ' +
+        'to approach, "other population" one the paper computed on SkillsBench alone beside our figure pooled over ' +
+        `${report.store.benchmarks.length} benchmark(s) (\`--benchmark skillsbench-1.1\` compares like with like); ` +
+        "an unmarked value is reproduced."
+      : "";
     text = renderMarkdown(
       reportSections(report, paper),
       `# GCPC report: ${name}${synthetic}\n\n` +

@@ -9,7 +9,20 @@ export const f3 = (x: Maybe): string => (x === null || x === undefined || !Numbe
 
 export const pct = (x: Maybe): string => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
 
-export const ci = (c: [number, number] | null | undefined): string => (c ? `[${f3(c[0])}, ${f3(c[1])}]` : "n/a");
+/** Whether a descriptor marks its statistic (or its only one) degenerate: every draw equals the estimate. */
+export function isDegenerate(boot: { degenerate?: string[] } | null | undefined, stat?: string): boolean {
+  const list = boot?.degenerate ?? [];
+  return stat ? list.includes(stat) : list.length > 0;
+}
+
+/** What every format prints instead of a zero-width bootstrap interval (the row carries `degenerate: true`). */
+export const DEGENERATE_TEXT = "degenerate: every draw equals the estimate";
+
+/** What every format prints instead of an analytic interval whose standard error is 0. */
+export const ZERO_SE_TEXT = "degenerate: standard error 0";
+
+export const ci = (c: [number, number] | null | undefined, degenerate?: boolean): string =>
+  degenerate ? DEGENERATE_TEXT : c ? `[${f3(c[0])}, ${f3(c[1])}]` : "n/a";
 
 /** p-values: four decimals, or one significant digit in exponent form below 1e-4. */
 export const pv = (p: Maybe): string =>
@@ -20,7 +33,8 @@ export function signedPct(x: Maybe): string {
   return `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
 }
 
-export function ciPct(c: [number, number] | null | undefined, signed = false): string {
+export function ciPct(c: [number, number] | null | undefined, signed = false, degenerate?: boolean): string {
+  if (degenerate) return DEGENERATE_TEXT;
   if (!c) return "";
   const f = signed ? signedPct : pct;
   return `[${f(c[0])}, ${f(c[1])}]`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import reported from "../data/paper/reported.json" with { type: "json" };
+import { CALIBRATED_FIGURES, DEMO_INPUT_FIGURES } from "../store/generate/demo-inputs.js";
 
 /** One figure as printed in the paper; `unit` decides how it is shown (share → percent). */
 const PaperFigureSchema = z.strictObject({
@@ -24,6 +25,54 @@ export function paperId(id: string): PaperFigureId | undefined {
 /** The bundled demo store reproduces the paper, so its reports show the paper's figures beside ours. */
 export function isPaperDemo(store: { name: string; synthetic?: boolean | null }): boolean {
   return store.synthetic === true && store.name.startsWith("gcpc-demo");
+}
+
+/** The benchmark the paper's pooled figures (RQ1, RQ3, RQ4's separations, the counts) were computed on. */
+export const PAPER_POPULATION = "skillsbench-1.1";
+
+/** Figures the paper computed on SkillsBench alone (paper §4.1): comparable only with a SkillsBench-only run. */
+const SKILLSBENCH_ONLY = [
+  "counts.unique_binary",
+  "counts.public_trajectories",
+  "rq1.",
+  "rq3.",
+  "rq4.outcome_step.",
+  "rq4.abstention.",
+  "perfect.",
+  "abstract.",
+];
+
+/**
+ * What a paper value beside one of our figures is (reported as the CSV's `paper_mark` and as a suffix of
+ * the paper cell): "demo input" (the demo generator takes it as an input, so it agrees by construction),
+ * "calibrated" (the demo generator's parameters were searched to land near it), "other population" (the
+ * paper computed it on SkillsBench alone, our figure pools other benchmarks too), else "reproduced".
+ */
+export function paperMarks(
+  id: string,
+  o: { demo: boolean; benchmarks: readonly string[]; inputs: ReadonlySet<string>; calibrated: ReadonlySet<string> },
+): string[] {
+  const marks: string[] = [];
+  if (o.demo && o.inputs.has(id)) marks.push("demo input");
+  else if (o.demo && o.calibrated.has(id)) marks.push("calibrated");
+  const pooled = o.benchmarks.length !== 1 || o.benchmarks[0] !== PAPER_POPULATION;
+  if (pooled && SKILLSBENCH_ONLY.some((p) => (p.endsWith(".") ? id.startsWith(p) : id === p))) {
+    marks.push("other population");
+  }
+  return marks.length ? marks : ["reproduced"];
+}
+
+/** {@link paperMarks} of a figure beside a report: the demo's inputs and calibration targets, its benchmarks. */
+export function paperMarksOf(
+  report: { store: { name: string; synthetic: boolean; benchmarks?: string[] } },
+  id: string,
+): string[] {
+  return paperMarks(id, {
+    demo: isPaperDemo(report.store),
+    benchmarks: report.store.benchmarks ?? [],
+    inputs: DEMO_INPUT_FIGURES,
+    calibrated: CALIBRATED_FIGURES,
+  });
 }
 
 /** The paper's reported figures (data/paper/reported.json); comparison only, never an input. */

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../analysis/rq/report.js";
-import type { PaperFigures } from "./paper.js";
+import { paperMarksOf, type PaperFigures } from "./paper.js";
 
 /**
  * The tidy export (`--format csv`): one row per figure, numbers as numbers, so the file
@@ -18,11 +18,22 @@ export const TIDY_COLUMNS = [
   "seed",
   "ci_low_mc_se",
   "ci_high_mc_se",
+  "degenerate",
   "paper",
+  "paper_mark",
 ] as const;
 export type TidyRow = Record<(typeof TIDY_COLUMNS)[number], string | number | null>;
 
-type Boot = { resamples?: number; seed?: string; mc_se?: [number, number] | null } | null | undefined;
+type Boot =
+  | {
+      resamples?: number;
+      seed?: string;
+      mc_se?: [number, number] | null;
+      mc_se_by?: Record<string, [number, number] | null>;
+      degenerate?: string[];
+    }
+  | null
+  | undefined;
 type Ci = [number, number] | null | undefined;
 
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
@@ -33,13 +44,38 @@ type Add = (
   quantity: string,
   group: string,
   estimate: unknown,
-  o?: { ci?: Ci; n?: unknown; tasks?: unknown; boot?: Boot; paper?: string },
+  o?: {
+    ci?: Ci;
+    n?: unknown;
+    tasks?: unknown;
+    boot?: Boot;
+    /** The statistic of `boot` this row reports, when one bootstrap gave several (its own MC SE). */
+    stat?: string;
+    /** The interval is a point that says nothing of sampling error (set by the caller, or read from boot). */
+    degenerate?: boolean;
+    paper?: string;
+  },
 ) => void;
+
+/** The row's own endpoint MC SE: its statistic's, when the bootstrap gave several. */
+function ownMcSe(boot: Boot, stat?: string): [number, number] | null | undefined {
+  if (stat && boot?.mc_se_by && stat in boot.mc_se_by) return boot.mc_se_by[stat];
+  return boot?.mc_se;
+}
+
+/** Whether the row's interval is degenerate: its statistic's every draw equals the estimate. */
+function degenerateRow(boot: Boot, stat?: string): boolean {
+  const list = boot?.degenerate ?? [];
+  if (stat) return list.includes(stat);
+  return list.length > 0 && !boot?.mc_se_by;
+}
 
 /** Every figure of the report as tidy rows; `paper` adds the paper's printed value where one exists. */
 export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] {
   const rows: TidyRow[] = [];
   const add: Add = (section, quantity, group, estimate, o = {}) => {
+    const mc = ownMcSe(o.boot, o.stat);
+    const printed = o.paper && paper?.figures[o.paper] ? paper.figures[o.paper] : undefined;
     rows.push({
       section,
       quantity,
@@ -51,9 +87,11 @@ export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] 
       tasks: num(o.tasks),
       resamples: o.boot?.resamples ?? null,
       seed: o.boot?.seed ?? null,
-      ci_low_mc_se: num(o.boot?.mc_se?.[0]),
-      ci_high_mc_se: num(o.boot?.mc_se?.[1]),
-      paper: o.paper && paper?.figures[o.paper] ? paper.figures[o.paper].value : null,
+      ci_low_mc_se: num(mc?.[0]),
+      ci_high_mc_se: num(mc?.[1]),
+      degenerate: o.degenerate || degenerateRow(o.boot, o.stat) ? "true" : null,
+      paper: printed ? printed.value : null,
+      paper_mark: printed ? paperMarksOf(r, o.paper!).join("; ") : null,
     });
   };
   for (const part of [tidyCounts, tidyRq1, tidyRq2, tidyRq3, tidyRq4, tidyRq5, tidyOutcomes]) part(r, add);
@@ -80,7 +118,12 @@ function tidyRq1(r: AnalysisReport, add: Add): void {
       paper: `rq1.auc.${a.method}`,
     });
   for (const a of r.rq1.auc)
-    add("rq1_auc", "auc_obuchowski", a.method, a.auc, { ci: a.obuchowski?.ci, n: a.n, tasks: a.tasks });
+    add("rq1_auc", "auc_obuchowski", a.method, a.auc, {
+      ci: a.obuchowski?.ci,
+      n: a.n,
+      tasks: a.tasks,
+      degenerate: a.obuchowski?.degenerate === true,
+    });
   for (const a of r.rq1.auc) {
     const w = a.within_task;
     if (w)
@@ -112,6 +155,7 @@ function tidyRq1(r: AnalysisReport, add: Add): void {
       ci: pd.test.ci,
       n: pd.n,
       tasks: pd.tasks,
+      degenerate: pd.test.se === 0,
     });
     add("rq1_paired", "paired_test_p_obuchowski", pd.methods.join(" - "), pd.test.p, { n: pd.n, tasks: pd.tasks });
   }
@@ -139,12 +183,26 @@ function tidyRq3(r: AnalysisReport, add: Add): void {
       const key = `rq3.${t.group}`;
       add("rq3_transitions", "n", t.group, t.n, { n: t.n, paper: `${key}.n` });
       const boot = t.bootstrap;
-      const med = { n: t.n, tasks: t.tasks, ci: t.median_delta_ci, boot, paper: `${key}.median_delta` };
+      const med = { n: t.n, tasks: t.tasks, ci: t.median_delta_ci, boot, stat: "median", paper: `${key}.median_delta` };
       add("rq3_transitions", "median_delta", t.group, t.median_delta, med);
       add("rq3_transitions", "mean_delta", t.group, t.mean_delta, { n: t.n });
-      const imp = { n: t.n, tasks: t.tasks, ci: t.improved_share_ci, boot, paper: `${key}.improved_share` };
+      const imp = {
+        n: t.n,
+        tasks: t.tasks,
+        ci: t.improved_share_ci,
+        boot,
+        stat: "improved",
+        paper: `${key}.improved_share`,
+      };
       add("rq3_transitions", "improved_share", t.group, t.improved_share, imp);
-      const reg = { n: t.n, tasks: t.tasks, ci: t.regressed_share_ci, boot, paper: `${key}.regressed_share` };
+      const reg = {
+        n: t.n,
+        tasks: t.tasks,
+        ci: t.regressed_share_ci,
+        boot,
+        stat: "regressed",
+        paper: `${key}.regressed_share`,
+      };
       add("rq3_transitions", "regressed_share", t.group, t.regressed_share, reg);
       add("rq3_transitions", "between_noise_and_material_share", t.group, t.between_share, { n: t.n });
       add("rq3_transitions", "material_share", t.group, t.material_share, { n: t.n });
@@ -248,18 +306,21 @@ function tidyOutcomes(r: AnalysisReport, add: Add): void {
           n: u.trials_none,
           tasks: u.tasks,
           boot: u.bootstrap,
+          stat: "none",
         });
         add("outcomes", "pass_rate_curated", group, u.rate_curated, {
           ci: u.rate_curated_ci,
           n: u.trials_curated,
           tasks: u.tasks,
           boot: u.bootstrap,
+          stat: "curated",
         });
         add("outcomes", "uplift", group, u.uplift, {
           ci: u.uplift_ci,
           n: u.trials_none + u.trials_curated,
           tasks: u.tasks,
           boot: u.bootstrap,
+          stat: "uplift",
         });
       }
     }

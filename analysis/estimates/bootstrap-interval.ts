@@ -1,7 +1,7 @@
 import { max } from "d3";
 import { clusterBootstrap, DEFAULT_RESAMPLES, percentileCI } from "../stats/bootstrap.js";
 import { bcaInterval } from "../stats/bca.js";
-import { endpointMcSe } from "../stats/monte-carlo-error.js";
+import { endpointMcSe, intervalMcSe } from "../stats/monte-carlo-error.js";
 import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
 import { studentizedIntervals, withStandardErrors } from "./studentized.js";
 import type { SumStatistics } from "../stats/cluster-sums.js";
@@ -56,9 +56,29 @@ export interface BootstrapDescriptor {
   redrawn: number;
   /**
    * Monte Carlo standard error of each interval endpoint [lower, upper] by batch means
-   * (analysis/stats/monte-carlo-error.ts); for several statistics on one draw, the largest.
+   * (analysis/stats/monte-carlo-error.ts), of the interval printed (BCa's own, the studentized one's);
+   * for several statistics on one draw, the largest (each statistic's own travels in `mc_se_by`).
    */
   mc_se: [number, number] | null;
+  /** With several statistics on one draw: each one's own endpoint MC SE (RQ3's median and shares). */
+  mc_se_by?: Record<string, [number, number] | null>;
+  /**
+   * The statistics whose every draw equals the estimate (absent when none): their interval is a point
+   * that says nothing about sampling error, and every format prints "degenerate" instead of it.
+   */
+  degenerate?: string[];
+}
+
+/**
+ * `{degenerate: true}` when the statistic's every draw equals the estimate (`stat` names it when the
+ * bootstrap gave several), else `{}`: spread into a result row, so other tools read one fixed key.
+ */
+export function degenerateMark(
+  b: Pick<BootstrapDescriptor, "degenerate"> | null | undefined,
+  stat?: string,
+): { degenerate?: true } {
+  const list = b?.degenerate ?? [];
+  return (stat ? list.includes(stat) : list.length > 0) ? { degenerate: true } : {};
 }
 
 /** Contract rule 14: with fewer clusters than this, intervals are flagged `few_clusters`. */
@@ -112,17 +132,21 @@ export function bootstrapIntervals<K extends string>(o: {
   // The expanded interval is the percentile interval read at a wider nominal level (its endpoints'
   // Monte Carlo error is measured at that level too); with one cluster there is nothing to expand.
   // Studentized falls back to the expanded percentile interval for a statistic without a per-draw SE
-  // (the better-covering of the SE-free intervals in `npm run coverage`).
+  // (the better-covering of the SE-free intervals in `npm run coverage`), with an SE of 0 on the sample,
+  // or whose t* quantiles are unbounded (draws with SE* = 0 beyond the estimate).
   const widen = (method === "expanded" || method === "studentized") && o.clusters >= 2;
   const level = widen ? expandedPercentileLevel(o.settings.level, o.clusters) : o.settings.level;
   const draws = {} as Record<K, Float64Array>;
   for (const name of Object.keys(o.statistics) as K[]) {
     draws[name] = res.draws[name];
-    ci[name] = st?.ci[name] ?? bca?.ci[name] ?? percentileCI(res.draws[name], level);
-    mcSe[name] = st?.mcSe[name] !== undefined ? (st.mcSe[name] ?? null) : endpointMcSe(res.draws[name], level);
+    const own = st?.ci[name] ?? bca?.ci[name];
+    ci[name] = own ?? percentileCI(res.draws[name], level);
+    mcSe[name] = own ? (st?.mcSe[name] ?? bca?.mcSe[name] ?? null) : endpointMcSe(res.draws[name], level);
   }
+  const degenerate = degenerateStatistics(o, draws);
+  const names = Object.keys(o.statistics);
   const bootstrap: BootstrapDescriptor = {
-    estimator: o.estimator,
+    estimator: estimatorNaming(o.estimator, method),
     resamples: res.resamples,
     seed: res.seed,
     level: o.settings.level,
@@ -134,8 +158,41 @@ export function bootstrapIntervals<K extends string>(o: {
     ...(st ? { interval_note: st.note } : {}),
     redrawn: res.redrawn,
     mc_se: largestMcSe(Object.values(mcSe) as ([number, number] | null)[]),
+    ...(names.length > 1 ? { mc_se_by: { ...mcSe } } : {}),
+    ...(degenerate.length ? { degenerate } : {}),
   };
   return { ci, mcSe, draws, bootstrap };
+}
+
+/**
+ * The statistics whose every draw equals the estimate (the statistic on the sample, every weight 1). The
+ * sample is evaluated only when some statistic's draws are all one value, which is rare.
+ */
+function degenerateStatistics<K extends string>(
+  o: { statistics: Record<K, (w: Float64Array) => number>; clusters: number },
+  draws: Record<K, Float64Array>,
+): K[] {
+  const names = Object.keys(o.statistics) as K[];
+  const constant = names.filter((n) => draws[n].length > 0 && draws[n].every((x) => x === draws[n][0]));
+  if (constant.length === 0) return [];
+  const sample = evaluateInOrder(o.statistics, new Float64Array(o.clusters).fill(1));
+  return constant.filter((n) => sample[n] === draws[n][0]);
+}
+
+/**
+ * The estimator's text with the interval actually used: callers describe the default (percentile) one;
+ * under another method "percentile" is replaced by its name, so the text never names an interval that
+ * was not computed.
+ */
+export function estimatorNaming(estimator: string, method: IntervalMethod): string {
+  if (method === "percentile") return estimator;
+  const name: Record<Exclude<IntervalMethod, "percentile">, string> = {
+    bca: "BCa (bias-corrected and accelerated, jackknife acceleration)",
+    expanded: "expanded percentile (Hesterberg 2015)",
+    studentized: "studentized (bootstrap-t where a per-draw SE exists, else expanded percentile)",
+  };
+  const replaced = estimator.replace(/(2-sided )?percentile/, name[method]);
+  return replaced === estimator ? `${estimator}; ${name[method]} interval` : replaced;
 }
 
 /**
@@ -151,7 +208,10 @@ function evaluateInOrder<K extends string>(
   return out;
 }
 
-/** Studentized intervals for the statistics with a per-draw SE; the note names those read as expanded. */
+/**
+ * Studentized intervals for the statistics with a per-draw SE and a positive SE on the sample; the note
+ * names those read as expanded percentile instead, and why.
+ */
 function studentizedFor<K extends string>(
   o: { statistics: Record<K, (w: Float64Array) => number>; clusters: number; settings: BootstrapSettings },
   standardErrors: Partial<Record<K, (w: Float64Array) => number>>,
@@ -165,13 +225,28 @@ function studentizedFor<K extends string>(
   const sampleSe = {} as Record<K, number>;
   for (const n of withSe) sampleSe[n] = standardErrors[n]!(ones);
   const defined = withSe.filter((n) => sampleSe[n] > 0);
+  const zeroSe = withSe.filter((n) => !(sampleSe[n] > 0));
   const r = studentizedIntervals(defined, sample, sampleSe, draws, o.settings.level);
-  const rest = names.filter((n) => !defined.includes(n));
-  const note =
-    (defined.length ? `studentized (bootstrap-t) for ${defined.join(", ")}, SE recomputed on every draw` : "") +
-    (defined.length && rest.length ? "; " : "") +
-    (rest.length ? `expanded percentile for ${rest.join(", ")} (no per-draw standard error)` : "");
-  return { ...r, note };
+  const studentized = defined.filter((n) => !r.unbounded.includes(n));
+  const noSe = names.filter((n) => !withSe.includes(n));
+  const parts = [
+    studentized.length
+      ? `studentized (bootstrap-t) for ${studentized.join(", ")}, SE recomputed on every draw` +
+        undefinedTNote(studentized, r.undefinedT)
+      : "",
+    noSe.length ? `expanded percentile for ${noSe.join(", ")} (no per-draw standard error)` : "",
+    zeroSe.length ? `expanded percentile for ${zeroSe.join(", ")} (standard error 0 on the sample: t undefined)` : "",
+    r.unbounded.length
+      ? `expanded percentile for ${r.unbounded.join(", ")} (bootstrap-t unbounded: too many draws with SE* = 0)`
+      : "",
+  ];
+  return { ...r, note: parts.filter(Boolean).join("; ") };
+}
+
+function undefinedTNote<K extends string>(names: K[], undefinedT: Partial<Record<K, number>>): string {
+  const left = names.filter((n) => undefinedT[n]);
+  if (left.length === 0) return "";
+  return ` (draws with SE* = 0 at the estimate left out of t*: ${left.map((n) => `${n} ${undefinedT[n]}`).join(", ")})`;
 }
 
 function expandedNote(nominal: number, level: number, clusters: number): string {
@@ -191,12 +266,13 @@ function largestMcSe(all: ([number, number] | null)[]): [number, number] | null 
 /**
  * BCa endpoints per statistic: θ̂ on the sample (every weight 1) and the delete-one-cluster jackknife
  * (one weight 0), each weight vector evaluated through every statistic in order (they may share work).
- * A statistic whose BCa is undefined keeps its percentile interval, and the note says so.
+ * A statistic whose BCa is undefined keeps its percentile interval, and the note says so. The endpoints'
+ * Monte Carlo SE is BCa's own: each batch of draws recomputes its bias correction (intervalMcSe).
  */
 function bcaIntervals<K extends string>(
   o: { clusters: number; settings: BootstrapSettings; statistics: Record<K, (w: Float64Array) => number> },
   draws: Record<K, Float64Array>,
-): { ci: Partial<Record<K, [number, number]>>; note?: string } {
+): { ci: Partial<Record<K, [number, number]>>; mcSe: Partial<Record<K, [number, number] | null>>; note?: string } {
   const names = Object.keys(o.statistics) as K[];
   const full = evaluateInOrder(o.statistics, new Float64Array(o.clusters).fill(1));
   const jack = {} as Record<K, Float64Array>;
@@ -208,15 +284,21 @@ function bcaIntervals<K extends string>(
     for (const n of names) jack[n][c] = v[n];
   }
   const ci: Partial<Record<K, [number, number]>> = {};
+  const mcSe: Partial<Record<K, [number, number] | null>> = {};
   const fellBack: string[] = [];
+  const level = o.settings.level;
   for (const name of names) {
-    const r = bcaInterval(draws[name], full[name], jack[name], o.settings.level);
-    if (r) ci[name] = r.ci;
-    else fellBack.push(name);
+    const r = bcaInterval(draws[name], full[name], jack[name], level);
+    if (!r) {
+      fellBack.push(name);
+      continue;
+    }
+    ci[name] = r.ci;
+    mcSe[name] = intervalMcSe(draws[name], (batch) => bcaInterval(batch, full[name], jack[name], level)?.ci ?? null);
   }
   const note = fellBack.length
     ? `BCa undefined for ${fellBack.join(", ")} ` +
       "(every draw on one side of the estimate, or < 2 jackknife values): percentile"
     : undefined;
-  return { ci, note };
+  return { ci, mcSe, note };
 }

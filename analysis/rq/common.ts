@@ -1,5 +1,6 @@
 import {
   bootstrapIntervals,
+  degenerateMark,
   FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -27,8 +28,13 @@ export interface AucEstimate {
   auc: number | null;
   ci: [number, number] | null;
   bootstrap: BootstrapDescriptor | null;
-  /** Analytic cross-check: Obuchowski (1997) clustered variance, normal interval; `reason` when undefined. */
-  obuchowski: { se: number | null; ci: [number, number] | null; reason?: string } | null;
+  /**
+   * Analytic cross-check: Obuchowski (1997) clustered variance, normal interval; `reason` when undefined;
+   * `degenerate` when its SE is 0 (the interval is a point).
+   */
+  obuchowski: { se: number | null; ci: [number, number] | null; reason?: string; degenerate?: true } | null;
+  /** Every bootstrap draw equals the estimate: the interval is a point, not a measure of sampling error. */
+  degenerate?: true;
   /** Fewer than 10 tasks: the interval is shown but its coverage falls below nominal (contract rule 14). */
   few_clusters: boolean;
   /** Within-task (stratified) AUC: PASS vs FAIL of the same task only (analysis/stats/within-task-auc.ts). */
@@ -130,7 +136,12 @@ export function aucWithCIColumns(
   const prepared = new ClusteredAuc(scores, pass, clusterOf, clusters);
   const ob = obuchowskiAuc(scores, pass, clusterOf, settings.level);
   const estimate = prepared.estimate();
-  const obuchowski = { se: finite(ob.se), ci: finiteCI(ob.ci), ...(ob.reason ? { reason: ob.reason } : {}) };
+  const obuchowski = {
+    se: finite(ob.se),
+    ci: finiteCI(ob.ci),
+    ...(ob.reason ? { reason: ob.reason } : {}),
+    ...(ob.se === 0 ? { degenerate: true as const } : {}),
+  };
   const within_task = withinTaskEstimate(new WithinTaskAuc(scores, pass, clusterOf, clusters), settings, figure);
   const problem = clusterIntervalProblem(pass, clusterOf, clusters);
   if (problem) {
@@ -159,6 +170,7 @@ export function aucWithCIColumns(
     auc: estimate,
     ci: interval.ci.auc,
     bootstrap: interval.bootstrap,
+    ...degenerateMark(interval.bootstrap),
     obuchowski,
     few_clusters,
     within_task,
@@ -173,6 +185,7 @@ export interface WithinTaskEstimate {
   tasks_with_both: number;
   few_clusters: boolean;
   bootstrap: BootstrapDescriptor | null;
+  degenerate?: true;
   reason?: string;
 }
 
@@ -200,5 +213,5 @@ function withinTaskEstimate(w: WithinTaskAuc, settings: BootstrapSettings, figur
       statistics: (sums, count, out) => w.ofSumsMany(sums, count, out.auc),
     },
   });
-  return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap };
+  return { auc: w.estimate(), ci: res.ci.auc, ...base, bootstrap: res.bootstrap, ...degenerateMark(res.bootstrap) };
 }

@@ -3,6 +3,8 @@ import { ClusteredProportions, ratesOfSumsMany } from "../stats/clustered-propor
 import type { Trajectory } from "../schema/tables.js";
 import {
   bootstrapIntervals,
+  degenerateMark,
+  FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
@@ -17,6 +19,8 @@ import { keptColumn } from "../kept-columns.js";
 export interface UpliftRow {
   group: string;
   tasks: number;
+  /** Matched (task, harness, model, source) cells in the group: only cells that ran both conditions enter. */
+  cells: number;
   /** What the bootstrap resamples: tasks (overall, per domain, per model) or configurations (per task). */
   cluster_unit: "task" | "configuration";
   clusters: number;
@@ -28,17 +32,38 @@ export interface UpliftRow {
   passes_curated: number;
   rate_curated: number | null;
   rate_curated_ci: [number, number] | null;
-  /** Pass rate with curated skills − without, pooled over trials; CI from the same task-clustered draws. */
+  /**
+   * Pass rate with curated skills − without over the matched cells, each cell weighted alike in both arms
+   * (see `outcomePlan`); CI from the same clustered draws.
+   */
   uplift: number | null;
   uplift_ci: [number, number] | null;
   positive_share: number | null;
   bootstrap: BootstrapDescriptor | null;
+  /** Fewer than 10 clusters (contract rule 14): the intervals are shown, but their coverage falls below nominal. */
+  few_clusters: boolean;
+  /** Some interval of the row is a point (every draw equals the estimate; `bootstrap.degenerate` says which). */
+  degenerate?: true;
 }
 
 export type CellState = "FAIL-only" | "mixed" | "PASS-only";
 
 export interface OutcomeLevelResult {
   estimator: string;
+  /**
+   * The matching every row rests on: trials in a (task, harness, model, source) cell that ran only one
+   * condition are left out (counted here), so no uplift compares different task sets.
+   */
+  matched: {
+    rule: string;
+    cells: number;
+    trials_none: number;
+    trials_curated: number;
+    unmatched_trials_none: number;
+    unmatched_trials_curated: number;
+    /** Cells whose two arms hold different trial counts (their trials are reweighted, see the estimator). */
+    unbalanced_cells: number;
+  };
   overall: UpliftRow;
   by_domain: UpliftRow[];
   by_model: UpliftRow[];
@@ -75,11 +100,14 @@ export function outcomePlan(
   p: Pick<TrajectoryFrame, "trajectories" | "tasks">,
   settings: BootstrapSettings,
 ): NotAvailable | { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => OutcomeLevelResult } {
-  const pop = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
-  if (!pop.some((t) => t.condition === "none") || !pop.some((t) => t.condition === "curated")) {
+  const candidates = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
+  if (!candidates.some((t) => t.condition === "none") || !candidates.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
   }
-  const codes = upliftCodes(pop);
+  const m = matchedCells(candidates, upliftCodes(candidates));
+  if (m.pop.length === 0)
+    return notAvailable("no (task, harness, model, source) cell holds binary trials in both conditions");
+  const { pop, codes } = m;
   const job = (group: string, members: Int32Array, figure: string, unit: "task" | "configuration" = "task") => ({
     kind: "uplift" as const,
     group,
@@ -105,7 +133,8 @@ export function outcomePlan(
     const rows = results as UpliftRow[];
     const transitions = cellTransitions(codes);
     return {
-      estimator: "pass rate = passes / trials pooled over the group's trials; CIs resample tasks (2-sided percentile)",
+      estimator: UPLIFT_ESTIMATOR,
+      matched: m.summary,
       overall: rows[0],
       by_domain: rows.slice(1, 1 + domains.length),
       by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
@@ -116,6 +145,85 @@ export function outcomePlan(
   return { jobs, assemble };
 }
 
+const UPLIFT_ESTIMATOR =
+  "pass rate per condition over the matched (task, harness, model, source) cells only (cells that ran both " +
+  "conditions), each cell weighted by its mean trials per condition in both arms (direct standardisation; " +
+  "= passes / trials when every matched cell holds as many trials in each condition); uplift = curated − none; " +
+  "CIs resample tasks (2-sided percentile)";
+
+/**
+ * The trials of the cells (task, harness, model, source) that ran both conditions, with their codes (ranks
+ * kept, so groups number clusters as before) and, when some cell's arms hold different trial counts, a
+ * weight per trial: m_c / n_{c,arm} with m_c = (n_{c,none} + n_{c,curated}) / 2, so both arms weight each
+ * cell alike and a difference in which cells or how many trials each arm ran cannot make an uplift
+ * (direct standardisation; Rothman, Greenland & Lash 2008, ch. 4). Balanced cells weigh 1 per trial.
+ */
+function matchedCells(candidates: Trajectory[], all: UpliftCodes) {
+  const { cell, cells } = cellNumbers(all);
+  const trials = new Float64Array(2 * cells);
+  for (let i = 0; i < candidates.length; i++) trials[2 * cell[i] + all.arm[i]]++;
+  const keep: number[] = [];
+  let unmatchedNone = 0;
+  let unmatchedCurated = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    if (trials[2 * cell[i]] > 0 && trials[2 * cell[i] + 1] > 0) keep.push(i);
+    else if (all.arm[i] === 0) unmatchedNone++;
+    else unmatchedCurated++;
+  }
+  let matched = 0;
+  let unbalanced = 0;
+  for (let c = 0; c < cells; c++) {
+    if (trials[2 * c] > 0 && trials[2 * c + 1] > 0) matched++;
+    if (trials[2 * c] > 0 && trials[2 * c + 1] > 0 && trials[2 * c] !== trials[2 * c + 1]) unbalanced++;
+  }
+  const pick = <T extends Uint8Array | Int32Array>(a: T): T => {
+    const out = new (a.constructor as new (n: number) => T)(keep.length);
+    for (let k = 0; k < keep.length; k++) out[k] = a[keep[k]];
+    return out;
+  };
+  const codes: UpliftCodes = {
+    arm: pick(all.arm),
+    pass: pick(all.pass),
+    taskRank: pick(all.taskRank),
+    configurationRank: pick(all.configurationRank),
+  };
+  if (unbalanced > 0) {
+    codes.weight = new Float64Array(keep.length);
+    keep.forEach((i, k) => {
+      const c = cell[i];
+      codes.weight![k] = (trials[2 * c] + trials[2 * c + 1]) / 2 / trials[2 * c + all.arm[i]];
+    });
+  }
+  let trialsNone = 0;
+  for (let k = 0; k < keep.length; k++) trialsNone += codes.arm[k] === 0 ? 1 : 0;
+  const summary = {
+    rule: "a trial enters only when its (task, harness, model, source) cell holds binary trials in both conditions",
+    cells: matched,
+    trials_none: trialsNone,
+    trials_curated: keep.length - trialsNone,
+    unmatched_trials_none: unmatchedNone,
+    unmatched_trials_curated: unmatchedCurated,
+    unbalanced_cells: unbalanced,
+  };
+  return { pop: keep.map((i) => candidates[i]), codes, summary };
+}
+
+/** Each trial's cell (task rank × configuration rank) numbered densely in first-seen order. */
+function cellNumbers(codes: UpliftCodes): { cell: Int32Array; cells: number } {
+  const n = codes.arm.length;
+  let configurations = 0;
+  for (let i = 0; i < n; i++) configurations = Math.max(configurations, codes.configurationRank[i] + 1);
+  const cellOf = new Map<number, number>();
+  const cell = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = codes.taskRank[i] * configurations + codes.configurationRank[i];
+    let c = cellOf.get(key);
+    if (c === undefined) cellOf.set(key, (c = cellOf.size));
+    cell[i] = c;
+  }
+  return { cell, cells: cellOf.size };
+}
+
 /**
  * A group's trials as columns (what an uplift job carries to another thread, analysis/rq/jobs.ts): arm
  * 0 without skills, 1 with curated skills; pass 1/0; the cluster of each trial (its task, or its
@@ -124,6 +232,10 @@ export function outcomePlan(
 export interface UpliftColumns {
   arm: Uint8Array;
   pass: Uint8Array;
+  /** Each trial's weight (matchedCells), when some matched cell is unbalanced; else every trial weighs 1. */
+  weight?: Float64Array;
+  /** Matched cells among the group's trials. */
+  cells: number;
   clusterOf: Int32Array;
   clusters: number;
   tasks: number;
@@ -142,6 +254,7 @@ interface UpliftCodes {
   pass: Uint8Array;
   taskRank: Int32Array;
   configurationRank: Int32Array;
+  weight?: Float64Array;
 }
 
 function upliftCodes(pop: Trajectory[]): UpliftCodes {
@@ -185,14 +298,20 @@ function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "
   const arm = keptColumn(Uint8Array, n);
   const pass = keptColumn(Uint8Array, n);
   const rank = unit === "task" ? codes.taskRank : codes.configurationRank;
+  const cells = new Set<number>();
+  const configurations = codes.configurationRank.length + 1;
   for (let k = 0; k < n; k++) {
     arm[k] = codes.arm[members[k]];
     pass[k] = codes.pass[members[k]];
+    cells.add(codes.taskRank[members[k]] * configurations + codes.configurationRank[members[k]]);
   }
   const { dense, distinct } = denseRanks(rank, members);
+  const weight = codes.weight ? Float64Array.from(members, (i) => codes.weight![i]) : undefined;
   return {
     arm,
     pass,
+    ...(weight ? { weight } : {}),
+    cells: cells.size,
     clusterOf: dense,
     clusters: distinct,
     tasks: unit === "task" ? distinct : denseRanks(codes.taskRank, members).distinct,
@@ -208,17 +327,24 @@ export function upliftRow(o: {
   settings: BootstrapSettings;
 }): UpliftRow {
   const { unit } = o;
-  const { arm, pass, clusterOf, clusters } = o.columns;
+  const { arm, pass, clusterOf, clusters, weight } = o.columns;
   const props = new ClusteredProportions(clusters);
-  for (let i = 0; i < arm.length; i++) props.add(arm[i], clusterOf[i], pass[i], 1);
+  const a = { trials: 0, successes: 0 };
+  const b = { trials: 0, successes: 0 };
+  for (let i = 0; i < arm.length; i++) {
+    const w = weight ? weight[i] : 1;
+    props.add(arm[i], clusterOf[i], pass[i] * w, w);
+    const counts = arm[i] === 0 ? a : b;
+    counts.trials++;
+    counts.successes += pass[i];
+  }
   const ones = new Float64Array(clusters).fill(1);
-  const a = props.totals(0);
-  const b = props.totals(1);
   const rn = props.rate(0, ones);
   const rc = props.rate(1, ones);
   const row: UpliftRow = {
     group: o.group,
     tasks: o.columns.tasks,
+    cells: o.columns.cells,
     cluster_unit: unit,
     clusters,
     trials_none: a.trials,
@@ -233,6 +359,7 @@ export function upliftRow(o: {
     uplift_ci: null,
     positive_share: null,
     bootstrap: null,
+    few_clusters: clusters < FEW_CLUSTERS,
   };
   if (clusters < 2 || row.uplift === null) return row;
   const r = new Float64Array(2);
@@ -241,7 +368,8 @@ export function upliftRow(o: {
     figure: o.figure,
     clusters,
     estimator:
-      `pooled pass rate (passes / trials); ${unit}-clustered percentile bootstrap (type-7); ` +
+      `pass rate over matched cells (standardised; passes / trials when balanced); ${unit}-clustered ` +
+      "percentile bootstrap (type-7); " +
       "uplift on the same draw",
     // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
     statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
@@ -259,6 +387,7 @@ export function upliftRow(o: {
     uplift_ci: res.ci.uplift,
     positive_share: shareAbove(res.draws.uplift),
     bootstrap: res.bootstrap,
+    ...degenerateMark(res.bootstrap),
   };
 }
 
@@ -324,16 +453,8 @@ const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
  */
 function cellTransitions(codes: UpliftCodes) {
   const n = codes.arm.length;
-  let configurations = 0;
-  for (let i = 0; i < n; i++) configurations = Math.max(configurations, codes.configurationRank[i] + 1);
-  const cellOf = new Map<number, number>();
-  const cell = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const key = codes.taskRank[i] * configurations + codes.configurationRank[i];
-    let c = cellOf.get(key);
-    if (c === undefined) cellOf.set(key, (c = cellOf.size));
-    cell[i] = c;
-  }
+  const { cell, cells } = cellNumbers(codes);
+  const cellOf = { size: cells };
   // [trials, passes] per cell and arm (arm 0: none, 1: curated).
   const trials = new Float64Array(2 * cellOf.size);
   const passes = new Float64Array(2 * cellOf.size);

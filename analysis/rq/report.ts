@@ -11,6 +11,7 @@ import { outcomePlan, type OutcomeLevelResult } from "./outcome-level.js";
 import { startJobs, type JobRunner } from "./jobs.js";
 import type { EarlyJobs } from "./early-jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
+import { compareCodePoints } from "../order.js";
 
 export interface PerTrajectoryRow {
   trajectory_id: string;
@@ -26,7 +27,8 @@ export interface PerTrajectoryRow {
 
 export interface AnalysisReport {
   schema_version: number;
-  store: { name: string; synthetic: boolean; description: string | null; primary_judge: string };
+  /** `benchmarks`: the benchmarks of the tasks analysed (code-point order), the population every figure pools. */
+  store: { name: string; synthetic: boolean; description: string | null; primary_judge: string; benchmarks: string[] };
   settings: BootstrapSettings;
   counts: StoreCounts;
   rq1: Rq1Result;
@@ -65,7 +67,6 @@ export function analyzePrepared(
   options: AnalyzeOptions = {},
 ): AnalysisReport {
   const progress = options.onProgress ?? (() => {});
-  const store = p.store;
   const c = p.counts;
   progress(
     `scored ${c.unique_trajectories} trajectories (${c.judgments} judgments, ${c.duplicates_dropped} duplicates)`,
@@ -117,12 +118,7 @@ export function analyzePrepared(
   const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {
     schema_version: SCHEMA_VERSION,
-    store: {
-      name: store.manifest.name,
-      synthetic: store.manifest.synthetic === true,
-      description: store.manifest.description ?? null,
-      primary_judge: p.primaryJudge,
-    },
+    store: storeHeader(p),
     settings,
     counts: p.counts,
     rq1,
@@ -134,6 +130,18 @@ export function analyzePrepared(
   };
   if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
   return report;
+}
+
+/** The report's `store` block: the manifest's words, the primary judge and the benchmarks analysed. */
+function storeHeader(p: PreparedStore): AnalysisReport["store"] {
+  const m = p.store.manifest;
+  return {
+    name: m.name,
+    synthetic: m.synthetic === true,
+    description: m.description ?? null,
+    primary_judge: p.primaryJudge,
+    benchmarks: [...new Set(p.store.tasks.map((t) => t.benchmark))].sort(compareCodePoints),
+  };
 }
 
 const sameSettings = (a: BootstrapSettings, b: BootstrapSettings) => JSON.stringify(a) === JSON.stringify(b);

@@ -4,6 +4,7 @@ import { signTest } from "../stats/sign-test.js";
 import { finite } from "../estimates/not-defined.js";
 import {
   bootstrapIntervals,
+  degenerateMark,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
@@ -246,7 +247,13 @@ export interface TransitionTests {
   median_delta_ci: [number, number] | null;
   improved_share_ci: [number, number] | null;
   regressed_share_ci: [number, number] | null;
+  /** Each interval's own endpoint Monte Carlo SE [lower, upper] (batch means), not the largest of the three. */
+  median_delta_ci_mc_se: [number, number] | null;
+  improved_share_ci_mc_se: [number, number] | null;
+  regressed_share_ci_mc_se: [number, number] | null;
   bootstrap: BootstrapDescriptor | null;
+  /** Some interval of the row is a point (every draw equals the estimate; `bootstrap.degenerate` says which). */
+  degenerate?: true;
   clustered_sign_test_p: number | null;
 }
 
@@ -270,7 +277,15 @@ function transitionIntervals(
   settings: BootstrapSettings,
   figure: string,
 ) {
-  const none = { median_delta_ci: null, improved_share_ci: null, regressed_share_ci: null, bootstrap: null };
+  const none = {
+    median_delta_ci: null,
+    improved_share_ci: null,
+    regressed_share_ci: null,
+    median_delta_ci_mc_se: null,
+    improved_share_ci_mc_se: null,
+    regressed_share_ci_mc_se: null,
+    bootstrap: null,
+  };
   if (clusters < 2) return none;
   const q = new ClusteredQuantile(deltas, clusterOf, 0.5);
   // Per-cluster counts, so a draw costs O(clusters) rather than O(pairs): a share is
@@ -301,7 +316,11 @@ function transitionIntervals(
     median_delta_ci: res.ci.median,
     improved_share_ci: res.ci.improved,
     regressed_share_ci: res.ci.regressed,
+    median_delta_ci_mc_se: res.mcSe.median,
+    improved_share_ci_mc_se: res.mcSe.improved,
+    regressed_share_ci_mc_se: res.mcSe.regressed,
     bootstrap: res.bootstrap,
+    ...degenerateMark(res.bootstrap),
   };
 }
 

@@ -33,3 +33,29 @@ function sd(xs: number[]): number {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
+
+/**
+ * The batch-means Monte Carlo SE of any interval read from the draws: `interval` gives the endpoints of one
+ * batch (each batch is that many independent draws), and SE ≈ sd(batch endpoints) / √B as above. For a BCa
+ * interval the batch recomputes its own bias correction z₀ from its draws (the acceleration comes from the
+ * jackknife, which no seed moves), so the spread it measures is that of the endpoints actually printed.
+ * Null with too few draws, or when the interval is undefined on a batch.
+ */
+export function intervalMcSe(
+  draws: Float64Array,
+  interval: (batch: Float64Array) => [number, number] | null,
+  batches = MC_BATCHES,
+): [number, number] | null {
+  const b = Math.min(batches, Math.floor(draws.length / 50));
+  if (b < 5) return null;
+  const size = Math.floor(draws.length / b);
+  const lows: number[] = [];
+  const highs: number[] = [];
+  for (let k = 0; k < b; k++) {
+    const ends = interval(draws.subarray(k * size, (k + 1) * size));
+    if (!ends || !Number.isFinite(ends[0]) || !Number.isFinite(ends[1])) return null;
+    lows.push(ends[0]);
+    highs.push(ends[1]);
+  }
+  return [sd(lows) / Math.sqrt(b), sd(highs) / Math.sqrt(b)];
+}

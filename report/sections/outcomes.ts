@@ -1,5 +1,5 @@
 import type { UpliftRow } from "../../analysis/rq/outcome-level.js";
-import { ciPct, notAvailable, pct, signedPct } from "../format.js";
+import { ciPct, isDegenerate, notAvailable, pct, signedPct } from "../format.js";
 import { mcNote, type Cell, type Section, type SectionContext } from "./section.js";
 
 const UPLIFT_COLUMNS = [
@@ -19,10 +19,10 @@ function upliftRow(u: UpliftRow): Cell[] {
     u.group,
     u.tasks,
     `${u.passes_none}/${u.trials_none}`,
-    `${pct(u.rate_none)} ${ciPct(u.rate_none_ci)}`,
+    `${pct(u.rate_none)} ${ciPct(u.rate_none_ci, false, isDegenerate(u.bootstrap, "none"))}`,
     `${u.passes_curated}/${u.trials_curated}`,
-    `${pct(u.rate_curated)} ${ciPct(u.rate_curated_ci)}`,
-    `${signedPct(u.uplift)} ${ciPct(u.uplift_ci, true)}`,
+    `${pct(u.rate_curated)} ${ciPct(u.rate_curated_ci, false, isDegenerate(u.bootstrap, "curated"))}`,
+    `${signedPct(u.uplift)} ${ciPct(u.uplift_ci, true, isDegenerate(u.bootstrap, "uplift"))}`,
     u.positive_share === null ? "n/a" : pct(u.positive_share),
   ];
 }

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, notAvailable, pct, pv } from "../format.js";
+import { ci, f3, isDegenerate, notAvailable, pct, pv, ZERO_SE_TEXT } from "../format.js";
 import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq1Sections(ctx: SectionContext): Section[] {
@@ -27,9 +27,10 @@ export function rq1Sections(ctx: SectionContext): Section[] {
         "note",
       ]),
       rows: r.rq1.auc.map((a) => {
-        const cells = [a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci), ci(a.obuchowski?.ci)];
+        const obuchowski = a.obuchowski?.degenerate ? ZERO_SE_TEXT : ci(a.obuchowski?.ci);
+        const cells = [a.method, a.n, a.n_pass, a.n_fail, a.tasks, f3(a.auc), ci(a.ci, a.degenerate), obuchowski];
         const wt = a.within_task;
-        const within = wt?.auc == null ? "n/a" : `${f3(wt.auc)} ${ci(wt.ci)}`;
+        const within = wt?.auc == null ? "n/a" : `${f3(wt.auc)} ${ci(wt.ci, wt.degenerate)}`;
         return row(ctx, [...cells, within, a.note ?? ""], `rq1.auc.${a.method}`);
       }),
     },
@@ -66,14 +67,20 @@ function pairedRows(ctx: SectionContext, pd: AnalysisReport["rq1"]["paired"]): C
     row(ctx, ["tasks", pd.tasks]),
     row(ctx, [`AUC ${pd.methods[0]}`, f3(pd.auc_a)], "rq1.auc.gcpc"),
     row(ctx, [`AUC ${pd.methods[1]}`, f3(pd.auc_b)], "rq1.auc.holistic"),
-    row(ctx, ["ΔAUC [95% CI]", `${f3(pd.delta)} ${ci(pd.ci)}`], "rq1.paired.delta"),
+    row(ctx, ["ΔAUC [95% CI]", `${f3(pd.delta)} ${ci(pd.ci, isDegenerate(pd.bootstrap))}`], "rq1.paired.delta"),
     row(
       ctx,
       ["share of bootstrap draws with Δ > 0 (not a p-value)", pct(pd.positive_share)],
       "rq1.paired.positive_share",
     ),
-    row(ctx, ["ΔAUC Obuchowski paired CI (Wald)", pd.test.ci ? ci(pd.test.ci) : `n/a (${pd.test.reason})`]),
+    row(ctx, ["ΔAUC Obuchowski paired CI (Wald)", pairedTestCi(pd.test)]),
     row(ctx, ["paired test p, two-sided (Obuchowski clustered; H₀ ΔAUC = 0)", pv(pd.test.p)]),
     row(ctx, ["interval note", intervalNote]),
   ];
+}
+
+/** The paired test's Wald interval: "degenerate" when its SE is 0 (a point), else the interval or why not. */
+function pairedTestCi(test: { se: number | null; ci: [number, number] | null; reason?: string }): string {
+  if (test.se === 0) return ZERO_SE_TEXT + (test.reason ? ` (${test.reason})` : "");
+  return test.ci ? ci(test.ci) : `n/a (${test.reason})`;
 }

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, notAvailable, pct } from "../format.js";
+import { ci, f3, isDegenerate, notAvailable, pct } from "../format.js";
 import { mcNote, row, unavailableRow, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq2Sections(ctx: SectionContext): Section[] {
@@ -22,7 +22,7 @@ export function rq2Sections(ctx: SectionContext): Section[] {
         ? m2.map((m) =>
             row(
               ctx,
-              [m.method, f3(m.agreement), m.comparable, f3(m.rho), ci(m.rho_ci), m.rho_n],
+              [m.method, f3(m.agreement), m.comparable, f3(m.rho), ci(m.rho_ci, isDegenerate(m.bootstrap)), m.rho_n],
               `rq2.agreement.${m.method}`,
               `rq2.rho.${m.method}`,
             ),

@@ -1,4 +1,4 @@
-import { ci, ciPct, f3, pct, pv } from "../format.js";
+import { ci, ciPct, f3, isDegenerate, pct, pv } from "../format.js";
 import { mcNote, row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
 
 const PAPER_COLUMNS = ["paper n", "paper median Δ", "paper improved", "paper regressed"];
@@ -35,9 +35,9 @@ export function rq3Sections(ctx: SectionContext): Section[] {
               [
                 all ? "all pairs" : t.group,
                 t.n,
-                `${f3(t.median_delta)} ${ci(t.median_delta_ci)}`,
-                `${pct(t.improved_share)} ${ciPct(t.improved_share_ci)}`,
-                `${pct(t.regressed_share)} ${ciPct(t.regressed_share_ci)}`,
+                `${f3(t.median_delta)} ${ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))}`,
+                `${pct(t.improved_share)} ${ciPct(t.improved_share_ci, false, isDegenerate(t.bootstrap, "improved"))}`,
+                `${pct(t.regressed_share)} ${ciPct(t.regressed_share_ci, false, isDegenerate(t.bootstrap, "regressed"))}`,
                 pv(t.sign_test_p),
               ],
               all ? "rq3.pairs" : `rq3.${t.group}.n`,

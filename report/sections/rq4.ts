@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, notAvailable, pct } from "../format.js";
+import { ci, f3, isDegenerate, notAvailable, pct } from "../format.js";
 import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 const YES_TO_NO_OR_ABSTAIN = "evidence replacement: Yes → No or Abstain";
@@ -41,7 +41,8 @@ function separationRows(ctx: SectionContext, x: Separations, prefix: string): Ce
   if (!Array.isArray(x)) return [row(ctx, [notAvailable(x), "", "", "", ""])];
   return x.map((v) => {
     const increment = v.increment === null ? "n/a" : (v.increment >= 0 ? "+" : "") + f3(v.increment);
-    return row(ctx, [v.design, v.n, f3(v.separation), increment, ci(v.ci)], `${prefix}.${v.variant}`);
+    const interval = ci(v.ci, isDegenerate(v.bootstrap));
+    return row(ctx, [v.design, v.n, f3(v.separation), increment, interval], `${prefix}.${v.variant}`);
   });
 }
 

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, notAvailable, pct, pv } from "../format.js";
+import { ci, f3, isDegenerate, notAvailable, pct, pv } from "../format.js";
 import { mcNote, paperCell, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 type Rq5 = AnalysisReport["rq5"];
@@ -70,7 +70,7 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
   const { reliability: rel, judge_substitution: js } = rq5;
   const alpha =
     "unit_rule" in rel
-      ? `${f3(rel.alpha)} ${ci(rel.ci)} (${rel.units} units, ${rel.runs} runs; ${rel.unit_rule})`
+      ? `${f3(rel.alpha)} ${ci(rel.ci, isDegenerate(rel.bootstrap))} (${rel.units} units, ${rel.runs} runs; ${rel.unit_rule})`
       : notAvailable(rel);
   const judges = Array.isArray(js)
     ? js.flatMap((j) => [

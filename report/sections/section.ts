@@ -1,8 +1,7 @@
 import { max, min } from "d3";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, pct } from "../format.js";
-import { DEMO_INPUT_FIGURES } from "../../store/generate/demo-inputs.js";
-import { paperId, type PaperFigureId, type PaperFigures } from "../paper.js";
+import { paperId, paperMarksOf, type PaperFigureId, type PaperFigures } from "../paper.js";
 
 /** A rendered table: every output format (md, csv, latex, the site) is made from these. */
 export interface Section {
@@ -50,8 +49,11 @@ export function paperCell(ctx: SectionContext, id: PaperFigureId | string | unde
   const key = id === undefined ? undefined : paperId(id);
   const fig = key ? ctx.paper.figures[key] : undefined;
   if (!fig) return "";
-  // A demo-generator input agrees with the paper by construction: say so, so nobody reads it as a reproduction.
-  const input = key && DEMO_INPUT_FIGURES.has(key) ? " (demo input)" : "";
+  // A demo-generator input agrees with the paper by construction, a calibrated figure was searched to land
+  // near it, and a SkillsBench-only figure beside a pooled one compares two populations: each cell says so,
+  // so nobody reads it as a reproduction (an unmarked cell is one).
+  const marks = key ? paperMarksOf(ctx.report, key).filter((m) => m !== "reproduced") : [];
+  const input = marks.length ? ` (${marks.join("; ")})` : "";
   if (fig.unit === "share") return pct(fig.value) + input;
   if (fig.ci) return `${f3(fig.value)} ${ci(fig.ci)}${input}`;
   return (fig.unit === "count" ? String(fig.value) : f3(fig.value)) + input;
