@@ -1,5 +1,5 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
-import { pairedDeltaPower, type PowerResult } from "../analysis/rq/power.js";
+import { pairedDeltaPower, type DesignPower, type PowerResult } from "../analysis/rq/power.js";
 import { loadValidStore, type Progress } from "./commands.js";
 import { escapeMarkdownCell } from "../report/render.js";
 import { UsageError } from "./errors.js";
@@ -36,29 +36,46 @@ export async function powerCommand({ values, positionals }: Parsed, io: Io, prog
 
 function powerMarkdown(r: PowerResult, name: string): string {
   const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
-  const rows = r.designs.map(
-    (d) =>
-      `| ${d.tasks} | ${d.per_task} | ${f(100 * d.power, 1)}% ± ${f(100 * d.mc_se, 1)} | ${f(d.delta_sd)} | ` +
-      `${f(d.min_detectable_delta)} |`,
-  );
-  const enough = r.designs.filter((d) => d.power - 2 * d.mc_se >= 0.8);
+  const powerCell = (d: DesignPower) =>
+    d.warning
+      ? `${f(100 * d.power, 1)}% (unreliable: ${d.tasks} tasks)`
+      : (d.power_bound ?? `${f(100 * d.power, 1)}% ± ${f(100 * d.mc_se, 1)}`);
+  const perTask = (d: DesignPower) =>
+    d.per_task === null
+      ? `all (${f(d.per_task_simulated, 1)} on average)`
+      : d.capped_share > 0
+        ? `${d.per_task} (${f(d.per_task_simulated, 1)} simulated: ${f(100 * d.capped_share, 0)}% of tasks hold fewer)`
+        : String(d.per_task);
+  const line = (d: DesignPower) =>
+    `| ${d.tasks} | ${perTask(d)} | ${powerCell(d)} | ${f(d.delta_sd)} | ${f(d.min_detectable_delta)} |`;
+  const enough = r.designs.filter((d) => !d.warning && d.power - 2 * d.mc_se >= 0.8);
+  const warned = r.designs.filter((d) => d.warning);
   return [
     `# Power of the paired ΔAUC (${r.methods.join(" − ")}): ${escapeMarkdownCell(name)}`,
     "",
     `Observed ΔAUC ${f(r.observed_delta)} on ${r.store_tasks} tasks (${f(r.store_per_task, 1)} shared trajectories ` +
-      `per task). ${r.simulations} simulated studies per design, seed ${r.seed}. Method: ${r.method}. ` +
-      "Power ± its Monte Carlo SE; minimum detectable Δ = 2.80 × SD of ΔAUC at that design " +
-      "(80% power, two-sided 5%).",
+      `per task; clustered SE ${f(r.store_se, 4)}). ${r.simulations} simulated studies per design, seed ${r.seed}. ` +
+      `Method: ${r.method}. Power of a two-sided test at the 5% level, ± its Monte Carlo SE; minimum detectable ` +
+      "Δ = 2.80 × SD of ΔAUC at that design (80% power, two-sided 5%). The first row is the store's own design: " +
+      "its SD of ΔAUC should equal the clustered SE above within Monte Carlo error.",
     "",
     "| tasks | trajectories per task | power (CI excludes 0) | SD of ΔAUC | minimum detectable Δ |",
     "|---|---|---|---|---|",
-    ...rows,
+    line(r.own_design),
+    ...r.designs.map(line),
     "",
     enough.length
       ? `Smallest designs with power ≥ 80% (by 2 MC SE): ${enough.map(designName).join(", ")}.`
       : "No design in the grid reaches 80% power for the observed ΔAUC.",
+    ...(warned.length
+      ? [
+          "",
+          `Warning: ${warned.map(designName).join(", ")} rest on fewer than 10 tasks; their power is not to be ` +
+            "trusted (the clustered SE is unstable with so few tasks).",
+        ]
+      : []),
     "",
   ].join("\n");
 }
 
-const designName = (d: { tasks: number; per_task: number }) => `${d.tasks} × ${d.per_task}`;
+const designName = (d: { tasks: number; per_task: number | null }) => `${d.tasks} × ${d.per_task ?? "all"}`;

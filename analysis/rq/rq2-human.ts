@@ -22,7 +22,12 @@ export interface Rq2Method {
   rho: number | null;
   rho_ci: [number, number] | null;
   rho_n: number;
+  /** Tasks of the ρ sample (the clusters its bootstrap resamples). */
+  rho_tasks: number;
+  /** Fewer than 10 tasks: the ρ interval is shown but uninformative (contract rule 14). */
+  few_clusters: boolean;
   bootstrap: BootstrapDescriptor | null;
+  degenerate?: true;
   note?: string;
 }
 

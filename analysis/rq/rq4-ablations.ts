@@ -2,6 +2,8 @@ import { ClusteredSeparation, type SeparationSums } from "../stats/separation.js
 import type { AbstentionRule, OutcomeStep } from "../scoring/official-outcome.js";
 import {
   bootstrapIntervals,
+  degenerateMark,
+  FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
@@ -22,6 +24,11 @@ export interface SeparationRow {
   increment: number | null;
   ci: [number, number] | null;
   bootstrap: BootstrapDescriptor | null;
+  /** Tasks of the population: the clusters the interval resamples. */
+  tasks: number;
+  /** Fewer than 10 tasks: the interval is shown, but its coverage falls below nominal (contract rule 14). */
+  few_clusters: boolean;
+  degenerate?: true;
 }
 
 export interface Rq4Result {
@@ -108,6 +115,8 @@ function separationRows(
       increment: rows.length ? estimate - rows[0].separation! : 0,
       ci: null,
       bootstrap: null,
+      tasks: clusters,
+      few_clusters: clusters < FEW_CLUSTERS,
     });
   }
   return { rows, jobs };
@@ -123,7 +132,7 @@ export function separationInterval(job: { sums: SeparationSums; settings: Bootst
     estimator: "mean(PASS) − mean(FAIL); task-clustered percentile bootstrap (type-7)",
     statistics: { s: (w) => sep.evaluate(w) },
   });
-  return { ci: interval.ci.s, bootstrap: interval.bootstrap };
+  return { ci: interval.ci.s, bootstrap: interval.bootstrap, ...degenerateMark(interval.bootstrap) };
 }
 
 export type SeparationInterval = ReturnType<typeof separationInterval>;

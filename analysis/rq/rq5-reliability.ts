@@ -6,7 +6,7 @@ import { signTest } from "../stats/sign-test.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { PLAIN, WITH_OFFICIAL_OUTCOME } from "../scoring/official-outcome.js";
 import { checkGates } from "./checklist-gates.js";
-import { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
+import { degenerateMark, FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
 import { taskClusters } from "./common.js";
 import {
   bootstrapIntervals,
@@ -30,6 +30,7 @@ export interface Rq5Result {
         tasks: number;
         few_clusters: boolean;
         bootstrap: BootstrapDescriptor | null;
+        degenerate?: true;
         note?: string;
       }
     | NotAvailable;
@@ -142,13 +143,13 @@ function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["
     clusters,
     estimator: "Krippendorff α (interval); tasks resampled with their trajectories (units); percentile (type-7)",
     statistics: {
-      a: (w) => {
+      α: (w) => {
         for (let u = 0; u < clusterOf.length; u++) unitWeights[u] = w[clusterOf[u]];
         return alpha.evaluate(unitWeights);
       },
     },
   });
-  return { ...base, alpha: estimate, ci: res.ci.a, bootstrap: res.bootstrap };
+  return { ...base, alpha: estimate, ci: res.ci.α, bootstrap: res.bootstrap, ...degenerateMark(res.bootstrap) };
 }
 
 /** Spearman ρ of GCPC under the primary judge vs each other judge (run 1), plain and with official outcome. */

@@ -13,7 +13,8 @@ export function rq1Sections(ctx: SectionContext): Section[] {
         `Estimator: ${r.rq1.estimator}; ${boot}. Obuchowski (1997) analytic clustered CI beside it. ` +
         "Within-task AUC compares PASS and FAIL of the same task only (Σ U_t / Σ m_t n_t), so it does not " +
         "credit a score for ranking tasks by difficulty; its CI is a separate task-clustered bootstrap " +
-        `(same resamples and seed). Population: ${r.rq1.population}.${mc(r.rq1.auc)}${synthetic}`,
+        `(same resamples; its own seed string, the AUC's plus ":within_task", e.g. ` +
+        `${r.settings.seed}:rq1:auc:gcpc:within_task). Population: ${r.rq1.population}.${mc(r.rq1.auc)}${synthetic}`,
       columns: withPaper(ctx, [
         "method",
         "n",
