@@ -1,8 +1,14 @@
-// Rewrites test/golden/report-outputs.json from the current code. Run it only when a figure
-// changes on purpose, and say in the commit which outputs changed and why.
-import { writeFileSync } from "node:fs";
-import { GOLDEN_FILE, goldenDigests } from "../test/helpers/golden.js";
+// Rewrites test/golden/report-outputs.json and report-figures.json from the current code, and prints
+// every figure that changed. Run it only when a figure changes on purpose, and say in the commit which
+// figures changed and why (the printed list).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { changedFigures, GOLDEN_FIGURES_FILE, GOLDEN_FILE, goldenOutputs } from "../test/helpers/golden.js";
 
 process.chdir(new URL("..", import.meta.url).pathname);
-writeFileSync(GOLDEN_FILE, `${JSON.stringify(await goldenDigests(), null, 2)}\n`);
-console.log(`wrote ${GOLDEN_FILE.pathname}`);
+const before = existsSync(GOLDEN_FIGURES_FILE) ? JSON.parse(readFileSync(GOLDEN_FIGURES_FILE, "utf8")) : {};
+const { digests, figures } = await goldenOutputs();
+const changed = changedFigures(before, figures);
+writeFileSync(GOLDEN_FILE, `${JSON.stringify(digests, null, 2)}\n`);
+writeFileSync(GOLDEN_FIGURES_FILE, `${JSON.stringify(figures, null, 1)}\n`);
+for (const line of changed) console.log(line);
+console.log(`${changed.length} figure(s) changed; wrote ${GOLDEN_FILE.pathname} and ${GOLDEN_FIGURES_FILE.pathname}`);

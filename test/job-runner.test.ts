@@ -7,6 +7,7 @@ import { runJob, startJobs, type AnalysisJob } from "../analysis/rq/jobs.js";
 import { rq1Plan } from "../analysis/rq/rq1-discrimination.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
+import { waitFor } from "./helpers/wait-for.js";
 
 const demo = new URL("../data/demo", import.meta.url).pathname;
 
@@ -44,7 +45,7 @@ test("a job that fails on the worker fails the analysis with the worker's messag
   try {
     const pending = runner.submit([bad]);
     // Let the worker claim the job and fail before this thread would claim it.
-    while (runner.posted === 0) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => runner.posted > 0, "the worker to claim the job");
     assert.throws(
       () => pending.wait(),
       (e: Error) => /^analysis worker: .*resamples/s.test(e.message),
@@ -62,7 +63,7 @@ test("jobs split between the worker and this thread give the results this thread
   try {
     const pending = startJobs(jobs, runner);
     // The worker has computed at least one job before this thread starts claiming the rest.
-    while (runner.posted === 0) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => runner.posted > 0, "the worker to compute a job");
     const split = pending.wait();
     assert.ok(runner.posted >= 1 && runner.posted <= jobs.length);
     assert.equal(JSON.stringify(split), JSON.stringify(jobs.map(runJob)));
@@ -98,7 +99,7 @@ test("jobs whose columns are SharedArrayBuffers (keptColumn, large stores) give 
   try {
     const pending = runner.submit(shared);
     // Every job computed on the worker: the columns crossed as shared buffers.
-    while (runner.posted < shared.length) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => runner.posted >= shared.length, "the worker to compute every job");
     assert.equal(JSON.stringify(pending.wait()), JSON.stringify(jobs.map(runJob)));
   } finally {
     await runner.close();
