@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import seedrandom from "seedrandom";
+import jStat from "jstat";
 import { simulateDesign } from "../analysis/rq/power.js";
 import { cli } from "./helpers/run-cli.js";
 
@@ -18,10 +19,26 @@ function population(shift: number) {
   });
 }
 
-test("no true difference: the share of CIs excluding 0 is near 5% (type I error; 400 studies)", () => {
-  const r = simulateDesign(population(0), { tasks: 40, per_task: 20 }, 400, "t1");
-  assert.ok(r.power >= 0.01 && r.power <= 0.12, `type I ${r.power}`);
-  assert.ok(Math.abs(r.mc_se - Math.sqrt((r.power * (1 - r.power)) / 400)) < 1e-12);
+/** The exact binomial band [lo, hi] holding `count` ~ Bin(n, p) with probability ≥ 1 − 2·tail. */
+function binomialBand(n: number, p: number, tail: number): [number, number] {
+  let lo = 0;
+  while (jStat.binomial.cdf(lo, n, p) < tail) lo++;
+  let hi = n;
+  while (hi > 0 && 1 - jStat.binomial.cdf(hi - 1, n, p) < tail) hi--;
+  return [lo, hi];
+}
+
+test("no true difference: the share of CIs excluding 0 lies in the binomial band of a 5% test (400 studies)", () => {
+  // Each task also enters mirrored as a task of its own (a and b swapped), so the store's ΔAUC is 0 exactly and
+  // a simulated study's Δ is symmetric about 0: the simulation's truth is "no difference".
+  const base = population(0);
+  const pop = [...base, ...base.map((rows) => rows.map((r) => ({ a: r.b, b: r.a, pass: r.pass })))];
+  const n = 400;
+  const r = simulateDesign(pop, { tasks: 40, per_task: null }, n, "t1");
+  // 99.9% band of Bin(400, 0.05) by the exact CDF (jstat, not our code): [7, 36] rejections.
+  const [lo, hi] = binomialBand(n, 0.05, 0.0005);
+  assert.ok(r.power * n >= lo && r.power * n <= hi, `type I ${r.power} outside [${lo / n}, ${hi / n}]`);
+  assert.ok(Math.abs(r.mc_se - Math.sqrt((r.power * (1 - r.power)) / n)) < 1e-12);
 });
 
 test("a real difference: power grows with the number of tasks, and the detectable Δ shrinks", () => {
