@@ -97,3 +97,20 @@ test("a figure without a per-draw SE gets the expanded percentile interval under
   );
   assert.notDeepEqual(stu.ci, pct.ci);
 });
+
+test("draws with SE* = 0: t* = ±∞ beyond the estimate, 0/0 left out; an infinite t* quantile is unbounded", () => {
+  // θ̂ = 0.7: three draws at 0.8 with SE* 0 (t* = +∞), one at 0.6 with SE* 0.1 (t* = −1), one at 0.7 with SE* 0
+  // (0/0, left out). Sorted t* = −1, +∞, +∞, +∞: the 90% quantile is +∞, so the interval is unbounded.
+  const theta = Float64Array.of(0.8, 0.8, 0.8, 0.6, 0.7);
+  const se = Float64Array.of(0, 0, 0, 0.1, 0);
+  const r = studentizedIntervals(["auc"], { auc: 0.7 }, { auc: 0.05 }, { auc: theta, [seKey("auc")]: se }, 0.8);
+  assert.deepEqual(r.unbounded, ["auc"]);
+  assert.equal(r.ci.auc, undefined);
+  assert.equal(r.undefinedT.auc, 1);
+  // One infinite draw among many finite ones leaves both 10%/90% quantiles finite: a bounded interval.
+  const many = Float64Array.from({ length: 20 }, (_, i) => (i === 0 ? 0.9 : 0.7 + (i - 10) * 0.01));
+  const seMany = Float64Array.from({ length: 20 }, (_, i) => (i === 0 ? 0 : 0.05));
+  const b = studentizedIntervals(["auc"], { auc: 0.7 }, { auc: 0.05 }, { auc: many, [seKey("auc")]: seMany }, 0.8);
+  assert.deepEqual(b.unbounded, []);
+  assert.ok(b.ci.auc && b.ci.auc.every(Number.isFinite));
+});

@@ -42,7 +42,7 @@ export interface PowerResult {
   seed: string;
   method: string;
   sided: "two-sided";
-  /** The store's own design (its tasks, each with all its trajectories): the check that the simulation is calibrated. */
+  /** The store's own design (its tasks, each with all its trajectories): shows the simulation is calibrated. */
   own_design: DesignPower;
   designs: DesignPower[];
 }

@@ -35,7 +35,8 @@ export function spearmanWithCI(
   const { clusterOf, clusters } = taskClusters(ids.map((id) => p.byId.get(id)!.task_id));
   const size = { rho_n: ids.length, rho_tasks: clusters, few_clusters: clusters < FEW_CLUSTERS };
   const few = size.few_clusters
-    ? `few_clusters: ${ids.length} trajectories in ${clusters} task(s) (< ${FEW_CLUSTERS}): the interval is uninformative`
+    ? `few_clusters: ${ids.length} trajectories in ${clusters} task(s) (< ${FEW_CLUSTERS}): ` +
+      "the interval is uninformative"
     : undefined;
   const prepared = new ClusteredSpearman(
     ids.map((id) => scores.get(id)!),

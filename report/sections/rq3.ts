@@ -36,8 +36,8 @@ export function rq3Sections(ctx: SectionContext): Section[] {
                 all ? "all pairs" : t.group,
                 t.n,
                 `${f3(t.median_delta)} ${ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))}`,
-                `${pct(t.improved_share)} ${ciPct(t.improved_share_ci, false, isDegenerate(t.bootstrap, "improved"))}`,
-                `${pct(t.regressed_share)} ${ciPct(t.regressed_share_ci, false, isDegenerate(t.bootstrap, "regressed"))}`,
+                shareCell(t.improved_share, t.improved_share_ci, isDegenerate(t.bootstrap, "improved")),
+                shareCell(t.regressed_share, t.regressed_share_ci, isDegenerate(t.bootstrap, "regressed")),
                 pv(t.sign_test_p),
               ],
               all ? "rq3.pairs" : `rq3.${t.group}.n`,
@@ -122,3 +122,6 @@ function criteriaSection(ctx: SectionContext): Section {
       ]),
   };
 }
+
+const shareCell = (share: number | null, interval: [number, number] | null, degenerate: boolean) =>
+  `${pct(share)} ${ciPct(interval, false, degenerate)}`;

@@ -70,7 +70,8 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
   const { reliability: rel, judge_substitution: js } = rq5;
   const alpha =
     "unit_rule" in rel
-      ? `${f3(rel.alpha)} ${ci(rel.ci, isDegenerate(rel.bootstrap))} (${rel.units} units, ${rel.runs} runs; ${rel.unit_rule})`
+      ? `${f3(rel.alpha)} ${ci(rel.ci, isDegenerate(rel.bootstrap))} ` +
+        `(${rel.units} units, ${rel.runs} runs; ${rel.unit_rule})`
       : notAvailable(rel);
   const judges = Array.isArray(js)
     ? js.flatMap((j) => [
