@@ -238,6 +238,9 @@ test("defect 5: a store where nothing changes within any task gives uplift 0 in 
     if (u.uplift_ci) assert.ok(Math.abs(u.uplift_ci[0]) < 1e-12 && Math.abs(u.uplift_ci[1]) < 1e-12);
   }
   assert.equal(o.overall.cells, 14);
+  // Pass-rate rows carry few_clusters too: 14 tasks overall, 2 configurations within each task.
+  assert.equal(o.overall.few_clusters, false);
+  assert.ok(o.by_task.every((u) => u.few_clusters && u.clusters === 2));
 });
 
 // Defect 6: a paper value says whether it is an input, calibrated, another population or reproduced.
@@ -264,4 +267,26 @@ test("defect 6: the CSV's paper_mark tells demo input, calibrated, other populat
   ]);
   assert.equal(sb.code, 0, sb.stderr);
   assert.equal(mark(sb.stdout, "rq1_auc,auc,gcpc,"), "calibrated", "SkillsBench alone is the paper's population");
+});
+
+test("few_clusters: ρ from 4 trajectories in 3 tasks is flagged and called uninformative; separations too", () => {
+  const rows: SmallTrajectory[] = [
+    { task: "a", outcome: "PASS", labels: ["Yes", "Yes", "No"], holistic: 0.9 },
+    { task: "a", outcome: "FAIL", labels: ["No", "Yes", "No"], holistic: 0.2 },
+    { task: "b", outcome: "PASS", labels: ["Yes", "No", "No"], holistic: 0.6 },
+    { task: "c", outcome: "FAIL", labels: ["No", "No", "No"], holistic: 0.4 },
+  ];
+  const store = smallStore("four trajectories (synthetic)", rows);
+  store.human_ratings = [7, 3, 6, 1].map((rating, i) => ({ annotator: "h1", trajectory_id: `t${i}`, rating }));
+  const report = analyzeStore(store, { ...DEFAULT_SETTINGS, resamples: 200, headline_resamples: 200 });
+  const methods = report.rq2.methods;
+  assert.ok(Array.isArray(methods));
+  const gcpc = methods.find((m) => m.method === "gcpc")!;
+  assert.equal(gcpc.rho_n, 4);
+  assert.equal(gcpc.rho_tasks, 3);
+  assert.equal(gcpc.few_clusters, true);
+  assert.match(gcpc.note ?? "", /few_clusters: 4 trajectories in 3 task\(s\) \(< 10\): the interval is uninformative/);
+  const steps = report.rq4.outcome_step;
+  assert.ok(Array.isArray(steps));
+  assert.ok(steps.every((s) => s.few_clusters && s.tasks === 3));
 });
