@@ -260,19 +260,21 @@ function userRows(file: string, table: "items" | "judgments", store: Store): unk
 
 export async function importCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const [kind, ...inputs] = positionals;
-  if (kind !== "harbor" && kind !== "skillsbench-registry")
-    throw new UsageError(`unknown import kind "${kind ?? ""}" (harbor or skillsbench-registry; try gcpc help import)`);
+  if (!IMPORT_KINDS.includes(kind as (typeof IMPORT_KINDS)[number]))
+    throw new UsageError(`unknown import kind "${kind ?? ""}" (${IMPORT_KINDS.join(", ")}; try gcpc help import)`);
   const out = values.out as string | undefined;
   if (!out) throw new UsageError("import needs --out STORE");
   if (inputs.length === 0) throw new UsageError(`import ${kind} needs at least one input (try gcpc help import)`);
   const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
   const extra = [values.checklists, values.verdicts].filter((x): x is string => typeof x === "string");
-  if (kind === "skillsbench-registry" && extra.length)
-    throw new UsageError("--checklists / --verdicts apply to import harbor only");
-  requireExisting([...inputs, ...extra]);
-  checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra] });
+  if (kind !== "harbor" && extra.length) throw new UsageError("--checklists / --verdicts apply to import harbor only");
+  const summaries = listOption(values["judge-summaries"]);
+  requireExisting([...inputs, ...extra, ...summaries]);
+  checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra, ...summaries] });
   let store: Store;
-  if (kind === "harbor") {
+  if (kind === "terminal-bench" || kind === "tau2" || kind === "inspect") {
+    store = await importRuns(kind, inputs, { ...values, "judge-summaries": summaries }, io, progress);
+  } else if (kind === "harbor") {
     const { importHarbor } = await import("../store/import/harbor.js");
     progress(`walking ${inputs.length} folder(s)`);
     const result = importHarbor(inputs, { benchmark: values.benchmark as string | undefined });
@@ -370,3 +372,75 @@ function onlyBenchmark(store: Store, benchmark: string): Store {
     throw new UsageError(`--benchmark ${JSON.stringify(benchmark)}: the store's benchmarks are ${known.join(", ")}`);
   return benchmarkSubset(store, benchmark);
 }
+
+const IMPORT_KINDS = ["harbor", "skillsbench-registry", "terminal-bench", "tau2", "inspect"] as const;
+
+/** A repeatable option's values (`--judge-summaries A --judge-summaries B`, or one given once). */
+function listOption(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String);
+}
+
+/**
+ * The importers of harness runs (store/import/<source>.ts): each lists what it could not read on stderr and
+ * goes on; the import fails (exit 2) only when nothing imports.
+ */
+async function importRuns(
+  kind: "terminal-bench" | "tau2" | "inspect",
+  inputs: string[],
+  values: Parsed["values"],
+  io: Io,
+  progress: Progress,
+): Promise<Store> {
+  progress(`reading ${inputs.length} input(s)`);
+  const result = await runImporter(kind, inputs, values);
+  for (const s of result.skipped) io.err(`gcpc: skipped ${stripControl(s.folder)}: ${stripControl(s.reason)}\n`);
+  if (result.store.trajectories.length === 0)
+    throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
+  io.out(`${result.summary}\n`);
+  return result.store;
+}
+
+async function runImporter(
+  kind: "terminal-bench" | "tau2" | "inspect",
+  inputs: string[],
+  values: Parsed["values"],
+): Promise<{ store: Store; skipped: { folder: string; reason: string }[]; summary: string }> {
+  const text = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  if (kind === "terminal-bench") {
+    const { importTerminalBench } = await import("../store/import/terminal-bench.js");
+    const r = importTerminalBench(inputs, { harness: text("harness"), model: text("model"), name: text("name") });
+    const s = r.store;
+    const summary =
+      `imported ${s.trajectories.length} trials of ${s.tasks.length} tasks in ${armCount(s)} arm(s) from ` +
+      `${r.files} results file(s) (${r.duplicates} repeated trial(s) deduplicated; ${r.skipped.length} problem(s))`;
+    return { store: s, skipped: r.skipped, summary };
+  }
+  if (kind === "tau2") {
+    const { importTau2 } = await import("../store/import/tau2.js");
+    const r = importTau2(inputs, listOption(values["judge-summaries"]), { name: text("name") });
+    const s = r.store;
+    const summary =
+      `imported ${s.trajectories.length} simulations of ${s.tasks.length} tasks, ${s.items.length} checks, ` +
+      `${r.judges} holistic judge(s) (${r.undecided} undecided verdict(s) left out); ${r.skipped.length} problem(s)`;
+    return { store: s, skipped: r.skipped, summary };
+  }
+  const { importInspect } = await import("../store/import/inspect.js");
+  const threshold = text("threshold") === undefined ? undefined : Number(text("threshold"));
+  if (threshold !== undefined && !Number.isFinite(threshold))
+    throw new UsageError(`--threshold must be a number, got "${text("threshold")}"`);
+  const r = await importInspect(inputs, {
+    outcome: text("outcome"),
+    items: text("items"),
+    threshold,
+    name: text("name"),
+  });
+  const s = r.store;
+  const summary =
+    `imported ${s.trajectories.length} sample-epochs of ${s.tasks.length} tasks from ${r.logs} log(s); ` +
+    `${r.skipped.length} problem(s)`;
+  return { store: s, skipped: r.skipped, summary };
+}
+
+/** Distinct (harness, model) pairs of a store's trajectories. */
+const armCount = (s: Store) => new Set(s.trajectories.map((t) => `${t.harness}\u0000${t.model}`)).size;

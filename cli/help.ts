@@ -65,6 +65,9 @@ as for report (percentile by default; expanded is the most robust for few tasks,
   import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
                                      [--benchmark NAME] [--format parquet|jsonl]
 gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--format parquet|jsonl]
+gcpc import terminal-bench DIR... --out STORE [--harness H] [--model M] [--name NAME] [--format ...]
+gcpc import tau2 RESULTS... [--judge-summaries FILE ...] --out STORE [--name NAME] [--format ...]
+gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X] --out STORE [--name NAME]
 
 harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
 outcome-level store: tasks, trajectories (condition from the path, outcome PASS when
@@ -75,6 +78,24 @@ looping symbolic links, no permission) are listed and skipped; a folder reached 
 through links is imported once.
 skillsbench-registry: one trajectory per trial of each cell (passCount of them PASS;
 trial order unknown, so only cell-level analyses are meaningful).
+terminal-bench: the trees tb run writes (and the leaderboard's): a trial's results.json, or a run's
+(results[]), is a trajectory, deduplicated on the trial id (else run and trial name); harness and model
+from the folder YYYYMMDD_<agent>_<model>, else run_metadata.json (--harness/--model override); trial =
+order by run start within (harness, model, task); items = the tests of parser_results, outcome-
+determining; passed Yes, failed No, absent Abstain; no parser_results: zero evidence, failure mode tag.
+tau2: τ²-bench results files (.json or .json.gz): a simulation is a trajectory (task = domain/task id,
+harness = agent implementation, model = agent LLM); every check of reward_info is an item (DB, ACTION:i,
+NL_ASSERTION:i with its justification as evidence, COMMUNICATE:i, ENV_ASSERTION:i), outcome-determining
+when its kind is in reward_basis; reward 1 PASS, 0 FAIL. Judge-viewer summaries (given as inputs or with
+--judge-summaries) are one judge each (named by the prompt in the file name): pass / satisfied /
+satisfactory / compliant / correct → 1, fail / failure / unsatisfactory / unsatisfied → 0, anything else
+undecided (counted, left out).
+inspect: .json and .eval logs (zip archives): a sample × epoch is a trajectory (trial = epoch); --outcome
+names the scorer deciding PASS/FAIL (C/I, true/false, 1/0, or ≥ --threshold; default: a log's only scalar
+scorer); --items names a dict-valued scorer (each key an item: C/true/1 Yes, I/false/0 No, else Abstain);
+other scalar scorers become method scores.
+Every importer lists each input it cannot read (path and reason) on stderr and goes on; it exits 2 only
+when nothing imports, and never leaves a partial store.
 The new store is validated before it is kept; STORE must not exist or be empty.`,
   generate: `gcpc generate OUT --seed N [--scale F] [--format parquet|jsonl]
 

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
 
-type Spec = Record<string, { type: "string" | "boolean" }>;
+type Spec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
 
 /** The flags each command accepts: anything else is a usage error, never silently ignored. */
 export const COMMAND_OPTIONS: Record<string, Spec> = {
@@ -40,11 +40,18 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     benchmark: { type: "string" },
     verdicts: { type: "string" },
     checklists: { type: "string" },
+    harness: { type: "string" },
+    model: { type: "string" },
+    name: { type: "string" },
+    "judge-summaries": { type: "string", multiple: true },
+    outcome: { type: "string" },
+    items: { type: "string" },
+    threshold: { type: "string" },
   },
 };
 
 export interface Parsed {
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 

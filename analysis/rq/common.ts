@@ -37,6 +37,11 @@ export interface AucEstimate {
   degenerate?: true;
   /** Fewer than 10 tasks: the interval is shown but its coverage falls below nominal (contract rule 14). */
   few_clusters: boolean;
+  /**
+   * False when the score is built from items that enter the official outcome (items.determines_outcome,
+   * or the verifier's own tests): its AUC against that outcome is then not evidence of validity.
+   */
+  outcome_free?: boolean;
   /** Within-task (stratified) AUC: PASS vs FAIL of the same task only (analysis/stats/within-task-auc.ts). */
   within_task: WithinTaskEstimate | null;
   note?: string;

@@ -1,6 +1,9 @@
 import type { PreparedStore } from "./prepared.js";
 import { ScoreColumn, type ScoreLookup } from "./score-column.js";
 
+/** Plain GCPC over every item, outcome-determining ones included (a store of both kinds only). */
+export const ALL_ITEMS_GCPC = "gcpc (all items)";
+
 /**
  * Score of every scorer for every deduplicated trajectory: plain GCPC
  * (`gcpc`, undefined when zero-evidence), GCPC with official outcome
@@ -32,6 +35,13 @@ function buildMethodScoreMaps(p: PreparedStore): Map<string, ScoreLookup> {
     ["gcpc", gcpc],
     ["gcpc_outcome", gcpcOutcome],
   ]);
+  // A store with outcome-determining and outcome-free items: GCPC counts the outcome-free ones; the
+  // all-items score is reported beside it, flagged not outcome-free (analysis/rq/rq1-discrimination.ts).
+  if (p.allItemsGcpc) {
+    const all = new ScoreColumn(slots);
+    for (let k = 0; k < p.metrics.size; k++) if (!p.metrics.atSlot(k).zero_evidence) all.setSlot(k, p.allItemsGcpc[k]);
+    maps.set(ALL_ITEMS_GCPC, all);
+  }
   // A stored method named like a computed one takes its place, as Map.set does.
   for (const [name, scores] of p.storedScores) maps.set(name, scores);
   return maps;

@@ -1,6 +1,7 @@
 import type { Item, Label, Store, Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun, type LabelVectors } from "../schema/label-vectors.js";
 import {
+  PLAIN,
   countAfterOutcomeStep,
   countsOfVariant,
   gcpcOf,
@@ -80,7 +81,20 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
   ): Float64Array[];
   /** True when the store holds at least one judgment (GCPC analyses are possible). */
   hasJudgments: boolean;
+  /**
+   * Items whose verdict enters the official outcome (items.determines_outcome) and the others. With both
+   * kinds, GCPC is computed over the outcome-free items (the others are `left_out` of every score) and
+   * `allItemsGcpc` holds plain GCPC over every item; with only outcome-determining items, GCPC is not
+   * outcome-free.
+   */
+  outcomeItems: { determining: number; free: number };
+  /** Plain GCPC over every item (outcome-determining ones included), by slot; only in a store of both kinds. */
+  allItemsGcpc?: Float64Array;
 }
+
+/** Whether plain GCPC of this store is outcome-free: none of the items it counts enters the outcome. */
+export const gcpcIsOutcomeFree = (p: Pick<PreparedStore, "outcomeItems">) =>
+  p.outcomeItems.determining === 0 || p.outcomeItems.free > 0;
 
 /**
  * The store prepared for RQ1–RQ5. `frame`, when given, is the store's trajectory frame built earlier
@@ -90,9 +104,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
   if (!framesStore(frame, store)) throw new Error("prepareStore: the trajectory frame was built from other tables");
   const { trajectories, dropped, slots, byId, tasks, testResults, storedScores } = frame;
-  const checklist = new Map<string, Item[]>();
-  for (const t of store.tasks) checklist.set(t.task_id, []);
-  for (const it of store.items) checklist.get(it.task_id)?.push(it);
+  const { outcomeItems, mixed, checklist } = scoringChecklist(store);
   const vectors = labelRuns(store, byId, checklist, primaryJudge);
   const metrics = new MetricsTable(
     trajectories.map((t) => t.trajectory_id),
@@ -108,7 +120,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   const runsBySlot = runsBySlotOf(store, frame, vectors);
   // The judges of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
   const judges = new Set<string>();
-  for (const list of runsBySlot) if (list) for (const r of list) judges.add(r.judge);
+  for (const list of runsBySlot) for (const r of list ?? []) judges.add(r.judge);
   const routes = new RouteCountsTable(trajectories.length);
   const labelsAt = (k: number | undefined, judge = primaryJudge, run = 1) =>
     k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
@@ -124,6 +136,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     routes.set(k, counts);
     metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
   }
+  const allItemsGcpc = mixed ? allItemsScores(store, trajectories, primaryRuns) : undefined;
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const k = slots.get(id);
     const labels = labelsAt(k, judge, run);
@@ -144,6 +157,8 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     testResults,
     storedScores,
     hasJudgments: vectors.judgments > 0,
+    outcomeItems,
+    ...(allItemsGcpc ? { allItemsGcpc } : {}),
     runsOf(id) {
       const k = slots.get(id);
       return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));
@@ -287,4 +302,38 @@ function storeCounts(
 
 export function isBinary(t: Trajectory): t is Trajectory & { outcome: "PASS" | "FAIL" } {
   return t.outcome === "PASS" || t.outcome === "FAIL";
+}
+
+/**
+ * Each task's checklist in store order; in a store of both kinds the outcome-determining items keep their
+ * label position but leave the score (`left_out`).
+ */
+function scoringChecklist(store: Store) {
+  const outcomeItems = countOutcomeItems(store.items);
+  const mixed = outcomeItems.determining > 0 && outcomeItems.free > 0;
+  const checklist = new Map<string, Item[]>();
+  for (const t of store.tasks) checklist.set(t.task_id, []);
+  for (const it of store.items)
+    checklist.get(it.task_id)?.push(mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it);
+  return { outcomeItems, mixed, checklist };
+}
+
+function countOutcomeItems(items: readonly Item[]): { determining: number; free: number } {
+  let determining = 0;
+  for (const it of items) if (it.determines_outcome) determining++;
+  return { determining, free: items.length - determining };
+}
+
+/** Plain GCPC over every item of the task's checklist (none left out), by slot; NaN when nothing is decided. */
+function allItemsScores(
+  store: Store,
+  trajectories: readonly Trajectory[],
+  primaryRuns: readonly (string | undefined)[],
+): Float64Array {
+  const full = new Map<string, Item[]>();
+  for (const t of store.tasks) full.set(t.task_id, []);
+  for (const it of store.items) full.get(it.task_id)?.push(it);
+  return Float64Array.from(trajectories, (t, k) =>
+    gcpcOf(countsOfVariant(routeCounts(full.get(t.task_id)!, primaryRuns[k] ?? ""), t.outcome, PLAIN)),
+  );
 }

@@ -14,8 +14,8 @@ import { pairedObuchowskiTest } from "../stats/obuchowski.js";
 import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
 import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
 import { runJobs, type AnalysisJob, type AucJob, type JobResult } from "./jobs.js";
-import { methodScoreMaps } from "./method-scores.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
+import { ALL_ITEMS_GCPC, methodScoreMaps } from "./method-scores.js";
+import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
 
 export interface PairedDelta {
@@ -119,7 +119,7 @@ function assembleRq1(
 ): Rq1Result {
   const other = methodScoreMaps(p).get(pairedWith);
   const auc = notedAuc(p, results.slice(0, methods) as AucEstimate[]);
-  const by_condition = results.slice(methods, methods + conditions) as AucEstimate[];
+  const by_condition = notedAuc(p, results.slice(methods, methods + conditions) as AucEstimate[]);
   if (!p.hasJudgments)
     return {
       population: "deduplicated binary-outcome trajectories",
@@ -172,15 +172,31 @@ function aucJobs(
   }));
 }
 
+/** What every format prints beside an AUC whose score is computed from items that decide the outcome. */
+export const NOT_OUTCOME_FREE = "not outcome-free: the outcome is computed from these items";
+
 function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
   for (const estimate of auc) {
+    estimate.outcome_free = isOutcomeFree(p, estimate.method);
     // verifier_tests reads the official verifier: shown, but flagged as not outcome-free.
     if (estimate.method === "verifier_tests")
       estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
     else if (estimate.method === "gcpc" && !p.hasJudgments)
       estimate.note = "not available: the store holds no judgments";
+    else if (!estimate.outcome_free) estimate.note = NOT_OUTCOME_FREE + (estimate.note ? `; ${estimate.note}` : "");
   }
   return auc;
+}
+
+/**
+ * Whether a method's score is outcome-free: GCPC unless every item it counts enters the outcome; the
+ * all-items GCPC of a store of both kinds and the verifier's test share never; a stored method score is
+ * taken as the store gives it (built upstream, not from the store's items).
+ */
+function isOutcomeFree(p: PreparedStore, method: string): boolean {
+  if (method === ALL_ITEMS_GCPC || method === "verifier_tests") return false;
+  if (method === "gcpc" || method.startsWith("gcpc (")) return gcpcIsOutcomeFree(p);
+  return true;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { taskClusters, type AucEstimate } from "./common.js";
 import { compareCodePoints } from "../order.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
+import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
 import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
 
 export interface SeparationRow {
@@ -26,6 +26,11 @@ export interface SeparationRow {
   bootstrap: BootstrapDescriptor | null;
   /** Tasks of the population: the clusters the interval resamples. */
   tasks: number;
+  /**
+   * False when the variant reads the official outcome (endpoint, propagation, per-test results) or scores
+   * outcome-determining items: its separation of PASS from FAIL is then partly the outcome itself.
+   */
+  outcome_free: boolean;
   /** Fewer than 10 tasks: the interval is shown, but its coverage falls below nominal (contract rule 14). */
   few_clusters: boolean;
   degenerate?: true;
@@ -117,6 +122,7 @@ function separationRows(
       bootstrap: null,
       tasks: clusters,
       few_clusters: clusters < FEW_CLUSTERS,
+      outcome_free: gcpcIsOutcomeFree(p) && !v.step.endpoint && !v.step.propagation && !v.step.perTest,
     });
   }
   return { rows, jobs };

@@ -52,6 +52,11 @@ export const ItemRow = z.strictObject({
   route: Route,
   assertion_ref: z.string().nullish(),
   category: Category.nullish(),
+  /**
+   * The item's verdict enters the official outcome (a verifier test; a τ² check of a kind in the reward
+   * basis). Default false. A score built from such items is not outcome-free.
+   */
+  determines_outcome: z.boolean().nullish(),
 });
 export const TrajectoryRow = z.strictObject({
   trajectory_id: id,

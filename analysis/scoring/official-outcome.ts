@@ -28,6 +28,18 @@ export type AbstentionRule = "exclude" | "forced_no";
 export interface ChecklistItemRoute {
   route: "assertion" | "generated" | "judge";
   assertion_ref?: string | null;
+  /**
+   * Left out of the score (its label position stays): an outcome-determining item of a store that also
+   * has outcome-free items, so that GCPC is outcome-free by default (docs/verdict-store.md, determines_outcome).
+   */
+  left_out?: boolean;
+}
+
+/** The checklist size |C_t| a score counts: the items not left out. */
+export function scoredItems(items: ReadonlyArray<ChecklistItemRoute>): number {
+  let n = 0;
+  for (let i = 0; i < items.length; i++) if (!items[i].left_out) n++;
+  return n;
 }
 
 /** Status of one verifier test of the trajectory, by test id (from verifier_results). */
@@ -62,6 +74,7 @@ export function countAfterOutcomeStep(
     checklistNo = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
+    if (items[i].left_out) continue;
     // A run's label string (label-vectors.ts) is read in place: RQ4 scores millions of runs (issue 10).
     let label: Label = (typeof labels === "string" ? labelAt(labels, i) : labels[i]) ?? "Abstain";
     if (abstention === "forced_no" && label === "Abstain") label = "No";
@@ -90,7 +103,7 @@ export function countAfterOutcomeStep(
     decided++;
     if (outcome === "PASS") yes++;
   }
-  return { yes, decided, checklistNo, items: items.length };
+  return { yes, decided, checklistNo, items: scoredItems(items) };
 }
 
 /** GCPC = Yes / decided (paper eq. 1); NaN when nothing is decided. */
@@ -119,8 +132,9 @@ export function routeCounts(
   items: ReadonlyArray<ChecklistItemRoute>,
   labels: ReadonlyArray<Label | undefined> | string,
 ): RouteCounts {
-  const c = { items: items.length, assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
+  const c = { items: scoredItems(items), assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
   for (let i = 0; i < items.length; i++) {
+    if (items[i].left_out) continue;
     const label = typeof labels === "string" ? labelAt(labels, i) : labels[i];
     if (items[i].route === "assertion") {
       c.assertion++;

@@ -1,0 +1,242 @@
+import { readFileSync } from "node:fs";
+import JSZip from "jszip";
+import type { Item, Judgment, MethodScore, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
+import { compareCodePoints } from "../../analysis/order.js";
+import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
+
+/**
+ * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
+ * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json, read with JSZip). A sample
+ * × epoch is a trajectory (task = the eval's task / the sample id, trial = the epoch, model = the eval's
+ * model). `--outcome` names the scorer whose value decides PASS or FAIL (C/I, true/false, 1/0, or a number
+ * at or above `--threshold`; without it, each log's only scalar scorer, if it has exactly one); `--items`
+ * names a scorer whose value is a dict, each key an item and each value Yes, No or Abstain; every other
+ * scalar scorer is a method score. A scorer's explanation is kept as the evidence of its judgments.
+ */
+export interface InspectImport {
+  store: Store;
+  skipped: Skipped[];
+  logs: number;
+}
+
+interface Sample {
+  id?: unknown;
+  epoch?: unknown;
+  scores?: unknown;
+}
+
+interface Log {
+  file: string;
+  evalId: string;
+  task: string;
+  model: string;
+  samples: Sample[];
+}
+
+export interface InspectOptions {
+  outcome?: string;
+  items?: string;
+  threshold?: number;
+  name?: string;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x);
+
+export async function importInspect(inputs: string[], options: InspectOptions = {}): Promise<InspectImport> {
+  const skipped: Skipped[] = [];
+  const files = jsonFilesBelow(inputs, (n) => n.endsWith(".json") || n.endsWith(".eval"), skipped);
+  const logs: Log[] = [];
+  for (const file of files) {
+    const log = file.endsWith(".eval") ? await readEvalLog(file, skipped) : readJsonLog(file, skipped);
+    if (log) logs.push(log);
+  }
+  return { store: storeOf(logs, options, skipped), skipped, logs: logs.length };
+}
+
+function logOf(file: string, header: unknown, samples: Sample[], skipped: Skipped[]): Log | undefined {
+  const ev = isObject(header) && isObject(header.eval) ? header.eval : undefined;
+  if (!ev || typeof ev.task !== "string" || typeof ev.model !== "string") {
+    skipped.push({ folder: file, reason: "not an Inspect log (no eval.task and eval.model)" });
+    return undefined;
+  }
+  const evalId = typeof ev.eval_id === "string" ? ev.eval_id : typeof ev.run_id === "string" ? ev.run_id : file;
+  return { file, evalId, task: ev.task, model: ev.model, samples };
+}
+
+function readJsonLog(file: string, skipped: Skipped[]): Log | undefined {
+  const json = readJsonFile(file, skipped);
+  if (json === undefined) return undefined;
+  const samples = isObject(json) && Array.isArray(json.samples) ? json.samples.filter(isObject) : [];
+  return logOf(file, json, samples as Sample[], skipped);
+}
+
+async function readEvalLog(file: string, skipped: Skipped[]): Promise<Log | undefined> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(readFileSync(file));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    skipped.push({ folder: file, reason: code ? fsReason(e) : `not a zip archive (${(e as Error).message})` });
+    return undefined;
+  }
+  const header = zip.file("header.json");
+  if (!header) {
+    skipped.push({ folder: file, reason: "the .eval archive has no header.json member" });
+    return undefined;
+  }
+  const member = async (name: string, f: JSZip.JSZipObject) => {
+    try {
+      return JSON.parse(await f.async("string")) as unknown;
+    } catch (e) {
+      skipped.push({ folder: `${file} :: ${name}`, reason: `not valid JSON (${(e as Error).message.split("\n")[0]})` });
+      return undefined;
+    }
+  };
+  const head = await member("header.json", header);
+  if (head === undefined) return undefined;
+  const names = Object.keys(zip.files)
+    .filter((n) => /^samples\/[^/]+\.json$/.test(n))
+    .sort(compareCodePoints);
+  const samples: Sample[] = [];
+  for (const n of names) {
+    const s = await member(n, zip.file(n)!);
+    if (isObject(s)) samples.push(s);
+  }
+  return logOf(file, head, samples, skipped);
+}
+
+type Value = "PASS" | "FAIL" | null;
+
+/** A scalar score value as an outcome: C/I, true/false, 1/0, or a number against the threshold. */
+export function outcomeOfValue(v: unknown, threshold?: number): Value | undefined {
+  if (v === "C" || v === true || v === "true") return "PASS";
+  if (v === "I" || v === false || v === "false") return "FAIL";
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  if (!Number.isFinite(n)) return undefined;
+  if (threshold !== undefined) return n >= threshold ? "PASS" : "FAIL";
+  return n === 1 ? "PASS" : n === 0 ? "FAIL" : null;
+}
+
+/** An item value as a label: C/true/1/yes → Yes, I/false/0/no → No, anything else (N, P, null) → Abstain. */
+export function labelOfValue(v: unknown, threshold?: number): Judgment["label"] {
+  const s = typeof v === "string" ? v.trim().toLowerCase() : v;
+  if (s === "c" || s === true || s === "yes" || s === "true") return "Yes";
+  if (s === "i" || s === false || s === "no" || s === "false") return "No";
+  if (typeof v === "number" && Number.isFinite(v)) {
+    if (threshold !== undefined) return v >= threshold ? "Yes" : "No";
+    return v === 1 ? "Yes" : v === 0 ? "No" : "Abstain";
+  }
+  return "Abstain";
+}
+
+/** A scalar value as a method score in [0, 1]: C/true → 1, I/false → 0, a number in [0, 1] as it is. */
+function methodScoreOf(v: unknown): number | undefined {
+  if (v === "C" || v === true) return 1;
+  if (v === "I" || v === false) return 0;
+  return typeof v === "number" && v >= 0 && v <= 1 ? v : undefined;
+}
+
+/** The scorer that decides a log's outcome: --outcome, else the log's only scalar scorer (none when several). */
+function outcomeScorer(log: Log, options: InspectOptions): string | undefined {
+  if (options.outcome) return options.outcome;
+  const scalar = new Set<string>();
+  for (const s of log.samples)
+    if (isObject(s.scores))
+      for (const [k, v] of Object.entries(s.scores)) if (isObject(v) && !isObject(v.value)) scalar.add(k);
+  return scalar.size === 1 ? [...scalar][0] : undefined;
+}
+
+interface Built {
+  trajectories: Trajectory[];
+  judgments: Judgment[];
+  scores: MethodScore[];
+  itemsOfTask: Map<string, Set<string>>;
+  benchmarkOf: Map<string, string>;
+}
+
+function storeOf(logs: Log[], options: InspectOptions, skipped: Skipped[]): Store {
+  const outcomes = new Set<string>();
+  const b: Built = { trajectories: [], judgments: [], scores: [], itemsOfTask: new Map(), benchmarkOf: new Map() };
+  const seen = new Set<string>();
+  for (const log of logs)
+    log.samples.forEach((s, i) => {
+      if (s.id === undefined || s.id === null) {
+        skipped.push({ folder: `${log.file}, samples[${i}]`, reason: "a sample without an id" });
+        return;
+      }
+      const epoch = Number(s.epoch ?? 1);
+      const key = `${log.evalId}\u0000${String(s.id)}\u0000${epoch}`;
+      if (seen.has(key)) return; // the same log in both forms (or copied): one trajectory
+      seen.add(key);
+      const outcome = outcomeScorer(log, options);
+      if (outcome) outcomes.add(outcome);
+      addSample(b, log, s, Number.isInteger(epoch) ? epoch : 1, { ...options, outcome });
+    });
+  const judge = options.items ? `inspect:${options.items}` : "inspect";
+  const tasks: Task[] = [...b.benchmarkOf.keys()].sort(compareCodePoints).map((task_id) => ({
+    task_id,
+    benchmark: b.benchmarkOf.get(task_id)!,
+  }));
+  const items: Item[] = tasks.flatMap((t) =>
+    [...(b.itemsOfTask.get(t.task_id) ?? [])].sort(compareCodePoints).map((item_id) => ({
+      task_id: t.task_id,
+      item_id,
+      text: item_id,
+      route: "judge" as const,
+      determines_outcome: options.items !== undefined && outcomes.has(options.items),
+    })),
+  );
+  b.trajectories.sort((x, y) => compareCodePoints(x.trajectory_id, y.trajectory_id));
+  return {
+    manifest: {
+      name: options.name ?? "inspect import",
+      description:
+        `Imported by gcpc import inspect from ${logs.length} log(s); outcome from scorer(s) ` +
+        `${[...outcomes].sort(compareCodePoints).join(", ") || "(none: every trajectory non-binary)"}` +
+        `${options.items ? `; items from scorer ${options.items}` : ""}.`,
+      primary_judge: judge,
+      synthetic: false,
+      schema_version: 1,
+      ...(b.judgments.length === 0 ? { judgments_optional: true } : {}),
+    },
+    tasks,
+    items,
+    trajectories: b.trajectories,
+    judgments: b.judgments.map((j) => ({ ...j, judge })),
+    ...(b.scores.length ? { method_scores: b.scores } : {}),
+  };
+}
+
+function addSample(b: Built, log: Log, s: Sample, epoch: number, options: InspectOptions): void {
+  const task_id = `${log.task}/${String(s.id)}`;
+  const trajectory_id = `${log.evalId}/${String(s.id)}/epoch-${epoch}`;
+  const scores = isObject(s.scores) ? s.scores : {};
+  const value = (name: string | undefined) => (name && isObject(scores[name]) ? scores[name].value : undefined);
+  const result = options.outcome ? outcomeOfValue(value(options.outcome), options.threshold) : undefined;
+  if (!b.benchmarkOf.has(task_id)) b.benchmarkOf.set(task_id, log.task);
+  b.trajectories.push({
+    trajectory_id,
+    task_id,
+    harness: "inspect",
+    model: log.model,
+    condition: "none",
+    trial: epoch,
+    outcome: result ?? null,
+  });
+  for (const [name, sc] of Object.entries(scores)) {
+    if (!isObject(sc)) continue;
+    if (name === options.items && isObject(sc.value)) {
+      if (!b.itemsOfTask.has(task_id)) b.itemsOfTask.set(task_id, new Set());
+      const explanation = typeof sc.explanation === "string" ? sc.explanation : undefined;
+      for (const [item_id, v] of Object.entries(sc.value)) {
+        b.itemsOfTask.get(task_id)!.add(item_id);
+        const label = labelOfValue(v, options.threshold);
+        b.judgments.push({ trajectory_id, item_id, label, ...(explanation ? { evidence: explanation } : {}) });
+      }
+      continue;
+    }
+    if (name === options.outcome) continue;
+    const score = methodScoreOf(sc.value);
+    if (score !== undefined) b.scores.push({ trajectory_id, method: name, score });
+  }
+}
