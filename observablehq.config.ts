@@ -32,7 +32,7 @@ form table td:has(> .wrap-cell) { white-space: normal; }
     { name: "RQ4 Ablations", path: "/rq4" },
     { name: "RQ5 Reliability and transfer", path: "/rq5" },
     { name: "Design (power)", path: "/design" },
-    { name: "Real data", path: "/real" },
+    { name: "Real evaluations", path: "/real" },
     { name: "Checklists", path: "/checklists" },
     { name: "Data", path: "/data" },
   ],

@@ -159,6 +159,13 @@ function tidyRq1(r: AnalysisReport, add: Add): void {
     });
     add("rq1_paired", "paired_test_p_obuchowski", pd.methods.join(" - "), pd.test.p, { n: pd.n, tasks: pd.tasks });
   }
+  const ja = r.rq1.judge_agreement;
+  if ("judges" in ja) {
+    const o = { n: ja.units, tasks: ja.tasks, boot: ja.bootstrap };
+    add("rq1_judge_agreement", "alpha_nominal", ja.judges.join(" "), ja.alpha, { ...o, ci: ja.ci, stat: "alpha" });
+    const agreement = { ...o, ci: ja.pairwise_agreement_ci, stat: "agreement" };
+    add("rq1_judge_agreement", "pairwise_agreement", ja.judges.join(" "), ja.pairwise_agreement, agreement);
+  }
 }
 
 function tidyRq2(r: AnalysisReport, add: Add): void {

@@ -2,15 +2,27 @@ import { resolve } from "node:path";
 import { prepareStore, type PreparedStore } from "../analysis/rq/prepared.js";
 import { readStore } from "./read-store.js";
 
-/**
- * The bundled real-data stores the site's Real data page describes (imports of data/real/raw),
- * relative to `root`; $GCPC_REAL_REGISTRY and $GCPC_REAL_HARBOR override the paths.
- */
-export async function readRealStores(root: string): Promise<{ registry: PreparedStore; harbor: PreparedStore }> {
-  const registry = resolve(root, process.env.GCPC_REAL_REGISTRY ?? "data/real/skillsbench-registry");
-  const harbor = resolve(root, process.env.GCPC_REAL_HARBOR ?? "data/real/harbor-sample");
-  return {
-    registry: prepareStore((await readStore(registry)).store),
-    harbor: prepareStore((await readStore(harbor)).store),
-  };
+/** The bundled real-data stores the site's Real evaluations page describes (imports of data/real/raw). */
+export interface RealStores {
+  registry: PreparedStore;
+  harbor: PreparedStore;
+  terminalBench: PreparedStore;
+  tau2Sft: PreparedStore;
+  tau2Judges: PreparedStore;
+}
+
+const PATHS: Record<keyof RealStores, string> = {
+  registry: "data/real/skillsbench-registry",
+  harbor: "data/real/harbor-sample",
+  terminalBench: "data/real/terminal-bench",
+  tau2Sft: "data/real/tau2-sft",
+  tau2Judges: "data/real/tau2-judges",
+};
+
+/** The bundled real-data stores, relative to `root` (the repository). */
+export async function readRealStores(root: string): Promise<RealStores> {
+  const out = {} as RealStores;
+  for (const [key, path] of Object.entries(PATHS) as [keyof RealStores, string][])
+    out[key] = prepareStore((await readStore(resolve(root, path))).store);
+  return out;
 }

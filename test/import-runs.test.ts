@@ -55,6 +55,7 @@ test("terminal-bench: the 13 leaderboard submissions import with the raw files' 
   assert.match(stdout, /imported 5200 trials of 80 tasks in 13 arm\(s\)/);
   assert.equal(store.trajectories.length, ref.trials);
   assert.equal(store.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL").length, ref.binary);
+  assert.equal(store.trajectories.filter((t) => t.tags?.includes("is_resolved:null")).length, ref.is_resolved_null);
   assert.equal(store.tasks.length, ref.tasks);
   assert.equal(store.items.length, ref.items);
   assert.ok(store.items.every((it) => it.determines_outcome === true && it.route === "assertion"));

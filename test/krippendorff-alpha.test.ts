@@ -101,3 +101,24 @@ test("ratings must be numbers for interval and ordinal α", () => {
     /krippendorffAlpha\(\): invalid data/,
   );
 });
+
+test("weighted nominal α from category counts: every weight 1 is krippendorffAlpha, weight k is k copies of the unit", async () => {
+  const { WeightedNominalAlpha } = await import("../analysis/stats/nominal-alpha.js");
+  const seedrandom = (await import("seedrandom")).default;
+  const rng = seedrandom("nominal-alpha");
+  // 4 coders × 40 units of PASS/FAIL with missing values (a unit may end up with fewer than 2 values).
+  const data = Array.from({ length: 4 }, () =>
+    Array.from({ length: 40 }, (_, u) => (rng() < 0.15 ? null : rng() < 0.3 + 0.015 * u ? "PASS" : "FAIL")),
+  );
+  const counts = Array.from({ length: 40 }, (_, u) => [
+    data.filter((row) => row[u] === "FAIL").length,
+    data.filter((row) => row[u] === "PASS").length,
+  ]);
+  const weighted = new WeightedNominalAlpha(counts, 2);
+  const plain = krippendorffAlpha(data, "nominal");
+  assert.ok(Math.abs(weighted.evaluate(new Float64Array(40).fill(1)) - plain) < 1e-12);
+  // Weights 0..2 against the matrix with each unit's column repeated that many times.
+  const w = Float64Array.from({ length: 40 }, (_, u) => u % 3);
+  const copies = data.map((row) => row.flatMap((v, u) => Array(w[u]).fill(v)));
+  assert.ok(Math.abs(weighted.evaluate(w) - krippendorffAlpha(copies, "nominal")) < 1e-12);
+});

@@ -373,18 +373,33 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   await page.close();
 });
 
-test("the Real data page shows the registry uplift recomputed from the CSV, with its CI", async () => {
+test("the Real evaluations page shows the registry uplift recomputed from the CSV (matched cells), with its CI", async () => {
   const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8")
     .trim()
     .split("\n")
     .slice(1)
     .map((l) => l.split(","));
-  const sum = (cond: string, col: number) => csv.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
+  // Only (task, model) cells that ran both conditions enter an uplift (each holds 3 trials a side).
+  const cell = (r: string[]) => `${r[0]}|${r[1]}`;
+  const both = new Set(
+    csv.filter((r) => r[5] === "No Skills" && csv.some((q) => q[5] === "With Skills" && cell(q) === cell(r))).map(cell),
+  );
+  const matched = csv.filter((r) => both.has(cell(r)));
+  const sum = (cond: string, col: number) =>
+    matched.filter((r) => r[5] === cond).reduce((n, r) => n + Number(r[col]), 0);
   const uplift = sum("With Skills", 8) / sum("With Skills", 7) - sum("No Skills", 8) / sum("No Skills", 7);
   const { page, problems } = await openOffline(browser, `${origin}/real`);
   await page.waitForSelector("#uplift");
   assert.equal(await page.textContent("#uplift"), `${(100 * uplift).toFixed(1)} pp`);
   assert.match((await page.textContent("#uplift-ci"))!, /^\[\d+\.\d, \d+\.\d\] pp$/);
+  // Each real source in one screen: Terminal-Bench's published accuracy (droid + claude-4-1-opus: 235/400) and
+  // its not-outcome-free GCPC; τ²'s outcome-free GCPC beside the flagged all-items row; the judges' agreement.
+  const tb = (await page.textContent("#source-terminal-bench"))!;
+  assert.match(tb, /droid \/ claude-4-1-opus\s*400\s*235\s*80\s*58\.8% \[/);
+  assert.match(tb, /NO: the outcome is computed from these items/);
+  const tau = (await page.textContent("#source-tau2-sft"))!;
+  assert.match(tau, /gcpc \(all items\)[^]*NO: the outcome is computed/);
+  assert.match((await page.textContent("#source-tau2-judges"))!, /Krippendorff α \(nominal\) \d\.\d{3} \[/);
   assert.deepEqual(problems.failed, []);
   await page.close();
 });

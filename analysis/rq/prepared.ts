@@ -115,8 +115,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
   // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
-  // Every read of a run goes through the slot (an id is looked up once, in `slots`): a run's label string,
-  // decoded into an array only for the callers that ask for labels.
+  // Every read of a run goes through the slot (an id is looked up once, in `slots`); decoded only on request.
   const runsBySlot = runsBySlotOf(store, frame, vectors);
   // The judges of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
   const judges = new Set<string>();
@@ -136,7 +135,6 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     routes.set(k, counts);
     metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
   }
-  const allItemsGcpc = mixed ? allItemsScores(store, trajectories, primaryRuns) : undefined;
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const k = slots.get(id);
     const labels = labelsAt(k, judge, run);
@@ -158,7 +156,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
     storedScores,
     hasJudgments: vectors.judgments > 0,
     outcomeItems,
-    ...(allItemsGcpc ? { allItemsGcpc } : {}),
+    ...(mixed ? { allItemsGcpc: allItemsScores(store, trajectories, primaryRuns) } : {}),
     runsOf(id) {
       const k = slots.get(id);
       return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));

@@ -15,6 +15,7 @@ import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate }
 import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
 import { runJobs, type AnalysisJob, type AucJob, type JobResult } from "./jobs.js";
 import { ALL_ITEMS_GCPC, methodScoreMaps } from "./method-scores.js";
+import { judgeAgreement, type JudgeAgreement } from "./judge-agreement.js";
 import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
 
@@ -44,6 +45,8 @@ export interface Rq1Result {
   auc: AucEstimate[];
   paired: PairedDelta | NotAvailable;
   by_condition: AucEstimate[];
+  /** Agreement of the store's holistic judges (method scores judge:…) with each other, task-clustered CI. */
+  judge_agreement: JudgeAgreement | NotAvailable;
 }
 
 /**
@@ -105,7 +108,8 @@ export function rq1Plan(
         const k = started.get(method);
         return k === undefined ? results[late++] : storedResults[k];
       });
-      return assembleRq1(p, [...byMethod, ...results.slice(late)], methods.length, conditionJobs.length, pairedWith);
+      const all = [...byMethod, ...results.slice(late)];
+      return assembleRq1(p, all, { methods: methods.length, conditions: conditionJobs.length, pairedWith, settings });
     },
   };
 }
@@ -113,10 +117,10 @@ export function rq1Plan(
 function assembleRq1(
   p: PreparedStore,
   results: JobResult[],
-  methods: number,
-  conditions: number,
-  pairedWith: string,
+  o: { methods: number; conditions: number; pairedWith: string; settings: BootstrapSettings },
 ): Rq1Result {
+  const { methods, conditions, pairedWith } = o;
+  const judge_agreement = judgeAgreement(p, o.settings);
   const other = methodScoreMaps(p).get(pairedWith);
   const auc = notedAuc(p, results.slice(0, methods) as AucEstimate[]);
   const by_condition = notedAuc(p, results.slice(methods, methods + conditions) as AucEstimate[]);
@@ -127,6 +131,7 @@ function assembleRq1(
       auc,
       paired: notAvailable("the store holds no judgments"),
       by_condition,
+      judge_agreement,
     };
   return {
     population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)",
@@ -136,6 +141,7 @@ function assembleRq1(
       ? (results[results.length - 1] as PairedDelta | NotAvailable)
       : notAvailable(`no method_scores for '${pairedWith}'`),
     by_condition,
+    judge_agreement,
   };
 }
 

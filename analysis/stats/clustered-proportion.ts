@@ -66,6 +66,11 @@ export class ClusteredProportions {
     return new ClusterSums([this.s[0], this.n[0], this.s[1], this.n[1]]);
   }
 
+  /** Successes and trials of arm 0 as a table of sums (s₀, n₀): a draw's sums give its rate s₀ / n₀. */
+  sums1(): ClusterSums {
+    return new ClusterSums([this.s[0], this.n[0]]);
+  }
+
   totals(arm: number): { successes: number; trials: number } {
     let s = 0,
       n = 0;

@@ -1,5 +1,5 @@
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import { ci, f3, isDegenerate, notAvailable, pct, pv, ZERO_SE_TEXT } from "../format.js";
+import { ci, ciPct, f3, isDegenerate, notAvailable, pct, pv, ZERO_SE_TEXT } from "../format.js";
 import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
 
 export function rq1Sections(ctx: SectionContext): Section[] {
@@ -52,6 +52,28 @@ export function rq1Sections(ctx: SectionContext): Section[] {
       rows: r.rq1.by_condition.map((a) =>
         row(ctx, [a.method, a.n, f3(a.auc), ci(a.ci)], `rq1.condition.${a.method.replace(/^gcpc \((.*)\)$/, "$1")}`),
       ),
+    },
+    ...judgeSections(ctx),
+  ];
+}
+
+/** The judges' agreement with each other, when the store holds two or more judges (method scores judge:…). */
+function judgeSections(ctx: SectionContext): Section[] {
+  const j = ctx.report.rq1.judge_agreement;
+  if (!("judges" in j)) return [];
+  return [
+    {
+      id: "rq1_judge_agreement",
+      title: "RQ1: agreement of the holistic judges with each other",
+      caption:
+        `${j.judges.length} judges (${j.judges.join(", ")}) on ${j.units} trajectories of ${j.tasks} tasks; ` +
+        `Krippendorff α (nominal, PASS/FAIL verdicts; a missing or undecided verdict is missing) and the share ` +
+        `of agreeing judge pairs; ${ctx.boot}.${mcNote([j.bootstrap])}${ctx.synthetic}`,
+      columns: ["quantity", "value", "95% CI"],
+      rows: [
+        ["Krippendorff α (nominal)", f3(j.alpha), ci(j.ci, isDegenerate(j.bootstrap, "alpha"))],
+        ["pairwise agreement", pct(j.pairwise_agreement), ciPct(j.pairwise_agreement_ci)],
+      ],
     },
   ];
 }

@@ -9,7 +9,8 @@ import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
  * results.json files holding every trial of the run again, and a few submissions that keep their trials
  * only in run-level `<stamp>_results.json` files). One trajectory per trial, deduplicated on the trial's
  * `id` (else on run and trial name); items are the tests of `parser_results`, unioned per task, each
- * outcome-determining (is_resolved is true exactly when every test passed); judgments passed → Yes,
+ * outcome-determining (is_resolved is true exactly when every test passed; a missing is_resolved is FAIL, as
+ * the harness's own accuracy counts it); judgments passed → Yes,
  * failed → No, absent → Abstain; a trial whose tests did not run (parser_results null) has no judgment
  * (zero evidence) and keeps its failure mode as a tag.
  */
@@ -220,8 +221,10 @@ function storeOf(records: TrialRecord[], roots: string[], name?: string): Store 
       model: r.model,
       condition: "none",
       trial,
-      outcome: r.resolved === null ? null : r.resolved ? "PASS" : "FAIL",
-      ...(r.failureMode && r.failureMode !== "unset" ? { tags: [`failure_mode:${r.failureMode}`] } : {}),
+      // A trial with no is_resolved (its tests timed out or could not be parsed) is unresolved in Terminal-Bench's
+      // own accounting (n_unresolved counts it; accuracy = n_resolved / trials): FAIL, tagged.
+      outcome: r.resolved === true ? "PASS" : "FAIL",
+      ...tagsOf(r),
     });
     if (r.tests === null) continue;
     for (const test of checklist.get(r.taskId)!) {
@@ -297,3 +300,12 @@ function withTrialIndex(records: TrialRecord[], runStart: Map<string, string>): 
 
 /** The path of a file relative to the root it was found under (for messages). */
 export const relativeTo = (root: string, file: string) => relative(root, file) || basename(file);
+
+/** A trial's failure mode (unless unset) and a missing is_resolved, as tags. */
+function tagsOf(r: TrialRecord): { tags?: string[] } {
+  const tags = [
+    ...(r.failureMode && r.failureMode !== "unset" ? [`failure_mode:${r.failureMode}`] : []),
+    ...(r.resolved === null ? ["is_resolved:null"] : []),
+  ];
+  return tags.length ? { tags } : {};
+}
