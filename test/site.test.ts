@@ -398,7 +398,7 @@ test("the Real evaluations page shows the registry uplift recomputed from the CS
   assert.match(tb, /droid \/ claude-4-1-opus\s*400\s*235\s*80\s*58\.8% \[/);
   assert.match(tb, /NO: the outcome is computed from these items/);
   const tau = (await page.textContent("#source-tau2-sft"))!;
-  assert.match(tau, /gcpc \(all items\)[^]*NO: the outcome is computed/);
+  assert.match(tau, /gcpc \(all items\)[\s\S]*NO: the outcome is computed/);
   assert.match((await page.textContent("#source-tau2-judges"))!, /Krippendorff α \(nominal\) \d\.\d{3} \[/);
   assert.deepEqual(problems.failed, []);
   await page.close();
