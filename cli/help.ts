@@ -11,7 +11,10 @@ Usage:
   gcpc generate OUT --seed N          write a synthetic demo store (Parquet)
   gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
   gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
+  gcpc import terminal-bench|tau2|inspect INPUT... --out STORE   import harness runs
   gcpc power STORE [options]          power of the paired ΔAUC for other designs (tasks × trajectories)
+  gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
+  gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc help COMMAND                   help for one command
   gcpc --version
 
@@ -24,6 +27,25 @@ How many tasks × trajectories per task the paired ΔAUC (gcpc − holistic) nee
 to exclude 0, from the store's own structure: each simulated study resamples the store's tasks,
 then trajectories within each task, and runs the paired clustered test. Prints power with its
 Monte Carlo SE and the minimum detectable Δ per design (default 400 studies per design).`,
+  compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
+             [--pair trial|task] [--method NAME] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
+
+Compares two arms of a store (FIELD: harness, model, source, condition, benchmark, domain). A pair shares its
+task and every field not named in --a, --b or --where (everything else equal). --pair trial matches attempt k
+with attempt k (no trial index: never matched); --pair task compares each matched task's mean over its
+attempts; without --pair, trial when every arm holds one attempt per task, else task (the output says which).
+Prints the pass-rate Δ (b − a) with a task-clustered paired bootstrap CI and an exact paired test (McNemar for
+trial pairs, the task-level sign-flip test for task pairs); under trial pairing the four outcome transitions
+with the score's Δ (--method, default gcpc), its median with a CI and the shares beyond the noise floor
+(measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
+with BH q over the FAIL→FAIL pairs and over all pairs.`,
+  leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc] [--format md|json|csv]
+                 [--seed N] [--resamples N] [--out FILE]
+
+One row per arm (the trajectories grouped by --by): its pass rate (or mean GCPC) with a task-clustered CI,
+beside the figure public leaderboards print (mean over runs ± SE over runs, run = trial index); every pair of
+arms compared on their common tasks (task-clustered CI, sign-flip test, Holm over all pairs); bootstrap rank
+intervals (every arm re-ranked on each draw of the tasks) and the tie groups the data cannot separate.`,
   validate: `gcpc validate STORE [--max-problems N]
 
 Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every

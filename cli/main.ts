@@ -7,6 +7,7 @@ import { UsageError, userMessage } from "./errors.js";
 import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, siteCommand, validateCommand } from "./commands.js";
 import { powerCommand } from "./power-command.js";
+import { compareCommand, leaderboardCommand } from "./arms-command.js";
 
 const COMMANDS = {
   validate: validateCommand,
@@ -15,6 +16,8 @@ const COMMANDS = {
   generate: generateCommand,
   import: importCommand,
   power: powerCommand,
+  compare: compareCommand,
+  leaderboard: leaderboardCommand,
 };
 
 function version(): string {

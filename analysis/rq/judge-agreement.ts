@@ -71,7 +71,8 @@ export function judgeAgreement(p: PreparedStore, settings: BootstrapSettings): J
     figure: "rq1:judge_agreement",
     clusters,
     estimator:
-      "Krippendorff α (nominal) and pairwise agreement of the judges' verdicts; task-clustered percentile bootstrap (type-7)",
+      "Krippendorff α (nominal) and pairwise agreement of the judges' verdicts; " +
+      "task-clustered percentile bootstrap (type-7)",
     statistics: {
       alpha: (w) => {
         for (let u = 0; u < rows.length; u++) unitWeights[u] = w[clusterOf[u]];

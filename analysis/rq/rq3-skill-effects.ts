@@ -261,10 +261,12 @@ export function transitionTests(job: {
   columns: TransitionColumns;
   settings: BootstrapSettings;
   figure: string;
+  /** What counts as improved or regressed: |Δ| beyond it (RQ3: the paper's 0.10; compare: the noise floor). */
+  threshold?: number;
 }): TransitionTests {
   const { deltas, clusterOf, clusters } = job.columns;
   return {
-    ...transitionIntervals(deltas, clusterOf, clusters, job.settings, job.figure),
+    ...transitionIntervals(deltas, clusterOf, clusters, job.settings, job.figure, job.threshold ?? MATERIAL_CHANGE),
     clustered_sign_test_p: finite(clusterSignTest(deltas, clusterOf).pValue),
   };
 }
@@ -276,6 +278,7 @@ function transitionIntervals(
   clusters: number,
   settings: BootstrapSettings,
   figure: string,
+  threshold: number,
 ) {
   const none = {
     median_delta_ci: null,
@@ -296,8 +299,8 @@ function transitionIntervals(
   const down = new Float64Array(clusters);
   for (let i = 0; i < deltas.length; i++) {
     size[clusterOf[i]]++;
-    if (deltas[i] > MATERIAL_CHANGE) up[clusterOf[i]]++;
-    if (deltas[i] < -MATERIAL_CHANGE) down[clusterOf[i]]++;
+    if (deltas[i] > threshold) up[clusterOf[i]]++;
+    if (deltas[i] < -threshold) down[clusterOf[i]]++;
   }
   const shares = new Float64Array(2);
   const bothShares = (w: Float64Array) => sharesOfDraw(w, { size, up, down }, shares);
@@ -305,7 +308,11 @@ function transitionIntervals(
     settings,
     figure,
     clusters,
-    estimator: "median Δ (type-7) and shares of Δ > +0.10 / < −0.10 on the same task-clustered draw; percentile",
+    estimator:
+      threshold === MATERIAL_CHANGE
+        ? "median Δ (type-7) and shares of Δ > +0.10 / < −0.10 on the same task-clustered draw; percentile"
+        : `median Δ (type-7) and shares of Δ > +${threshold.toFixed(4)} / < −${threshold.toFixed(4)} on the same ` +
+          "task-clustered draw; percentile",
     statistics: {
       median: (w) => q.evaluate(w),
       improved: bothShares,

@@ -1,0 +1,300 @@
+import {
+  bootstrapIntervals,
+  FEW_CLUSTERS,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+} from "../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
+import { clusterSignTest } from "../stats/cluster-sign-test.js";
+import { holm } from "../stats/multiplicity.js";
+import { compareCodePoints } from "../order.js";
+import { taskClusters } from "./common.js";
+import { fieldOf, type ArmField } from "./compare-arms.js";
+import { methodScoreMaps } from "./method-scores.js";
+import { isBinary, type PreparedStore } from "./prepared.js";
+
+export type LeaderboardMetric = "pass_rate" | "gcpc";
+
+export interface LeaderboardRow {
+  arm: string;
+  fields: Record<string, string | null>;
+  trajectories: number;
+  tasks: number;
+  /** Pooled over the arm's trajectories (pass rate: passes / trials; gcpc: mean score). */
+  value: number;
+  ci: [number, number] | null;
+  few_clusters: boolean;
+  /** What public leaderboards print: the mean of the per-run values (run = trial index) ± the SE over runs. */
+  runs: { k: number; mean: number | null; se: number | null };
+  /** Bootstrap rank (1 = best) of the value: its estimate and 95% percentile interval over the same task draws. */
+  rank: number;
+  rank_ci: [number, number] | null;
+}
+
+export interface PairwiseRow {
+  /** Δ = value(row arm) − value(column arm), each a task's mean over its trials, averaged over common tasks. */
+  row: string;
+  column: string;
+  tasks: number;
+  delta: number | null;
+  ci: [number, number] | null;
+  p: number | null;
+  p_holm: number | null;
+}
+
+export interface Leaderboard {
+  by: ArmField[];
+  metric: LeaderboardMetric;
+  estimator: string;
+  rows: LeaderboardRow[];
+  pairwise: PairwiseRow[];
+  /** Runs of adjacent arms (by value) the data cannot separate: every pair's Holm-adjusted p ≥ 0.05 (may overlap). */
+  tie_groups: string[][];
+  bootstrap: BootstrapDescriptor | null;
+}
+
+interface Arm {
+  arm: string;
+  fields: Record<string, string | null>;
+  /** Per task (cluster index): the sum of values and the number of trajectories. */
+  sum: Float64Array;
+  count: Float64Array;
+  byRun: Map<number, { sum: number; n: number }>;
+  trajectories: number;
+}
+
+/**
+ * Every arm (the trajectories grouped by `by`) with its value and a task-clustered interval, the figure
+ * leaderboards print beside it (mean over runs ± SE over runs), every pair of arms compared on their common
+ * tasks (task-clustered bootstrap CI, task-level sign-flip test, Holm over all pairs), bootstrap rank
+ * intervals (every arm re-ranked on each draw of the tasks), and the tie groups the data cannot separate.
+ */
+export function leaderboard(
+  p: PreparedStore,
+  o: { by: ArmField[]; metric?: LeaderboardMetric; settings: BootstrapSettings },
+): Leaderboard | NotAvailable {
+  const metric = o.metric ?? "pass_rate";
+  const gcpc = methodScoreMaps(p).get("gcpc")!;
+  const scoreOf = (k: number) => {
+    const t = p.trajectories[k];
+    return metric === "pass_rate" ? (t.outcome === "PASS" ? 1 : 0) : (gcpc.get(t.trajectory_id) ?? NaN);
+  };
+  const slots = p.trajectories
+    .map((_, k) => k)
+    .filter((k) => isBinary(p.trajectories[k]) && Number.isFinite(scoreOf(k)));
+  if (slots.length === 0)
+    return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
+  const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
+  const arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
+  if (arms.length < 2) return notAvailable("fewer than two arms");
+  const ranks = rankIntervals(arms, clusters, o.settings);
+  const pairwise = pairwiseRows(arms, clusters, o.settings);
+  const rows: LeaderboardRow[] = arms.map((a, i) => ({
+    arm: a.arm,
+    fields: a.fields,
+    trajectories: a.trajectories,
+    tasks: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0),
+    value: ratio(a, null),
+    ci: ranks.valueCi[i],
+    few_clusters: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0) < FEW_CLUSTERS,
+    runs: runFigure(a),
+    rank: ranks.estimate[i],
+    rank_ci: ranks.rankCi[i],
+  }));
+  const order = rows
+    .map((_, i) => i)
+    .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
+  return {
+    by: o.by,
+    metric,
+    estimator:
+      `${metric === "pass_rate" ? "pass rate = passes / trials" : "mean GCPC"} per arm over its trajectories; ` +
+      `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
+    rows: order.map((i) => rows[i]),
+    pairwise,
+    tie_groups: tieGroups(
+      order.map((i) => rows[i].arm),
+      pairwise,
+    ),
+    bootstrap: ranks.bootstrap,
+  };
+}
+
+function groupArms(
+  p: PreparedStore,
+  slots: number[],
+  by: ArmField[],
+  scoreOf: (k: number) => number,
+  clusterOf: Int32Array,
+  clusters: number,
+): Arm[] {
+  const arms = new Map<string, Arm>();
+  slots.forEach((k, i) => {
+    const t = p.trajectories[k];
+    const fields = Object.fromEntries(by.map((f) => [f, fieldOf(p, t, f)]));
+    const arm = by.map((f) => fields[f] ?? "").join(" / ");
+    if (!arms.has(arm))
+      arms.set(arm, {
+        arm,
+        fields,
+        sum: new Float64Array(clusters),
+        count: new Float64Array(clusters),
+        byRun: new Map(),
+        trajectories: 0,
+      });
+    const a = arms.get(arm)!;
+    const v = scoreOf(k);
+    a.sum[clusterOf[i]] += v;
+    a.count[clusterOf[i]]++;
+    a.trajectories++;
+    if (t.trial !== null && t.trial !== undefined) {
+      const r = a.byRun.get(t.trial) ?? { sum: 0, n: 0 };
+      r.sum += v;
+      r.n++;
+      a.byRun.set(t.trial, r);
+    }
+  });
+  return [...arms.keys()].sort(compareCodePoints).map((k) => arms.get(k)!);
+}
+
+/** An arm's pooled value on a draw's task weights (null: every weight 1). */
+function ratio(a: Arm, w: ArrayLike<number> | null): number {
+  let s = 0;
+  let n = 0;
+  for (let c = 0; c < a.sum.length; c++) {
+    const x = w ? w[c] : 1;
+    s += x * a.sum[c];
+    n += x * a.count[c];
+  }
+  return n > 0 ? s / n : NaN;
+}
+
+/** Mean over runs (trial indices) of the run's value, and the SE over runs (sd / √runs). */
+function runFigure(a: Arm): LeaderboardRow["runs"] {
+  const values = [...a.byRun.values()].map((r) => r.sum / r.n);
+  const k = values.length;
+  if (k === 0) return { k, mean: null, se: null };
+  const mean = values.reduce((x, y) => x + y, 0) / k;
+  const sd = k > 1 ? Math.sqrt(values.reduce((x, v) => x + (v - mean) ** 2, 0) / (k - 1)) : NaN;
+  return { k, mean, se: finite(sd / Math.sqrt(k)) };
+}
+
+/** Ranks 1 = highest value, ties sharing the average of their ranks. */
+function ranksOf(values: ArrayLike<number>, out: Float64Array): void {
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    let above = 0;
+    let equal = 0;
+    for (let j = 0; j < n; j++) {
+      if (values[j] > values[i]) above++;
+      else if (values[j] === values[i]) equal++;
+    }
+    out[i] = above + (equal + 1) / 2;
+  }
+}
+
+function rankIntervals(arms: Arm[], clusters: number, settings: BootstrapSettings) {
+  const values = new Float64Array(arms.length);
+  const ranks = new Float64Array(arms.length);
+  const estimate = new Float64Array(arms.length);
+  ranksOf(
+    arms.map((a) => ratio(a, null)),
+    estimate,
+  );
+  const none = arms.map(() => null);
+  if (clusters < 2) return { estimate: [...estimate], rankCi: none, valueCi: none, bootstrap: null };
+  const statistics: Record<string, (w: Float64Array) => number> = {};
+  // On each draw the first statistic computes every arm's value and rank; the others read them (in order).
+  arms.forEach((_, i) => {
+    statistics[`value:${i}`] = (w) => {
+      if (i === 0) {
+        for (let j = 0; j < arms.length; j++) values[j] = ratio(arms[j], w);
+        ranksOf(values, ranks);
+      }
+      return values[i];
+    };
+  });
+  arms.forEach((_, i) => {
+    statistics[`rank:${i}`] = () => ranks[i];
+  });
+  const res = bootstrapIntervals({
+    settings,
+    figure: "leaderboard:ranks",
+    clusters,
+    estimator: "arm values and ranks (1 = best, ties averaged) on the same task-clustered draws; percentile (type-7)",
+    statistics,
+    // An arm without any of the drawn tasks has no value on that draw: redrawn (NaN).
+  });
+  return {
+    estimate: [...estimate],
+    rankCi: arms.map((_, i) => res.ci[`rank:${i}`]),
+    valueCi: arms.map((_, i) => res.ci[`value:${i}`]),
+    bootstrap: res.bootstrap,
+  };
+}
+
+function pairwiseRows(arms: Arm[], clusters: number, settings: BootstrapSettings): PairwiseRow[] {
+  const rows: PairwiseRow[] = [];
+  for (let i = 0; i < arms.length; i++)
+    for (let j = i + 1; j < arms.length; j++) rows.push(pairOf(arms[i], arms[j], clusters, settings));
+  const adjusted = holm(rows.map((r) => r.p));
+  return rows.map((r, k) => ({ ...r, p_holm: adjusted[k] }));
+}
+
+/** Two arms on their common tasks: per task, the difference of their means; averaged; clustered by task. */
+function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): PairwiseRow {
+  const common: number[] = [];
+  for (let c = 0; c < clusters; c++) if (a.count[c] > 0 && b.count[c] > 0) common.push(c);
+  const d = common.map((c) => a.sum[c] / a.count[c] - b.sum[c] / b.count[c]);
+  const base = { row: a.arm, column: b.arm, tasks: common.length, p_holm: null };
+  if (d.length === 0) return { ...base, delta: null, ci: null, p: null };
+  const delta = d.reduce((x, y) => x + y, 0) / d.length;
+  const p = finite(
+    clusterSignTest(
+      d,
+      Int32Array.from(d, (_, i) => i),
+    ).pValue,
+  );
+  if (d.length < 2) return { ...base, delta, ci: null, p };
+  const res = bootstrapIntervals({
+    settings,
+    figure: `leaderboard:pair:${a.arm}|${b.arm}`,
+    clusters: d.length,
+    estimator: "mean over common tasks of the difference of the arms' task means; task-clustered percentile bootstrap",
+    statistics: {
+      delta: (w) => {
+        let s = 0;
+        let n = 0;
+        for (let i = 0; i < d.length; i++) {
+          s += w[i] * d[i];
+          n += w[i];
+        }
+        return s / n;
+      },
+    },
+  });
+  return { ...base, delta, ci: res.ci.delta, p };
+}
+
+/**
+ * The groups of consecutive arms (in value order) in which every pair has a Holm-adjusted p ≥ 0.05 (or none):
+ * each arm starts the longest such run, and a run inside an earlier one is dropped. Groups may overlap, as
+ * in a compact letter display: an arm between two separable ones can be tied with each.
+ */
+function tieGroups(order: string[], pairwise: PairwiseRow[]): string[][] {
+  const pOf = (x: string, y: string) =>
+    pairwise.find((r) => (r.row === x && r.column === y) || (r.row === y && r.column === x))?.p_holm ?? null;
+  const tied = (x: string, y: string) => {
+    const p = pOf(x, y);
+    return p === null || p >= 0.05;
+  };
+  const groups: string[][] = [];
+  let reach = -1;
+  for (let i = 0; i < order.length; i++) {
+    let j = i;
+    while (j + 1 < order.length && order.slice(i, j + 1).every((x) => tied(x, order[j + 1]))) j++;
+    if (j > reach) groups.push(order.slice(i, j + 1));
+    reach = Math.max(reach, j);
+  }
+  return groups;
+}

@@ -1,0 +1,312 @@
+import { prepareStore } from "../analysis/rq/prepared.js";
+import {
+  ARM_FIELDS,
+  compareArms,
+  type ArmField,
+  type CompareResult,
+  type Selector,
+} from "../analysis/rq/compare-arms.js";
+import { leaderboard, type Leaderboard } from "../analysis/rq/leaderboard.js";
+import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
+import { ci, ciPct, f3, isDegenerate, pct, pv, signedPct } from "../report/format.js";
+import { csvCell, escapeMarkdownCell } from "../report/render.js";
+import { prettyJsonChunks } from "../report/json-chunks.js";
+import { writeFileAtomic } from "../store/write-store.js";
+import { loadValidStore, type Progress } from "./commands.js";
+import { UsageError } from "./errors.js";
+import { choiceOption, intOption, type Parsed } from "./options.js";
+import type { Io } from "./terminal.js";
+
+/** `FIELD=VALUE[,FIELD=VALUE...]`, each FIELD a descriptive field (ARM_FIELDS). */
+export function parseSelector(flag: string, raw: unknown): Selector {
+  if (raw === undefined) return {};
+  const out: Selector = {};
+  for (const part of String(raw).split(",")) {
+    const at = part.indexOf("=");
+    const field = part.slice(0, at).trim() as ArmField;
+    if (at < 1 || !ARM_FIELDS.includes(field))
+      throw new UsageError(
+        `--${flag} needs FIELD=VALUE[,FIELD=VALUE...] with FIELD one of ${ARM_FIELDS.join(", ")}; got "${part}"`,
+      );
+    if (field in out) throw new UsageError(`--${flag} names ${field} twice`);
+    out[field] = part.slice(at + 1);
+  }
+  return out;
+}
+
+function settingsOf(values: Parsed["values"]): BootstrapSettings {
+  const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
+  return {
+    ...DEFAULT_SETTINGS,
+    seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
+    resamples,
+    headline_resamples: resamples,
+  };
+}
+
+function emit(text: string, values: Parsed["values"], io: Io): void {
+  if (typeof values.out === "string") writeFileAtomic(values.out, text);
+  else io.out(text);
+}
+
+/** `gcpc compare STORE --a SEL --b SEL [--where SEL] [--pair trial|task] [--method NAME]`. */
+export async function compareCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("compare takes exactly one store folder (try gcpc help compare)");
+  const a = parseSelector("a", values.a);
+  const b = parseSelector("b", values.b);
+  if (Object.keys(a).length === 0 || Object.keys(b).length === 0) throw new UsageError("compare needs --a and --b");
+  const where = parseSelector("where", values.where);
+  const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
+  const pair =
+    values.pair === undefined ? undefined : choiceOption("pair", values.pair, ["trial", "task"] as const, "trial");
+  const settings = settingsOf(values);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  const r = compareArms(prepareStore(store), {
+    a,
+    b,
+    where,
+    pair,
+    method: typeof values.method === "string" ? values.method : undefined,
+    settings,
+  });
+  if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
+      : format === "csv"
+        ? compareCsv(r)
+        : compareMarkdown(r, store.manifest.name, settings);
+  emit(text, values, io);
+  return 0;
+}
+
+const armLine = (name: string, a: CompareResult["a"]) =>
+  `| ${name} | ${escapeMarkdownCell(selectorText(a.selector))} | ${a.trajectories} | ${a.tasks} | ` +
+  `${pct(a.pass_rate)} |`;
+
+const selectorText = (s: Selector) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ") || "(all)";
+
+function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): string {
+  const d = r.pass_rate_delta;
+  const lines = [
+    `# Compare: ${escapeMarkdownCell(selectorText(r.b.selector))} vs ${escapeMarkdownCell(selectorText(r.a.selector))}`,
+    "",
+    `Store ${escapeMarkdownCell(name)}; where ${escapeMarkdownCell(selectorText(r.where))}; matched on task and ` +
+      `${escapeMarkdownCell(r.matched_on.join(", ") || "nothing else")}. Pairing: **${r.pairing.mode}** ` +
+      `(${r.pairing.chosen}: ${escapeMarkdownCell(r.pairing.reason)}). ${s.resamples} task-clustered bootstrap ` +
+      `resamples, percentile 95% CI (type-7), seed ${s.seed}. Δ = b − a.`,
+    "",
+    "| arm | selector | trajectories | tasks | pass rate |",
+    "|---|---|---|---|---|",
+    armLine("a", r.a),
+    armLine("b", r.b),
+    "",
+    `Matched: ${r.matched.pairs} ${r.pairing.mode === "trial" ? "pairs" : "cells"} in ${r.matched.tasks} tasks ` +
+      `(unmatched: ${r.matched.unmatched_a} of a, ${r.matched.unmatched_b} of b; ` +
+      `${r.matched.no_trial} without a trial index).`,
+    "",
+    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true)}**; ${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
+    "",
+    `Noise floor ${f3(r.noise_floor.value)} (${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
+      `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
+      `${escapeMarkdownCell(r.method)} ` +
+      "score beyond it.",
+    "",
+  ];
+  if (!("available" in r.transitions)) {
+    lines.push(
+      "| transition | n | tasks | Δ quartiles | median Δ [CI] | improved [CI] | regressed [CI] | clustered sign p |",
+    );
+    lines.push("|---|---|---|---|---|---|---|---|");
+    for (const [cell, t] of Object.entries(r.transitions))
+      lines.push(
+        `| ${cell} | ${t.n} | ${t.tasks} | ${f3(t.delta.q25)} / ${f3(t.delta.median)} / ${f3(t.delta.q75)} | ` +
+          `${f3(t.delta.median)} ${ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))} | ` +
+          `${pct(t.improved_share)} ${ciPct(t.improved_share_ci, false, isDegenerate(t.bootstrap, "improved"))} | ` +
+          `${pct(t.regressed_share)} ${ciPct(t.regressed_share_ci, false, isDegenerate(t.bootstrap, "regressed"))} | ` +
+          `${pv(t.clustered_sign_test_p)} |`,
+      );
+  } else lines.push(`Transitions: not available (${escapeMarkdownCell(r.transitions.reason)}).`);
+  lines.push("");
+  if (!("available" in r.items)) {
+    lines.push("Per-item changes on the FAIL→FAIL pairs (exact McNemar, BH q over the items; 15 smallest p):", "");
+    lines.push("| task | item | pairs | improved | regressed | p | q |", "|---|---|---|---|---|---|---|");
+    for (const it of r.items.fail_fail.slice(0, 15))
+      lines.push(
+        `| ${escapeMarkdownCell(it.task_id)} | ${escapeMarkdownCell(it.item_id)} | ${it.pairs} | ${it.improved} | ` +
+          `${it.regressed} | ${pv(it.mcnemar_p)} | ${pv(it.bh_q)} |`,
+      );
+  } else lines.push(`Per-item changes: not available (${escapeMarkdownCell(r.items.reason)}).`);
+  return `${lines.join("\n")}\n`;
+}
+
+function compareCsv(r: CompareResult): string {
+  const rows: (string | number | null)[][] = [
+    ["quantity", "group", "estimate", "ci_low", "ci_high", "n", "tasks", "p"],
+  ];
+  const d = r.pass_rate_delta;
+  rows.push([
+    "pass_rate_delta",
+    "b - a",
+    d.estimate,
+    d.ci?.[0] ?? null,
+    d.ci?.[1] ?? null,
+    r.matched.pairs,
+    r.matched.tasks,
+    d.p,
+  ]);
+  if (!("available" in r.transitions))
+    for (const [cell, t] of Object.entries(r.transitions)) {
+      rows.push([
+        "median_delta",
+        cell,
+        t.delta.median,
+        t.median_delta_ci?.[0] ?? null,
+        t.median_delta_ci?.[1] ?? null,
+        t.n,
+        t.tasks,
+        t.clustered_sign_test_p,
+      ]);
+      rows.push([
+        "improved_share",
+        cell,
+        t.improved_share,
+        t.improved_share_ci?.[0] ?? null,
+        t.improved_share_ci?.[1] ?? null,
+        t.n,
+        t.tasks,
+        null,
+      ]);
+      rows.push([
+        "regressed_share",
+        cell,
+        t.regressed_share,
+        t.regressed_share_ci?.[0] ?? null,
+        t.regressed_share_ci?.[1] ?? null,
+        t.n,
+        t.tasks,
+        null,
+      ]);
+    }
+  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
+  return `${rows.map((r) => r.map(cell).join(",")).join("\n")}\n`;
+}
+
+/** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc]`. */
+export async function leaderboardCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1)
+    throw new UsageError("leaderboard takes exactly one store folder (try gcpc help leaderboard)");
+  const by = String(values.by ?? "harness,model")
+    .split(",")
+    .map((s) => s.trim()) as ArmField[];
+  for (const f of by)
+    if (!ARM_FIELDS.includes(f)) throw new UsageError(`--by takes fields among ${ARM_FIELDS.join(", ")}; got "${f}"`);
+  const metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc"] as const, "pass_rate");
+  const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
+  const settings = settingsOf(values);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  const r = leaderboard(prepareStore(store), { by, metric, settings });
+  if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
+      : format === "csv"
+        ? leaderboardCsv(r)
+        : leaderboardMarkdown(r, store.manifest.name, settings);
+  emit(text, values, io);
+  return 0;
+}
+
+function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
+  const value = r.metric === "pass_rate" ? pct : f3;
+  const interval = (c: [number, number] | null) => (r.metric === "pass_rate" ? ciPct(c) : ci(c));
+  const lines = [
+    `# Leaderboard: ${escapeMarkdownCell(name)}`,
+    "",
+    `Arms by ${r.by.join(", ")}; ${escapeMarkdownCell(r.estimator)}; ${s.resamples} resamples, seed ${s.seed}. ` +
+      '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
+      "over runs.",
+    "",
+    "| rank [95% CI] | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) |",
+    "|---|---|---|---|---|---|",
+    ...r.rows.map(
+      (x) =>
+        `| ${x.rank} [${x.rank_ci ? `${x.rank_ci[0]}, ${x.rank_ci[1]}` : "n/a"}] | ${escapeMarkdownCell(x.arm)} | ` +
+        `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci)} | ` +
+        `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} |`,
+    ),
+    "",
+    `Tie groups (runs of adjacent arms no pair of which the data separates, Holm-adjusted p ≥ 0.05): ` +
+      r.tie_groups.map((g) => `{${g.map(escapeMarkdownCell).join("; ")}}`).join(" "),
+    "",
+    "| row − column | tasks | Δ [95% CI] | p (sign-flip) | p (Holm) |",
+    "|---|---|---|---|---|",
+    ...r.pairwise.map(
+      (x) =>
+        `| ${escapeMarkdownCell(x.row)} − ${escapeMarkdownCell(x.column)} | ${x.tasks} | ` +
+        `${f3(x.delta)} ${ci(x.ci)} | ` +
+        `${pv(x.p)} | ${pv(x.p_holm)} |`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function leaderboardCsv(r: Leaderboard): string {
+  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
+  const rows: (string | number | null)[][] = [
+    [
+      "kind",
+      "arm",
+      "column",
+      "estimate",
+      "ci_low",
+      "ci_high",
+      "tasks",
+      "rank",
+      "rank_low",
+      "rank_high",
+      "runs_mean",
+      "runs_se",
+      "p",
+      "p_holm",
+    ],
+  ];
+  for (const x of r.rows)
+    rows.push([
+      "arm",
+      x.arm,
+      null,
+      x.value,
+      x.ci?.[0] ?? null,
+      x.ci?.[1] ?? null,
+      x.tasks,
+      x.rank,
+      x.rank_ci?.[0] ?? null,
+      x.rank_ci?.[1] ?? null,
+      x.runs.mean,
+      x.runs.se,
+      null,
+      null,
+    ]);
+  for (const x of r.pairwise)
+    rows.push([
+      "pair",
+      x.row,
+      x.column,
+      x.delta,
+      x.ci?.[0] ?? null,
+      x.ci?.[1] ?? null,
+      x.tasks,
+      null,
+      null,
+      null,
+      null,
+      null,
+      x.p,
+      x.p_holm,
+    ]);
+  return `${rows.map((row) => row.map(cell).join(",")).join("\n")}\n`;
+}

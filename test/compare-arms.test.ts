@@ -1,0 +1,215 @@
+// gcpc compare and gcpc leaderboard: hand-made stores with figures computed by hand, scipy's exact McNemar,
+// a brute-force sign-flip enumeration, the properties (swap negates, an arm against itself is 0), and the
+// Terminal-Bench leaderboard's published accuracies.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { prepareStore } from "../analysis/rq/prepared.js";
+import { compareArms, type CompareResult, type TransitionCell } from "../analysis/rq/compare-arms.js";
+import { leaderboard } from "../analysis/rq/leaderboard.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
+import { readStore } from "../store/read-store.js";
+import { writeStore } from "../store/write-store.js";
+import { smallStore, type SmallTrajectory } from "./helpers/small-store.js";
+import { cli } from "./helpers/run-cli.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+const repo = new URL("..", import.meta.url).pathname;
+const settings = { ...DEFAULT_SETTINGS, resamples: 400, headline_resamples: 400 };
+const scipy: { up: number; down: number; p: number }[] = JSON.parse(
+  readFileSync(join(repo, "test/fixtures/mcnemar-scipy-reference.json"), "utf8"),
+);
+
+/**
+ * 10 tasks, models A and B, one trial each: 7 tasks FAIL→PASS, 2 PASS→FAIL, 1 PASS→PASS. Three items; A's
+ * trajectory says Yes to item k when k < (task mod 3), B's when k < (task mod 3) + 1 (one more Yes), so every
+ * pair's GCPC Δ is +1/3.
+ */
+function armsStore() {
+  const rows: SmallTrajectory[] = [];
+  const outcomes: ["PASS" | "FAIL", "PASS" | "FAIL"][] = [
+    ...Array(7).fill(["FAIL", "PASS"]),
+    ["PASS", "FAIL"],
+    ["PASS", "FAIL"],
+    ["PASS", "PASS"],
+  ];
+  outcomes.forEach(([a, b], t) => {
+    const yes = t % 3;
+    const labels = (n: number) => [0, 1, 2].map((k) => (k < n ? "Yes" : "No") as "Yes" | "No");
+    rows.push({ task: `t${t}`, outcome: a, labels: labels(yes), model: "A", trial: 1 });
+    rows.push({ task: `t${t}`, outcome: b, labels: labels(yes + 1), model: "B", trial: 1 });
+  });
+  return prepareStore(smallStore("two arms (synthetic)", rows));
+}
+
+const result = (r: ReturnType<typeof compareArms>): CompareResult => {
+  assert.ok(!("available" in r), JSON.stringify(r));
+  return r as CompareResult;
+};
+
+test("trial pairs: Δ pass rate and its exact McNemar p as computed by hand and by scipy", () => {
+  const r = result(compareArms(armsStore(), { a: { model: "A" }, b: { model: "B" }, settings }));
+  assert.equal(r.pairing.mode, "trial");
+  assert.equal(r.pairing.chosen, "automatic");
+  assert.deepEqual(r.matched, { tasks: 10, pairs: 10, unmatched_a: 0, unmatched_b: 0, no_trial: 0 });
+  assert.ok(Math.abs(r.pass_rate_delta.estimate! - (7 - 2) / 10) < 1e-12);
+  assert.ok(Math.abs(r.pass_rate_delta.p! - scipy.find((c) => c.up === 7 && c.down === 2)!.p) < 1e-12);
+  assert.ok("FAIL→PASS" in r.transitions);
+  const t = r.transitions as Record<string, { n: number; delta: { median: number | null } }>;
+  assert.deepEqual(
+    Object.entries(t).map(([k, v]) => [k, v.n]),
+    [
+      ["FAIL→FAIL", 0],
+      ["FAIL→PASS", 7],
+      ["PASS→FAIL", 2],
+      ["PASS→PASS", 1],
+    ],
+  );
+  assert.ok(Math.abs(t["FAIL→PASS"].delta.median! - 1 / 3) < 1e-12, "every pair gains one of three items");
+  assert.equal(r.noise_floor.source, "paper");
+});
+
+test("swapping a and b negates every delta, mirrors the interval and the transitions", () => {
+  const p = armsStore();
+  const ab = result(compareArms(p, { a: { model: "A" }, b: { model: "B" }, settings }));
+  const ba = result(compareArms(p, { a: { model: "B" }, b: { model: "A" }, settings }));
+  assert.equal(ba.pass_rate_delta.estimate, -ab.pass_rate_delta.estimate!);
+  assert.equal(ba.pass_rate_delta.p, ab.pass_rate_delta.p);
+  const [lo, hi] = ab.pass_rate_delta.ci!;
+  assert.ok(Math.abs(ba.pass_rate_delta.ci![0] + hi) < 1e-12 && Math.abs(ba.pass_rate_delta.ci![1] + lo) < 1e-12);
+  const t = (r: CompareResult, k: string) => (r.transitions as Record<string, TransitionCell>)[k];
+  for (const [x, y] of [
+    ["FAIL→PASS", "PASS→FAIL"],
+    ["PASS→PASS", "PASS→PASS"],
+    ["FAIL→FAIL", "FAIL→FAIL"],
+  ]) {
+    assert.equal(t(ab, x).n, t(ba, y).n);
+    if (t(ab, x).n) {
+      assert.equal(t(ab, x).delta.median, -t(ba, y).delta.median!);
+      assert.equal(t(ab, x).improved_share, t(ba, y).regressed_share);
+    }
+  }
+});
+
+test("an arm compared with itself gives Δ = 0 everywhere", () => {
+  const r = result(compareArms(armsStore(), { a: { model: "A" }, b: { model: "A" }, settings }));
+  assert.equal(r.pass_rate_delta.estimate, 0);
+  assert.deepEqual(r.pass_rate_delta.ci, [0, 0]);
+  assert.equal(r.pass_rate_delta.p, null, "no discordant pair: the test is not defined");
+  for (const cell of Object.values(r.transitions as Record<string, { n: number; delta: { median: number | null } }>))
+    if (cell.n) assert.equal(cell.delta.median, 0);
+});
+
+test("task pairs: the sign-flip p equals a brute-force enumeration of every sign assignment", () => {
+  // Two models, 8 tasks, 3 attempts each: per task the difference of the mean pass rates.
+  const rows: SmallTrajectory[] = [];
+  const passes = [
+    [0, 3],
+    [1, 2],
+    [0, 2],
+    [2, 1],
+    [1, 3],
+    [0, 0],
+    [3, 3],
+    [0, 1],
+  ];
+  passes.forEach(([a, b], t) => {
+    for (let k = 0; k < 3; k++) {
+      rows.push({ task: `t${t}`, outcome: k < a ? "PASS" : "FAIL", labels: ["Yes"], model: "A", trial: k + 1 });
+      rows.push({ task: `t${t}`, outcome: k < b ? "PASS" : "FAIL", labels: ["Yes"], model: "B", trial: k + 1 });
+    }
+  });
+  const r = result(
+    compareArms(prepareStore(smallStore("task pairs (synthetic)", rows)), {
+      a: { model: "A" },
+      b: { model: "B" },
+      settings,
+    }),
+  );
+  assert.equal(r.pairing.mode, "task", "several attempts per task: task pairing");
+  const d = passes.map(([a, b]) => (b - a) / 3);
+  assert.ok(Math.abs(r.pass_rate_delta.estimate! - d.reduce((x, y) => x + y, 0) / d.length) < 1e-12);
+  // The statistic is Σ sign(d_t); every one of the 2^8 flips of the tasks' signs is equally likely under H0.
+  const s = d.map(Math.sign);
+  const observed = Math.abs(s.reduce((x, y) => x + y, 0));
+  let extreme = 0;
+  for (let mask = 0; mask < 256; mask++) {
+    const flipped = s.reduce((acc, x, i) => acc + (mask & (1 << i) ? -x : x), 0);
+    if (Math.abs(flipped) >= observed) extreme++;
+  }
+  assert.ok(Math.abs(r.pass_rate_delta.p! - extreme / 256) < 1e-12, `${r.pass_rate_delta.p} vs ${extreme / 256}`);
+});
+
+test("the exact McNemar p of gcpc compare matches scipy on the τ² base vs fine-tuned store (40 vs 11)", async () => {
+  const r = await cli([
+    "compare",
+    join(repo, "data/real/tau2-sft"),
+    "--a",
+    "model=gpt-4.1",
+    "--b",
+    "model=ft:gpt-4.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm",
+    "--format",
+    "json",
+    "--resamples",
+    "200",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out).slice(2, 6), ["method", "a", "b", "where"]);
+  for (const key of ["a", "b", "pairing", "matched", "pass_rate_delta", "transitions", "items", "noise_floor"])
+    assert.ok(key in out, key);
+  assert.deepEqual(out.matched.pairs, 140);
+  assert.ok(Math.abs(out.pass_rate_delta.p - scipy.find((c) => c.up === 40 && c.down === 11)!.p) < 1e-15);
+  assert.match(out.pass_rate_delta.test, /40 FAIL→PASS, 11 PASS→FAIL/);
+  const bad = await cli(["compare", join(repo, "data/real/tau2-sft"), "--a", "colour=red", "--b", "model=x"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--a needs FIELD=VALUE.*FIELD one of harness, model/);
+});
+
+test("leaderboard on Terminal-Bench: droid + claude-4-1-opus 235/400 and the harness's own per-run accuracies", async () => {
+  const p = prepareStore((await readStore(join(repo, "data/real/terminal-bench"))).store);
+  const board = leaderboard(p, { by: ["harness", "model"], settings: { ...settings, resamples: 300 } });
+  assert.ok(!("available" in board));
+  const top = board.rows[0];
+  assert.equal(top.arm, "droid / claude-4-1-opus");
+  assert.equal(top.value, 235 / 400);
+  const runs: number[] = JSON.parse(readFileSync(join(repo, "test/fixtures/real-import-reference.json"), "utf8"))
+    .terminal_bench.droid_opus_run_accuracies;
+  const mean = runs.reduce((a, b) => a + b, 0) / runs.length;
+  const se = Math.sqrt(runs.reduce((a, x) => a + (x - mean) ** 2, 0) / (runs.length - 1) / runs.length);
+  assert.equal(top.runs.k, 5);
+  assert.ok(Math.abs(top.runs.mean! - mean) < 1e-12 && Math.abs(top.runs.se! - se) < 1e-12);
+  assert.equal(board.pairwise.length, (13 * 12) / 2);
+  assert.ok(board.rows.every((r) => r.rank_ci && r.rank_ci[0] <= r.rank && r.rank <= r.rank_ci[1]));
+  // The last arm in value order cannot be tied with the first one.
+  assert.ok(!board.tie_groups.some((g) => g.includes(top.arm) && g.includes(board.rows[12].arm)));
+});
+
+test("gcpc compare and leaderboard run on the demo and write their formats", async () => {
+  const out = join(tempDir("gcpc-compare-"), "c.csv");
+  const r = await cli([
+    "compare",
+    "data/demo",
+    "--a",
+    "condition=none",
+    "--b",
+    "condition=curated",
+    "--resamples",
+    "100",
+    "--format",
+    "csv",
+    "--out",
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(readFileSync(out, "utf8"), /^quantity,group,estimate,ci_low,ci_high,n,tasks,p\npass_rate_delta,b - a,/);
+  const lb = await cli(["leaderboard", "data/demo", "--by", "harness", "--resamples", "100"]);
+  assert.equal(lb.code, 0, lb.stderr);
+  assert.match(lb.stdout, /\| rank \[95% CI\] \| arm \|/);
+  const store = join(tempDir("gcpc-compare-store-"), "s");
+  await writeStore(store, smallStore("x (synthetic)", [{ task: "t", outcome: "PASS", labels: ["Yes"] }]), "jsonl");
+  const none = await cli(["compare", store, "--a", "model=q", "--b", "model=m"]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /compare not available: arm a selects no binary trajectory/);
+});
