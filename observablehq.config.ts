@@ -29,6 +29,7 @@ form table td:has(> .wrap-cell) { white-space: normal; }
     { name: "RQ3 Skill effects", path: "/rq3" },
     { name: "FAIL→FAIL explorer", path: "/explorer" },
     { name: "Compare methods", path: "/compare" },
+    { name: "Leaderboard", path: "/leaderboard" },
     { name: "RQ4 Ablations", path: "/rq4" },
     { name: "RQ5 Reliability and transfer", path: "/rq5" },
     { name: "Design (power)", path: "/design" },
@@ -36,7 +37,7 @@ form table td:has(> .wrap-cell) { white-space: normal; }
     { name: "Checklists", path: "/checklists" },
     { name: "Data", path: "/data" },
   ],
-  footer: "GCPC workbench — figures computed at build time from the store named by GCPC_STORE.",
+  footer: "GCPC workbench — every figure computed by gcpc site, at build time, from the store named in the title.",
   search: false,
   // Links end in .html so the site works on any static server, no clean-URL rewrites needed.
   preserveExtension: true,

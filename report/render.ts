@@ -35,16 +35,6 @@ export function renderMarkdown(sections: Section[], header: string): string {
   return out.join("\n");
 }
 
-/** Long CSV: one line per cell with its section and column, so every table fits one file. */
-export function renderCsv(sections: Section[]): string {
-  const lines = ["section,row,column,value"];
-  for (const s of sections)
-    for (const r of s.rows) {
-      for (let k = 1; k < r.length; k++) lines.push([s.id, r[0], s.columns[k], r[k]].map(csvCell).join(","));
-    }
-  return `${lines.join("\n")}\n`;
-}
-
 /** Tidy CSV (RFC 4180): one row per figure (see tidy.ts); numbers bare, text cells formula-guarded. */
 export function renderTidyCsv(rows: TidyRow[]): string {
   const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));

@@ -9,7 +9,7 @@ import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { holm } from "../stats/multiplicity.js";
 import { compareCodePoints } from "../order.js";
 import { taskClusters } from "./common.js";
-import { fieldOf, type ArmField } from "./compare-arms.js";
+import { fieldOf, type ArmField, type Selector } from "./compare-arms.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 
@@ -44,6 +44,7 @@ export interface PairwiseRow {
 
 export interface Leaderboard {
   by: ArmField[];
+  where: Selector;
   metric: LeaderboardMetric;
   estimator: string;
   rows: LeaderboardRow[];
@@ -71,7 +72,7 @@ interface Arm {
  */
 export function leaderboard(
   p: PreparedStore,
-  o: { by: ArmField[]; metric?: LeaderboardMetric; settings: BootstrapSettings },
+  o: { by: ArmField[]; metric?: LeaderboardMetric; settings: BootstrapSettings; where?: Selector },
 ): Leaderboard | NotAvailable {
   const metric = o.metric ?? "pass_rate";
   const gcpc = methodScoreMaps(p).get("gcpc")!;
@@ -79,9 +80,11 @@ export function leaderboard(
     const t = p.trajectories[k];
     return metric === "pass_rate" ? (t.outcome === "PASS" ? 1 : 0) : (gcpc.get(t.trajectory_id) ?? NaN);
   };
+  const where = Object.entries(o.where ?? {}) as [ArmField, string][];
+  const kept = (k: number) => where.every(([f, v]) => fieldOf(p, p.trajectories[k], f) === v);
   const slots = p.trajectories
     .map((_, k) => k)
-    .filter((k) => isBinary(p.trajectories[k]) && Number.isFinite(scoreOf(k)));
+    .filter((k) => isBinary(p.trajectories[k]) && Number.isFinite(scoreOf(k)) && kept(k));
   if (slots.length === 0)
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
@@ -106,6 +109,7 @@ export function leaderboard(
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
   return {
     by: o.by,
+    where: o.where ?? {},
     metric,
     estimator:
       `${metric === "pass_rate" ? "pass rate = passes / trials" : "mean GCPC"} per arm over its trajectories; ` +

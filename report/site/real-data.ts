@@ -5,6 +5,8 @@ import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import { armPassRates } from "../../analysis/rq/arm-rates.js";
 import { rq1Discrimination } from "../../analysis/rq/rq1-discrimination.js";
 import type { RealStores } from "../../store/real-stores.js";
+import { compareArms, type Selector } from "../../analysis/rq/compare-arms.js";
+import { leaderboard } from "../../analysis/rq/leaderboard.js";
 
 /**
  * The Real evaluations page: per real source (each imported by `gcpc import` into data/real/), what it is,
@@ -20,6 +22,7 @@ export function realData(real: RealStores, settings: BootstrapSettings) {
       evaluation("tau2-sft", real.tau2Sft, settings),
       evaluation("tau2-judges", real.tau2Judges, settings),
     ],
+    comparisons: workedComparisons(real, settings),
     ...registryAndHarbor(real.registry, real.harbor, settings),
   };
 }
@@ -76,3 +79,39 @@ function registryAndHarbor(registry: PreparedStore, harbor: PreparedStore, setti
     harbor: { name: harbor.store.manifest.name, trials },
   };
 }
+
+/**
+ * The page's worked comparisons (gcpc compare and gcpc leaderboard on the real stores, the page's text is
+ * written from these numbers): on Terminal-Bench, droid with claude-4-sonnet vs claude-4-1-opus and
+ * orchestrator with claude-4-sonnet vs qwen-3-coder-480B (attempt k with attempt k, so the transitions and the
+ * per-test changes exist; the noise floor is measured between attempts), and claude-4-sonnet under its seven
+ * harnesses; on τ², base vs fine-tuned gpt-4.1.
+ */
+function workedComparisons(real: RealStores, settings: BootstrapSettings) {
+  const tb = real.terminalBench;
+  const pair = (id: string, p: PreparedStore, a: Selector, b: Selector) => ({
+    id,
+    result: compareArms(p, { a, b, pair: "trial", settings }),
+  });
+  return {
+    pairs: [
+      pair(
+        "droid-sonnet-vs-opus",
+        tb,
+        { harness: "droid", model: "claude-4-sonnet" },
+        { harness: "droid", model: "claude-4-1-opus" },
+      ),
+      pair(
+        "orchestrator-sonnet-vs-qwen",
+        tb,
+        { harness: "orchestrator", model: "claude-4-sonnet" },
+        { harness: "orchestrator", model: "qwen-3-coder-480B" },
+      ),
+      pair("tau2-base-vs-finetuned", real.tau2Sft, { model: "gpt-4.1" }, { model: TAU2_FINETUNED }),
+    ],
+    harnesses: leaderboard(tb, { by: ["harness"], where: { model: "claude-4-sonnet" }, settings }),
+  };
+}
+
+/** The fine-tuned model's name in the τ² results. */
+const TAU2_FINETUNED = "ft:gpt-4.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm";

@@ -6,10 +6,15 @@ import { csvFormat } from "d3";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { pairedDeltaPower } from "../../analysis/rq/power.js";
+import { leaderboard } from "../../analysis/rq/leaderboard.js";
+import { fieldOf, type ArmField } from "../../analysis/rq/compare-arms.js";
+import { notAvailable } from "../../analysis/estimates/not-defined.js";
+import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
 import { writeParquet } from "../../store/write-store.js";
 import { protectCsvFormulas } from "../csv-safe.js";
 import { isPaperDemo, loadPaperFigures } from "../paper.js";
-import { renderCsv } from "../render.js";
+import { renderTidyCsv } from "../render.js";
+import { tidyFigures } from "../tidy.js";
 import { reportSections } from "../sections.js";
 import {
   aucRows,
@@ -59,17 +64,19 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
   const built = { checklists: checklistRows(prepared.store), pairItems: pairItemRows(report, prepared) };
   const files: SiteFile[] = [
     { name: "report.json", content: JSON.stringify(pageReport) },
-    { name: "report-tables.csv", content: renderCsv(sections) },
+    // The CLI's tidy export (`gcpc report --format csv`): one row per figure, numbers as numbers.
+    { name: "report-tables.csv", content: renderTidyCsv(tidyFigures(report, paper)) },
     { name: "checklists.json", content: JSON.stringify(built.checklists) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
+    { name: "leaderboard.json", content: JSON.stringify(siteLeaderboard(prepared, report.settings)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
     { name: "pair-items.arrow", content: arrowIpc(built.pairItems) },
   ];
   for (const [name, data] of Object.entries(downloads(report, built))) {
-    files.push({ name: `${name}.csv`, content: csvFormat(protectCsvFormulas(data)) });
+    files.push({ name: `${name}.csv`, content: csvFormat(protectCsvFormulas(data.map(flatRow))) });
     files.push({ name: `${name}.parquet`, content: await parquetBytes(data) });
   }
   return files;
@@ -96,4 +103,36 @@ function designPower(report: AnalysisReport, prepared: PreparedStore) {
   const g = SITE_POWER_GRID;
   const designs = g.tasks.flatMap((tasks) => g.per_task.map((per_task) => ({ tasks, per_task })));
   return pairedDeltaPower(prepared, designs, { simulations: g.simulations, seed: report.settings.seed });
+}
+
+/**
+ * A row with its nested values spread into columns, for CSV (a cell holding an object printed as
+ * "[object Object]"): an interval [lo, hi] becomes NAME_low and NAME_high, an object its fields as
+ * NAME_FIELD, recursively; any other array is its JSON text.
+ */
+export function flatRow(row: Row): Row {
+  const out: Row = {};
+  const put = (key: string, v: unknown) => {
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" || x === null)) {
+      out[`${key}_low`] = v[0];
+      out[`${key}_high`] = v[1];
+    } else if (Array.isArray(v)) out[key] = JSON.stringify(v);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) put(`${key}_${k}`, x);
+    else out[key] = v as Row[string];
+  };
+  for (const [k, v] of Object.entries(row)) put(k, v);
+  return out;
+}
+
+/**
+ * The Leaderboard page's data: the arms of the published store by harness and model, or by harness, or by
+ * model alone, the first grouping with 2 to 15 arms (every pair of arms is compared, so the page stays small).
+ */
+function siteLeaderboard(prepared: PreparedStore, settings: BootstrapSettings) {
+  const binary = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
+  for (const by of [["harness", "model"], ["harness"], ["model"]] as ArmField[][]) {
+    const arms = new Set(binary.map((t) => by.map((f) => fieldOf(prepared, t, f)).join(" / "))).size;
+    if (arms >= 2 && arms <= 15) return leaderboard(prepared, { by, settings });
+  }
+  return notAvailable("no grouping by harness and model, harness, or model gives 2 to 15 arms");
 }

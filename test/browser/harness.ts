@@ -12,6 +12,7 @@ export const PAGES = [
   "/rq2",
   "/rq3",
   "/explorer",
+  "/leaderboard",
   "/compare",
   "/rq4",
   "/rq5",
