@@ -21,6 +21,10 @@ form table thead th { background: var(--theme-background) !important; }
 .scroll-x td.evidence { min-width: 12rem; white-space: normal; overflow-wrap: anywhere; }
 .filter-chips button { margin-right: 0.5rem; cursor: pointer; }
 form table td:has(> .wrap-cell) { white-space: normal; }
+/* Workbench pages (tables first: Checklists, explorer, Compare, Leaderboard, Real evaluations) use the full
+   width: a page opts in with toc: false and an element of class "workbench". */
+#observablehq-main:has(.workbench) > .observablehq--block, #observablehq-main:has(.workbench) > * { max-width: none; }
+#observablehq-main:has(.workbench) { max-width: none; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },
