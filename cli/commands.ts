@@ -26,6 +26,7 @@ import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
 import { buildSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
+import { lockOut, removeLeftovers } from "./site-guard.js";
 import { siteArchive } from "../report/site/archive.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readRealStores } from "../store/real-stores.js";
@@ -334,6 +335,10 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     throw e;
   });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
+  // One build at a time into one --out (a live owner's lock is refused, a dead one's taken over), and what
+  // an interrupted build left beside it is removed first.
+  const release = lockOut(out);
+  for (const dir of removeLeftovers(out)) progress(`removed ${dir}, left by an interrupted build`);
   const { workspace, cached } = await buildSite({
     store: dir,
     out,
@@ -352,7 +357,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
       progress("writing the site's data files");
       return siteArchive(report, prepared, await readRealStores(REPO));
     },
-  });
+  }).finally(release);
   io.out(
     `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +
       `(cache ${workspace}${cached ? ", analysis reused" : ""})\n`,

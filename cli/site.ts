@@ -25,6 +25,7 @@ import {
 } from "./browser-bundle.js";
 import { UsageError } from "./errors.js";
 import { repoRoot } from "./repo-root.js";
+import { pinFrameworkNpm, STAGING_OWNER, withInterruptCleanup } from "./site-guard.js";
 
 /**
  * `gcpc site STORE --out DIR`: the report site for any store, from any working directory.
@@ -92,17 +93,43 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
   const archivePath = join(ws, "src", "data", "site.zip");
   const cached = existsSync(archivePath);
   prepareWorkspace(ws);
+  pinFrameworkNpm(ws, REPO);
   const vendor = join(ws, "src", "components", "vendor");
   if (!existsSync(vendor)) cpSync(await b.vendor, vendor, { recursive: true, preserveTimestamps: true });
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
   const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
   chmodSync(staging, 0o755); // mkdtemp makes it private; a static server must read it
+  // Who builds here: a later build removes this folder only once this process is gone (removeLeftovers).
+  writeFileSync(join(staging, STAGING_OWNER), `${process.pid}\n`);
   b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
   // Framework starts at once: its first seconds (reading pages, bundling its client) need no data, and
   // run on the second core while this process computes the archive. Should Framework reach the data
   // first, the loader waits for the archive to appear (src/data/site.zip.ts).
   const framework = startFramework(ws, staging, { ...b, archivePath });
+  const cleanup = async () => {
+    await framework.stop();
+    rmSync(staging, { recursive: true, force: true });
+  };
+  return withInterruptCleanup(cleanup, () =>
+    finishBuild(b, { ws, staging, outAbs, archivePath, storeHash, cached, framework }),
+  );
+}
+
+/** The rest of a build once Framework runs: the archive (unless cached), then the swap into --out. */
+async function finishBuild(
+  b: SiteBuild,
+  o: {
+    ws: string;
+    staging: string;
+    outAbs: string;
+    archivePath: string;
+    storeHash: string;
+    cached: boolean;
+    framework: ReturnType<typeof startFramework>;
+  },
+): Promise<{ workspace: string; cached: boolean }> {
+  const { staging, outAbs, archivePath, storeHash, cached, framework } = o;
   try {
     if (!cached) {
       b.onProgress("running the analysis once for every page");
@@ -122,6 +149,7 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
     }
     const marker = { store: b.storeName, store_sha256: storeHash, seed: b.seed, interval: b.interval };
     writeFileSync(join(staging, SITE_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+    rmSync(join(staging, STAGING_OWNER), { force: true });
     const old = existsSync(outAbs) ? `${staging}.old` : undefined;
     if (old) renameSync(outAbs, old);
     renameSync(staging, outAbs);
@@ -131,7 +159,7 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
     rmSync(staging, { recursive: true, force: true });
     throw e;
   }
-  return { workspace: ws, cached };
+  return { workspace: o.ws, cached };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
@@ -8,12 +8,13 @@ import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
-import { buildSite, launch, openOffline, PAGES, serve } from "./browser/harness.js";
+import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
 
 const XSS = "<img src=x onerror=alert(1)>";
 const repo = new URL("..", import.meta.url).pathname;
-let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any;
+let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any, offline: boolean;
 
 const repoCaches = () =>
   ["src/.observablehq", ".site-cache"]
@@ -31,15 +32,10 @@ before(async () => {
   s.tasks[0].domain = XSS;
   s.manifest.name = `site-test store ${XSS}`;
   await writeStore(store, s, "jsonl");
-  // Offline by construction: every proxy and the npm registry point at a closed loopback port.
-  const closed = "http://127.0.0.1:9";
-  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), {
-    HTTP_PROXY: closed,
-    HTTPS_PROXY: closed,
-    http_proxy: closed,
-    https_proxy: closed,
-    npm_config_registry: `${closed}/`,
-  });
+  // A store and a cache never built before, built inside a network namespace (unshare -n): no request of
+  // any kind can leave the machine, so a build that needed the network would fail here.
+  offline = networkNamespaceAvailable();
+  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), {}, [], { offline });
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
   const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "report", store, "--format", "json"], {
@@ -53,6 +49,27 @@ after(async () => {
   await browser?.close();
   server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+test("the site was built with no network at all (unshare -n), for a store and a cache never built before", (t) => {
+  if (!offline) {
+    t.skip("NOT PROVEN HERE: `unshare -n` is unavailable (needs root or user namespaces), so the build had a network");
+    return;
+  }
+  // The fresh cache names only the pinned versions (cli/site-guard.ts): no `@latest` was resolved, which
+  // would have needed the registry, and nothing else was fetched into it.
+  const workspace = readdirSync(join(tmp, "cache")).find((d) => !d.startsWith("_vendor"))!;
+  const npm = join(tmp, "cache", workspace, "src/.observablehq/cache/_npm");
+  const names = readdirSync(npm).flatMap((d) =>
+    d.startsWith("@") ? readdirSync(join(npm, d)).map((x) => `${d}/${x}`) : [d],
+  );
+  const pinned = Object.entries(FRAMEWORK_NPM_PINS).map(([n, v]) => `${n}@${v}`);
+  for (const p of pinned) assert.ok(names.includes(p), `${p} pinned`);
+  const unexpected = names.filter(
+    (n) => !pinned.includes(n) && !/^(@observablehq\/plot|apache-arrow|arquero|d3|d3-dsv|htl)@/.test(n),
+  );
+  assert.deepEqual(unexpected, []);
+  for (const n of names) assert.equal(readdirSync(join(npm, n)).length, 0, `${n}: nothing was downloaded`);
 });
 
 test("the build names its store in every page's static HTML, escaped; the repo's own caches are untouched", () => {

@@ -26,15 +26,27 @@ export const PAGES = [
  * Builds the site with `gcpc site` into `out`, with its own build cache (`cache`), so the tests
  * never touch the repo's cache. `env` adds variables (e.g. proxies pointing nowhere).
  */
+/**
+ * Whether this machine can run a command with no network at all: `unshare -n` (a new network namespace
+ * holding only a loopback device that is down), which needs root or user namespaces.
+ */
+export function networkNamespaceAvailable(): boolean {
+  return spawnSync("unshare", ["-n", "true"]).status === 0;
+}
+
 export function buildSite(
   store: string,
   out: string,
   cache: string,
   env: Record<string, string> = {},
   args: string[] = [],
+  options: { offline?: boolean } = {},
 ): { stdout: string; stderr: string } {
   const cli = [join(repo, "bin/gcpc.js"), "site", store, "--out", out, "--cache", cache, ...args];
-  const r = spawnSync(process.execPath, cli, {
+  // Offline: the whole build inside a network namespace, so no request of any client (fetch ignores proxy
+  // variables) can leave the machine; it fails rather than falls back when a request is attempted.
+  const [command, argv] = options.offline ? ["unshare", ["-n", process.execPath, ...cli]] : [process.execPath, cli];
+  const r = spawnSync(command, argv, {
     cwd: repo,
     env: { ...process.env, ...env },
     encoding: "utf8",
