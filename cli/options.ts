@@ -86,7 +86,7 @@ export function parseCommand(command: string, args: string[]): Parsed {
     });
     return { values: values as Parsed["values"], positionals };
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.split("\n")[0]} (try gcpc help ${command})`);
+    throw new UsageError(`${parseErrorText(e as Error & { code?: string }, args)} (try gcpc help ${command})`);
   }
 }
 
@@ -101,4 +101,17 @@ export function choiceOption<T extends string>(name: string, v: unknown, choices
   if (v === undefined) return def;
   if (!choices.includes(v as T)) throw new UsageError(`--${name} must be ${choices.join(", ")}; got "${v}"`);
   return v as T;
+}
+
+/** node:util parseArgs errors in the CLI's own words (its texts talk about positionals and '--'). */
+function parseErrorText(e: Error & { code?: string }, args: string[]): string {
+  const option = /'(-[^']*)'/.exec(e.message)?.[1];
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option ?? ""}`.trim();
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    const at = args.indexOf(option);
+    const next = at >= 0 ? args[at + 1] : undefined;
+    if (next?.startsWith("-")) return `${option} needs a value, got "${next}" (a value may not start with "-")`;
+    return `${option} needs a value`;
+  }
+  return e.message.split("\n")[0];
 }

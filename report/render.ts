@@ -20,7 +20,8 @@ export function escapeMarkdownCell(x: unknown): string {
 
 /** CSV cell (RFC 4180) protected against formula injection: cells starting with = + - @ (or tab/CR) get a leading '. */
 export function csvCell(x: unknown): string {
-  const s = guardFormula(x === null || x === undefined ? "" : String(x));
+  // Store text may carry terminal escape codes: a CSV keeps none (it is printed and opened as text).
+  const s = guardFormula(x === null || x === undefined ? "" : stripControl(String(x)));
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -224,10 +224,17 @@ test("finding 9: --version, help per command (exit 2 for an unknown one), missin
     [["report", example, "--paper", "--no-paper"], /contradict/],
     [["report", example, "--format", "xml"], /--format must be md, json, csv, latex/],
     [["report", example, "--resamples", "0"], /--resamples must be an integer >= 1/],
+    [
+      ["report", example, "--resamples", "-5"],
+      /--resamples needs a value, got "-5" \(a value may not start with "-"\)/,
+    ],
     [["report", example, "--benchmark", "x"], /--benchmark "x": the store's benchmarks are/],
-    [["site", example, "--out", join(tmpdir(), "gcpc-never"), "--benchmark", "x"], /Unknown option '--benchmark'/],
+    [
+      ["site", example, "--out", join(tmpdir(), "gcpc-never"), "--benchmark", "x"],
+      /unknown option --benchmark \(try gcpc help site\)/,
+    ],
     [["report", example, csvExample], /exactly one store folder/],
-    [["validate", example, "--seed", "3"], /Unknown option '--seed'/],
+    [["validate", example, "--seed", "3"], /unknown option --seed \(try gcpc help validate\)/],
     [["generate", join(tmpdir(), "gcpc-never")], /needs --seed/],
     [
       ["generate", join(tmpdir(), "gcpc-never"), "--seed", "1", "--scale", "5000"],
