@@ -15,13 +15,20 @@ export interface CompareRequest {
   rowsB: { score: number; pass: boolean; task: string }[];
   shared: { a: number; b: number; pass: boolean; task: string }[];
   settings: BootstrapSettings;
+  /**
+   * Each method's figure name (its seed with the run's seed), the CLI's for the same rows: `rq1:auc:<method>`,
+   * or `rq1:condition:<c>` for GCPC on one condition (RQ1's by-condition row). The same rows under another
+   * figure name draw other resamples, so an endpoint can differ in its third decimal.
+   */
+  figures?: [string, string];
 }
 
 export function compare(req: CompareRequest) {
   const [a, b] = req.methods;
+  const [figureA, figureB] = req.figures ?? [`rq1:auc:${a}`, `rq1:auc:${b}`];
   const t0 = performance.now();
-  const estA = aucWithCI(a, req.rowsA, req.settings, `rq1:auc:${a}`);
-  const estB = aucWithCI(b, req.rowsB, req.settings, `rq1:auc:${b}`);
+  const estA = aucWithCI(a, req.rowsA, req.settings, figureA);
+  const estB = aucWithCI(b, req.rowsB, req.settings, figureB);
   const paired = a === b ? null : pairedAucComparison(req.shared, [a, b], req.settings);
   return { estA, estB, paired, workerMs: performance.now() - t0 };
 }
