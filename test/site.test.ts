@@ -11,6 +11,7 @@ import { treeHash } from "./helpers/run-cli.js";
 import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
+import { lowContrastText } from "./browser/contrast.js";
 
 const XSS = "<img src=x onerror=alert(1)>";
 const repo = new URL("..", import.meta.url).pathname;
@@ -129,17 +130,26 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
   }
 });
 
-test("every page renders offline: no failed request, no console error, no dialog", async () => {
-  for (const path of PAGES) {
-    const { page, problems } = await openOffline(browser, origin + path);
-    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
-    if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
-    await page.waitForTimeout(300);
-    assert.deepEqual(problems.failed, [], `${path}: failed requests`);
-    assert.deepEqual(problems.consoleErrors, [], `${path}: console errors`);
-    assert.deepEqual(problems.dialogs, [], `${path}: dialogs`);
-    await page.close();
-  }
+test("every page renders offline at 390 and 1280 px, light and dark: no failed request, console error, dialog or low-contrast text", async () => {
+  const views = [
+    { width: 1280, colorScheme: "light" as const },
+    { width: 1280, colorScheme: "dark" as const },
+    { width: 390, colorScheme: "light" as const },
+    { width: 390, colorScheme: "dark" as const },
+  ];
+  for (const view of views)
+    for (const path of PAGES) {
+      const where = `${path} at ${view.width} px, ${view.colorScheme}`;
+      const { page, problems } = await openOffline(browser, origin + path, "networkidle", view);
+      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+      if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+      await page.waitForTimeout(300);
+      assert.deepEqual(problems.failed, [], `${where}: failed requests`);
+      assert.deepEqual(problems.consoleErrors, [], `${where}: console errors`);
+      assert.deepEqual(problems.dialogs, [], `${where}: dialogs`);
+      assert.deepEqual(await lowContrastText(page), [], `${where}: text below 4.5:1 (3:1 when large)`);
+      await page.close();
+    }
 });
 
 test("headline numbers on the pages equal the CLI's JSON for the same store", async () => {
