@@ -395,13 +395,17 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   );
   assert.equal(await page.locator("#pair-detail img").count(), 0, "no element injected");
   assert.deepEqual(problems.dialogs, []);
-  // The filter is in the URL; opening that URL restores it (same count).
+  // The filter and the selected pair are in the URL; opening that URL restores both (same count, same pair).
   assert.match(page.url(), /[?&]min=0\.05/);
+  await page.waitForFunction(() => /[?&]pair=/.test(location.search), null, { timeout: 10_000 });
+  const detail = await page.textContent("#pair-detail");
   const shared = await openOffline(browser, page.url());
   await shared.page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
     timeout: 60_000,
   });
   assert.equal(Number(await shared.page.textContent("#pair-count")), expected);
+  await shared.page.waitForSelector("#changed-count", { timeout: 20_000 });
+  assert.equal(await shared.page.textContent("#pair-detail"), detail, "the shared URL selects the same pair");
   await shared.page.close();
   await page.close();
 });
