@@ -70,10 +70,7 @@ export function removeLeftovers(out: string): string[] {
  * While `work` runs, SIGINT and SIGTERM first run `cleanup` (stop the children, remove the staging folder)
  * and then exit with 130 or 143, as a shell reports a process ended by that signal.
  */
-export async function withInterruptCleanup<T>(
-  cleanup: () => Promise<unknown>,
-  work: () => Promise<T>,
-): Promise<T> {
+export async function withInterruptCleanup<T>(cleanup: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
   const handler = (signal: NodeJS.Signals) => {
     void Promise.resolve()
       .then(cleanup)

@@ -75,16 +75,55 @@ function isNumericColumn(rows: Section["rows"], k: number): boolean {
   return cells.length > 0 && cells.every((v) => typeof v === "number" || NUMERIC.test(String(v).trim()));
 }
 
-export function latexTable(s: Section): string {
-  const spec = s.columns.map((_, k) => {
-    if (isNumericColumn(s.rows, k)) return "r";
-    const longest = Math.max(max(s.rows, (r) => String(r[k] ?? "").length) ?? 0, s.columns[k].length);
-    return longest > 28 ? ">{\\raggedright\\arraybackslash}p{4.2cm}" : "l";
+/**
+ * Column specs that fit the text block: every column is a paragraph column whose width is its share of
+ * \linewidth, in proportion to what it needs (its longest unbreakable word, or its longest cell up to 30
+ * characters), less its own padding, so the columns add up to the line and a long cell wraps instead of
+ * running past the margin; the font size is the largest whose line holds the columns' needs. Numeric
+ * columns are right-aligned, text left-aligned.
+ */
+function columnLayout(s: Section): { specs: string[]; size: string } {
+  const cells = (k: number) => [s.columns[k], ...s.rows.map((r) => String(r[k] ?? ""))];
+  // A column needs its longest word (measured a little wide: capitals, digits and symbols are wider than an
+  // average character) and would like its longest cell up to 30 characters.
+  const least = s.columns.map((_, k) =>
+    Math.ceil(1.5 * Math.max(...cells(k).flatMap((c) => c.split(/\s+/).map(textUnits))) + 1),
+  );
+  const wish = s.columns.map((_, k) => Math.max(least[k], Math.min(30, Math.max(...cells(k).map((c) => c.length))), 4));
+  const need = least.reduce((a, b) => a + b, 0);
+  // Characters a 17 cm line holds at each size (A4, about 2 cm margins), roughly: the largest size that holds
+  // every column's least, then what is left goes to the columns that wish for more, in proportion.
+  const size = SIZES.find((z) => z.chars >= need) ?? SIZES[SIZES.length - 1];
+  const extra = wish.map((w, k) => w - least[k]);
+  const room = Math.max(0, size.chars - need);
+  const wanted = extra.reduce((a, b) => a + b, 0);
+  const widths = least.map((l, k) => Math.round(10 * (l + (wanted ? (room * extra[k]) / wanted : 0))));
+  const sum = widths.reduce((a, b) => a + b, 0);
+  // Each column's share of the line left after every column's padding: (\linewidth − 2n\tabcolsep)·w / Σw.
+  const free = `(\\linewidth-${2 * s.columns.length}\\tabcolsep)`;
+  const specs = widths.map((w, k) => {
+    const align = isNumericColumn(s.rows, k) ? "\\raggedleft" : "\\raggedright";
+    return `>{${align}\\arraybackslash}p{\\dimexpr${free}*${w}/${sum}\\relax}`;
   });
+  return { specs, size: size.command };
+}
+
+/** A word's width in average characters: a symbol set in math mode (→, ≤, Δ…) is about three. */
+const textUnits = (word: string) => [...word].reduce((n, ch) => n + (ch in SYMBOLS ? 3 : 1), 0);
+
+const SIZES = [
+  { command: "\\small", chars: 95 },
+  { command: "\\footnotesize", chars: 115 },
+  { command: "\\scriptsize", chars: 150 },
+  { command: "\\tiny", chars: 190 },
+];
+
+export function latexTable(s: Section): string {
+  const { specs: spec, size } = columnLayout(s);
   const head = `${s.columns.map(escapeLatex).join(" & ")} \\\\`;
   return [
     `% table ${s.id}: needs ${LATEX_PREAMBLE.join(" ")}`,
-    "{\\small",
+    `{${size}\\setlength{\\tabcolsep}{3pt}`,
     `\\begin{longtable}{${spec.join("")}}`,
     `\\caption{${escapeLatex(s.title)}. ${escapeLatex(s.caption)}}` +
       `\\label{tab:${s.id.replace(/[^A-Za-z0-9:-]/g, "-")}}\\\\`,

@@ -197,6 +197,10 @@ test("finding 8: every LaTeX table compiles with pdflatex (booktabs, longtable, 
         .join("\n")}`,
     );
     assert.doesNotMatch(run.stdout, /^! /m);
+    // Every table fits the text block: no line of it runs past the margin.
+    const overfull =
+      readFileSync(join(dir, `t${i}.log`), "latin1").match(/Overfull \\hbox \([\d.]+pt too wide\)/g) ?? [];
+    assert.deepEqual(overfull, [], `table ${i} (${table.split("\n")[0].slice(0, 40)}) runs past the margin`);
   }
   t.diagnostic(`${tables.length} tables compiled`);
   rmSync(dir, { recursive: true });
