@@ -29,6 +29,9 @@ form table td:has(> .wrap-cell) { white-space: normal; }
    on the light sidebar, and the footer's faint grey 3.9:1 on the dark page. */
 @media (prefers-color-scheme: light) { :root { --theme-foreground-muted: #5a5d62; } }
 #observablehq-footer, #observablehq-footer a { color: var(--theme-foreground-muted); }
+/* A long store name (the site's title) wraps in the sidebar instead of running out of it. */
+#observablehq-sidebar > ol:first-child > label, #observablehq-sidebar-toggle + label, #observablehq-sidebar a,
+#observablehq-sidebar span { white-space: normal; overflow-wrap: anywhere; }
 </style>`,
   pages: [
     { name: "Overview", path: "/" },
