@@ -263,6 +263,8 @@ function storeOf(records: TrialRecord[], roots: string[], name?: string): Store 
       primary_judge: VERIFIER_JUDGE,
       synthetic: false,
       schema_version: 1,
+      // No test ran anywhere (every parser_results null or empty): an outcome-only store.
+      ...(judgments.length === 0 ? { judgments_optional: true } : {}),
     },
     tasks,
     items,
