@@ -8,3 +8,4 @@ export { pairedAucComparison } from "./rq/rq1-discrimination.js";
 export { headline } from "./estimates/bootstrap-interval.js";
 export { signTestPValue } from "./stats/sign-test.js";
 export { benjaminiHochberg } from "./stats/multiplicity.js";
+export { ARM_FIELDS, compareArmTable } from "./rq/compare-arms.js";

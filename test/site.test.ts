@@ -213,6 +213,43 @@ test("the compare page recomputes in the browser and equals the CLI's JSON (defa
   }
 });
 
+test("the compare page's arms mode runs gcpc compare in the browser: the CLI's digits, automatic and trial pairing", async () => {
+  const pp = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
+  for (const pair of ["", "trial"]) {
+    const query = `?arm=condition&arm_a=none&arm_b=curated${pair ? `&pair=${pair}` : ""}`;
+    const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
+    await page.waitForSelector("#arms-result", { timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(repo, "bin/gcpc.js"),
+        "compare",
+        store,
+        "--a",
+        "condition=none",
+        "--b",
+        "condition=curated",
+        "--format",
+        "json",
+      ].concat(pair ? ["--pair", pair] : []),
+      { encoding: "utf8", maxBuffer: 1 << 26 },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const expected = JSON.parse(r.stdout);
+    const d = expected.pass_rate_delta;
+    assert.equal(await page.textContent("#arms-pairing"), expected.pairing.mode);
+    assert.equal(Number(await page.textContent("#arms-pairs")), expected.matched.pairs);
+    assert.equal(await page.textContent("#arms-delta"), pp(d.estimate));
+    assert.equal(await page.textContent("#arms-delta-ci"), `[${pp(d.ci[0])}, ${pp(d.ci[1])}]`);
+    const p = d.p < 1e-4 ? d.p.toExponential(1) : d.p.toFixed(4);
+    assert.equal(await page.textContent("#arms-p"), p);
+    if (pair === "trial")
+      assert.ok((await page.locator("#arms-transitions tbody tr").count()) === 4, "four transitions");
+    assert.deepEqual(problems.consoleErrors, []);
+    await page.close();
+  }
+});
+
 test("brushing the explorer's Δ histogram filters the table to the CLI's count for that range", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#delta-histogram svg", { timeout: 60_000 });

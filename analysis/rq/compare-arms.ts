@@ -65,11 +65,78 @@ export interface CompareResult {
   };
 }
 
-/** A pair: the two sides' slots in the prepared store (task pairing: the cell's attempts, averaged). */
+/** A pair: the two sides' rows in the arm table (task pairing: the cell's attempts, averaged). */
 interface Pair {
   task: string;
   a: number[];
   b: number[];
+}
+
+/** One binary trajectory as a comparison of arms reads it: its fields, attempt, outcome and score. */
+export interface ArmRow {
+  id: string;
+  task: string;
+  fields: Record<ArmField, string | null>;
+  trial: number | null;
+  outcome: "PASS" | "FAIL";
+  /** The compared score (NaN-free: null when the trajectory has none, e.g. zero-evidence GCPC). */
+  score: number | null;
+}
+
+/**
+ * Everything `compareArmTable` reads, plain data: what the CLI builds from a prepared store ({@link armTable})
+ * and what the site ships to the browser, so both compute the same numbers with the same code and seeds.
+ */
+export interface ArmTable {
+  method: string;
+  /** The binary trajectories in trajectory_id order. */
+  rows: ArmRow[];
+  /** Each row's primary-run label string (label-vectors.ts) and each task's checklist, for the per-item tests. */
+  labels: string[] | null;
+  checklist: Record<string, { item_id: string; text: string; category?: string | null; route: string }[]>;
+  /** The noise floor when no arm repeats attempts: the store's repeated scoring runs, or the paper's constant. */
+  fallbackFloor: { value: number; source: "measured between runs" | "paper"; n: number; definition: string };
+}
+
+/** The arm table of a prepared store for a method's scores (GCPC by default). */
+export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvailable {
+  const scores = methodScoreMaps(p).get(method);
+  if (!scores) return notAvailable(`no scores for method "${method}"`);
+  const rows: ArmRow[] = [];
+  const labels: string[] = [];
+  for (const [k, t] of p.trajectories.entries()) {
+    if (!isBinary(t)) continue;
+    const fields = Object.fromEntries(ARM_FIELDS.map((f) => [f, fieldOf(p, t, f)])) as Record<ArmField, string | null>;
+    const score = scores.get(t.trajectory_id);
+    rows.push({
+      id: t.trajectory_id,
+      task: t.task_id,
+      fields,
+      trial: t.trial ?? null,
+      outcome: t.outcome as "PASS" | "FAIL",
+      score: score === undefined || !Number.isFinite(score) ? null : score,
+    });
+    labels.push(p.labelsAt(k) ?? "");
+  }
+  const checklist = Object.fromEntries(
+    [...p.checklist].map(([task, items]) => [
+      task,
+      items.map((it) => ({ item_id: it.item_id, text: it.text, category: it.category ?? null, route: it.route })),
+    ]),
+  );
+  const store = noiseFloor(p);
+  return {
+    method,
+    rows,
+    labels: p.hasJudgments ? labels : null,
+    checklist,
+    fallbackFloor: {
+      value: store.value,
+      source: store.source === "measured" ? "measured between runs" : "paper",
+      n: store.trajectories,
+      definition: store.definition,
+    },
+  };
 }
 
 /** A trajectory's value of a descriptive field (benchmark and domain through its task). */
@@ -78,9 +145,6 @@ export function fieldOf(p: PreparedStore, t: Trajectory, field: ArmField): strin
   if (field === "domain") return p.tasks.get(t.task_id)?.domain ?? null;
   return (t[field] as string | null | undefined) ?? null;
 }
-
-const matches = (p: PreparedStore, t: Trajectory, s: Selector) =>
-  (Object.entries(s) as [ArmField, string][]).every(([f, v]) => fieldOf(p, t, f) === v);
 
 /**
  * Any two arms of a store compared on matched units (paper §4.3's with/without-skill pairs, generalised): a
@@ -96,35 +160,45 @@ export function compareArms(
   p: PreparedStore,
   o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; method?: string; settings: BootstrapSettings },
 ): CompareResult | NotAvailable {
+  const table = armTable(p, o.method ?? "gcpc");
+  return "available" in table ? table : compareArmTable(table, o);
+}
+
+const matches = (row: ArmRow, s: Selector) =>
+  (Object.entries(s) as [ArmField, string][]).every(([f, v]) => row.fields[f] === v);
+
+/** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
+export function compareArmTable(
+  table: ArmTable,
+  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; settings: BootstrapSettings },
+): CompareResult | NotAvailable {
   const where = o.where ?? {};
-  const method = o.method ?? "gcpc";
-  const scores = methodScoreMaps(p).get(method);
-  if (!scores) return notAvailable(`no scores for method "${method}"`);
+  const rows = table.rows;
   const named = new Set<string>([...Object.keys(o.a), ...Object.keys(o.b), ...Object.keys(where)]);
   const shared = ARM_FIELDS.filter((f) => !named.has(f));
   // An arm compared with itself pairs each trajectory with itself (every Δ is 0); other overlaps are refused.
   const itself = JSON.stringify(o.a) === JSON.stringify(o.b);
   const sides = { a: [] as number[], b: [] as number[] };
-  for (const [k, t] of p.trajectories.entries()) {
-    if (!isBinary(t) || !matches(p, t, where)) continue;
-    const inA = matches(p, t, o.a);
-    const inB = matches(p, t, o.b);
-    if (inA && inB && !itself) return notAvailable(`trajectory ${t.trajectory_id} matches both arms: the arms overlap`);
+  for (const [k, r] of rows.entries()) {
+    if (!matches(r, where)) continue;
+    const inA = matches(r, o.a);
+    const inB = matches(r, o.b);
+    if (inA && inB && !itself) return notAvailable(`trajectory ${r.id} matches both arms: the arms overlap`);
     if (inA) sides.a.push(k);
     if (inB && (!inA || itself)) sides.b.push(k);
   }
   if (sides.a.length === 0 || sides.b.length === 0)
     return notAvailable(`arm ${sides.a.length === 0 ? "a" : "b"} selects no binary trajectory`);
-  const pairing = choosePairing(p, sides, shared, o.pair);
-  const built = buildPairs(p, sides, shared, pairing.mode);
+  const pairing = choosePairing(rows, sides, shared, o.pair);
+  const built = buildPairs(rows, sides, shared, pairing.mode);
   if (built.pairs.length === 0) return notAvailable("no unit matches between the arms (everything else equal)");
-  const score = (k: number) => scores.get(p.trajectories[k].trajectory_id) ?? NaN;
-  const floor = measuredFloor(p, sides, shared, score);
+  const score = (k: number) => rows[k].score ?? NaN;
+  const floor = measuredFloor(table, sides, shared, score);
   const figure = `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(where)}`;
   return {
-    method,
-    a: summary(p, o.a, sides.a),
-    b: summary(p, o.b, sides.b),
+    method: table.method,
+    a: summary(rows, o.a, sides.a),
+    b: summary(rows, o.b, sides.b),
     where,
     matched_on: shared,
     pairing,
@@ -135,36 +209,35 @@ export function compareArms(
       unmatched_b: built.unmatched.b,
       no_trial: built.noTrial,
     },
-    pass_rate_delta: passRateDelta(p, built.pairs, pairing.mode, o.settings, `${figure}:pass_rate`),
+    pass_rate_delta: passRateDelta(rows, built.pairs, pairing.mode, o.settings, `${figure}:pass_rate`),
     transitions:
       pairing.mode === "trial"
-        ? transitions(p, built.pairs, score, floor.value, o.settings, figure)
+        ? transitions(rows, built.pairs, score, floor.value, o.settings, figure)
         : notAvailable("task pairing: an attempt has no partner, so outcomes do not pair into transitions"),
     items:
       pairing.mode === "trial"
-        ? items(p, built.pairs)
+        ? items(table, built.pairs)
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,
   };
 }
 
-function summary(p: PreparedStore, selector: Selector, slots: number[]): ArmSummary {
-  const passes = slots.filter((k) => p.trajectories[k].outcome === "PASS").length;
+function summary(rows: ArmRow[], selector: Selector, slots: number[]): ArmSummary {
+  const passes = slots.filter((k) => rows[k].outcome === "PASS").length;
   return {
     selector,
     trajectories: slots.length,
-    tasks: new Set(slots.map((k) => p.trajectories[k].task_id)).size,
+    tasks: new Set(slots.map((k) => rows[k].task)).size,
     pass_rate: slots.length ? passes / slots.length : null,
   };
 }
 
 /** The key of a trajectory's matching cell: its task and the shared fields. */
-const cellKey = (p: PreparedStore, t: Trajectory, shared: readonly ArmField[]) =>
-  JSON.stringify([t.task_id, ...shared.map((f) => fieldOf(p, t, f))]);
+const cellKey = (r: ArmRow, shared: readonly ArmField[]) => JSON.stringify([r.task, ...shared.map((f) => r.fields[f])]);
 
 /** Trial pairing when every arm holds at most one attempt per cell, else task pairing (unless given). */
 function choosePairing(
-  p: PreparedStore,
+  rows: ArmRow[],
   sides: { a: number[]; b: number[] },
   shared: readonly ArmField[],
   given?: Pairing,
@@ -173,7 +246,7 @@ function choosePairing(
   const repeated = (slots: number[]) => {
     const seen = new Set<string>();
     for (const k of slots) {
-      const key = cellKey(p, p.trajectories[k], shared);
+      const key = cellKey(rows[k], shared);
       if (seen.has(key)) return true;
       seen.add(key);
     }
@@ -194,18 +267,18 @@ function choosePairing(
   };
 }
 
-function buildPairs(p: PreparedStore, sides: { a: number[]; b: number[] }, shared: readonly ArmField[], mode: Pairing) {
+function buildPairs(rows: ArmRow[], sides: { a: number[]; b: number[] }, shared: readonly ArmField[], mode: Pairing) {
   let noTrial = 0;
   const cells = new Map<string, { task: string; a: number[]; b: number[] }>();
   for (const side of ["a", "b"] as const)
     for (const k of sides[side]) {
-      const t = p.trajectories[k];
-      if (mode === "trial" && (t.trial === null || t.trial === undefined)) {
+      const t = rows[k];
+      if (mode === "trial" && t.trial === null) {
         noTrial++;
         continue;
       }
-      const key = cellKey(p, t, shared) + (mode === "trial" ? `#${t.trial}` : "");
-      if (!cells.has(key)) cells.set(key, { task: t.task_id, a: [], b: [] });
+      const key = cellKey(t, shared) + (mode === "trial" ? `#${t.trial}` : "");
+      if (!cells.has(key)) cells.set(key, { task: t.task, a: [], b: [] });
       cells.get(key)![side].push(k);
     }
   const pairs: Pair[] = [];
@@ -223,12 +296,12 @@ function buildPairs(p: PreparedStore, sides: { a: number[]; b: number[] }, share
   return { pairs, unmatched, noTrial };
 }
 
-const passOf = (p: PreparedStore, slots: number[]) =>
-  slots.reduce((n, k) => n + (p.trajectories[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
+const passOf = (rows: ArmRow[], slots: number[]) =>
+  slots.reduce((n, k) => n + (rows[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
 
 /** Mean over pairs of pass(b) − pass(a); a task-clustered bootstrap of that mean; the exact paired test. */
-function passRateDelta(p: PreparedStore, pairs: Pair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
-  const d = pairs.map((x) => passOf(p, x.b) - passOf(p, x.a));
+function passRateDelta(rows: ArmRow[], pairs: Pair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
+  const d = pairs.map((x) => passOf(rows, x.b) - passOf(rows, x.a));
   const { clusterOf, clusters } = taskClusters(pairs.map((x) => x.task));
   const sum = new Float64Array(clusters);
   const count = new Float64Array(clusters);
@@ -275,7 +348,7 @@ function passRateDelta(p: PreparedStore, pairs: Pair[], mode: Pairing, settings:
 const TRANSITIONS = ["FAIL→FAIL", "FAIL→PASS", "PASS→FAIL", "PASS→PASS"] as const;
 
 function transitions(
-  p: PreparedStore,
+  rows: ArmRow[],
   pairs: Pair[],
   score: (k: number) => number,
   floor: number,
@@ -285,8 +358,8 @@ function transitions(
   const out: Record<string, TransitionCell> = {};
   for (const cell of TRANSITIONS) {
     const members = pairs.filter((x) => {
-      const from = p.trajectories[x.a[0]].outcome;
-      const to = p.trajectories[x.b[0]].outcome;
+      const from = rows[x.a[0]].outcome;
+      const to = rows[x.b[0]].outcome;
       return `${from}→${to}` === cell;
     });
     const scored = members
@@ -315,20 +388,28 @@ function transitions(
   return out;
 }
 
-function items(p: PreparedStore, pairs: Pair[]) {
-  if (!p.hasJudgments) return notAvailable("the store holds no judgments");
-  const rows = pairs.map((x) => ({
+function items(table: ArmTable, pairs: Pair[]) {
+  const labels = table.labels;
+  if (!labels) return notAvailable("the store holds no judgments");
+  const rows = table.rows;
+  // The per-item test reads label strings by row: the table's rows stand in for the prepared store's slots.
+  const source = {
+    slots: new Map(rows.map((r, k) => [r.id, k])),
+    labelsAt: (k: number | undefined) => (k === undefined ? undefined : labels[k]),
+    checklist: new Map(Object.entries(table.checklist)),
+  };
+  const list = pairs.map((x) => ({
     task_id: x.task,
-    without_id: p.trajectories[x.a[0]].trajectory_id,
-    with_id: p.trajectories[x.b[0]].trajectory_id,
-    failFail: p.trajectories[x.a[0]].outcome === "FAIL" && p.trajectories[x.b[0]].outcome === "FAIL",
+    without_id: rows[x.a[0]].id,
+    with_id: rows[x.b[0]].id,
+    failFail: rows[x.a[0]].outcome === "FAIL" && rows[x.b[0]].outcome === "FAIL",
   }));
   return {
     fail_fail: criterionEffects(
-      p,
-      rows.filter((r) => r.failFail),
+      source,
+      list.filter((r) => r.failFail),
     ),
-    all: criterionEffects(p, rows),
+    all: criterionEffects(source, list),
   };
 }
 
@@ -338,7 +419,7 @@ function items(p: PreparedStore, pairs: Pair[]) {
  * n; else the store's repeated scoring runs, else the paper's constant (analysis/rq/noise-floor.ts).
  */
 function measuredFloor(
-  p: PreparedStore,
+  table: ArmTable,
   sides: { a: number[]; b: number[] },
   shared: readonly ArmField[],
   score: (k: number) => number,
@@ -350,7 +431,7 @@ function measuredFloor(
     for (const k of slots) {
       const v = score(k);
       if (!Number.isFinite(v)) continue;
-      const key = cellKey(p, p.trajectories[k], shared);
+      const key = cellKey(table.rows[k], shared);
       if (!cells.has(key)) cells.set(key, []);
       cells.get(key)!.push(v);
     }
@@ -368,11 +449,5 @@ function measuredFloor(
       n,
       definition: `mean |score(attempt i) − score(attempt j)| over ${n} pairs of attempts of the same arm and task`,
     };
-  const store = noiseFloor(p);
-  return {
-    value: store.value,
-    source: store.source === "measured" ? "measured between runs" : "paper",
-    n: store.trajectories,
-    definition: store.definition,
-  };
+  return table.fallbackFloor;
 }

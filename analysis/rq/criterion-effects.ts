@@ -5,6 +5,11 @@ import { signTestPValue } from "../stats/sign-test.js";
 import { compareCodePoints } from "../order.js";
 import type { PreparedStore } from "./prepared.js";
 
+/** What per-criterion effects read: each trajectory's primary-run label string and each task's checklist. */
+export type CriterionLabels = Pick<PreparedStore, "labelsAt" | "slots"> & {
+  checklist: ReadonlyMap<string, readonly { item_id: string; text: string; category?: string | null; route: string }[]>;
+};
+
 export interface CriterionEffect {
   task_id: string;
   item_id: string;
@@ -33,7 +38,7 @@ const satisfied = (labels: string | undefined, k: number) => labels !== undefine
  * Items are a family: BH q-values over all items with b + c > 0. Sorted by p, then task and item.
  */
 export function criterionEffects(
-  p: PreparedStore,
+  p: CriterionLabels,
   pairs: ReadonlyArray<{ task_id: string; without_id: string; with_id: string }>,
 ): CriterionEffect[] {
   const rows: CriterionEffect[] = [];

@@ -7,7 +7,7 @@ import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { pairedDeltaPower } from "../../analysis/rq/power.js";
 import { leaderboard } from "../../analysis/rq/leaderboard.js";
-import { fieldOf, type ArmField } from "../../analysis/rq/compare-arms.js";
+import { armTable, fieldOf, type ArmField } from "../../analysis/rq/compare-arms.js";
 import { notAvailable } from "../../analysis/estimates/not-defined.js";
 import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
 import { writeParquet } from "../../store/write-store.js";
@@ -71,6 +71,8 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
     { name: "leaderboard.json", content: JSON.stringify(siteLeaderboard(prepared, report.settings)) },
+    // The Compare page's arms mode recomputes `gcpc compare` in the browser from this table (same code, seeds).
+    { name: "arms.json", content: JSON.stringify(armTable(prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
     { name: "pair-items.arrow", content: arrowIpc(built.pairItems) },
