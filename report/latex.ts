@@ -1,4 +1,3 @@
-import { max } from "d3";
 import { stripControl } from "./strip-control.js";
 import type { Section } from "./sections.js";
 

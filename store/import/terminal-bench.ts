@@ -196,12 +196,7 @@ const LABEL_OF_STATUS: Record<string, Judgment["label"]> = { passed: "Yes", fail
 
 /** The store: tasks, one outcome-determining item per test, trajectories with trial indices, judgments. */
 function storeOf(records: TrialRecord[], roots: string[], name?: string): Store {
-  // A run's start: its metadata's, else its first trial's (so runs order by time within an arm).
-  const runStart = new Map<string, string>();
-  for (const r of records) {
-    const s = r.runStart || r.started;
-    if (!runStart.has(r.run) || s < runStart.get(r.run)!) runStart.set(r.run, s);
-  }
+  const runStart = runStarts(records);
   const testsOfTask = new Map<string, Set<string>>();
   const benchmarkOf = new Map<string, string>();
   for (const r of records) {
@@ -310,4 +305,14 @@ function tagsOf(r: TrialRecord): { tags?: string[] } {
     ...(r.resolved === null ? ["is_resolved:null"] : []),
   ];
   return tags.length ? { tags } : {};
+}
+
+/** A run's start: its metadata's, else its first trial's (so runs order by time within an arm). */
+function runStarts(records: TrialRecord[]): Map<string, string> {
+  const runStart = new Map<string, string>();
+  for (const r of records) {
+    const s = r.runStart || r.started;
+    if (!runStart.has(r.run) || s < runStart.get(r.run)!) runStart.set(r.run, s);
+  }
+  return runStart;
 }
