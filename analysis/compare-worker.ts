@@ -1,5 +1,5 @@
 /**
- * Web Worker entry of the site's Compare page (issue 12): the page posts the rows of its chosen
+ * Web Worker entry of the site's Compare page: the page posts the rows of its chosen
  * subset, the worker runs the same estimators as `gcpc report` (pooled and within-task AUC per
  * method, the paired ΔAUC with Obuchowski's test) off the main thread and posts the results back,
  * so the page stays responsive during the 10,000-draw bootstraps. `gcpc site` bundles this file

@@ -9,7 +9,7 @@ const SHARED_FROM_BYTES = 1 << 20;
  * population, a job's columns), backed by a SharedArrayBuffer when it is large and the runtime has
  * one (Node does; a browser only when cross-origin isolated, else an ordinary buffer).
  *
- * Why (issue 10): V8 counts an ordinary ArrayBuffer's memory as external and starts a full collection
+ * Why: V8 counts an ordinary ArrayBuffer's memory as external and starts a full collection
  * of the whole heap for about every 64 MB of new ones ("external memory pressure" in --trace-gc). At
  * 100× the paper that heap is 1.5 GB and building RQ1's and the uplift's jobs ran seven full collections
  * of about 2 s each that freed nothing, since every column was still in use. A SharedArrayBuffer is not

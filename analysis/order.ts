@@ -36,7 +36,7 @@ function byCodePoints(a: string, b: string): number {
 /**
  * `items` sorted by the code-point order of `key` (a stable sort: equal keys keep their order). When no
  * key holds a code unit at or above U+D800, UTF-16 order is code-point order, so the engine's own string
- * comparison sorts them (≈ 1.6× faster than `compareCodePoints` on 2 M trajectory ids, issue 10); else
+ * comparison sorts them (≈ 1.6× faster than `compareCodePoints` on 2 M trajectory ids); else
  * `compareCodePoints`.
  */
 export function sortByCodePoints<T>(items: readonly T[], key: (item: T) => string): T[] {

@@ -34,7 +34,7 @@ export async function benchSite(): Promise<string[]> {
         await page.waitForSelector("#recompute-ms", { timeout: 60_000 });
         const ms = await page.textContent("#recompute-ms");
         const n = await page.textContent("#n-shared");
-        // The same recompute at the paper's 2,000 resamples (issue 12's target: < 1 s at ≈ 4,500 trajectories).
+        // The same recompute at the paper's 2,000 resamples (the target: < 1 s at ≈ 4,500 trajectories).
         await page.waitForLoadState("networkidle");
         const pageBytes = served.bytes; // the second visit below is not this page's weight
         const fast = (await openOffline(browser, `${origin}${path}?resamples=2000`, "commit")).page;

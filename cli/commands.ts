@@ -99,7 +99,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   if (threads > 2) throw new UsageError(`--threads must be 1 or 2 (one worker thread at most), got "${threads}"`);
   const out = values.out as string | undefined;
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
-  // The store is not held past this call: writing a large report then reuses its memory (issue 10).
+  // The store is not held past this call: writing a large report then reuses its memory.
   const { report, manifest } = await analyzeStoreAt(dir, values, io, progress, settings, threads);
   const paper: PaperFigures | undefined =
     values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;

@@ -150,7 +150,7 @@ export function settleRunner(ahead: WorkerJobRunner | undefined, trajectories: n
  * A runner started before the store is read, when its trajectories file is large enough that the store
  * will almost surely be (a Parquet trajectory takes 6–7 bytes at the demo's scales, a text one well over
  * 60): the worker loads the analysis code while this thread reads, instead of after the trajectories are
- * read (issue 10: its first job came about 1 s after it was started). `settleRunner` decides once the
+ * read (its first job came about 1 s after it was started). `settleRunner` decides once the
  * count is known.
  */
 export function runnerAhead(dir: string): WorkerJobRunner | undefined {

@@ -4,7 +4,7 @@
  *
  * Why: V8 caps a string at 2²⁹ − 24 characters (≈ 537 M). At 100× the paper the report's matched
  * pairs alone make the indented JSON ≈ 560 M characters, so `JSON.stringify` threw "Invalid string
- * length" after the whole analysis had run (issue 10). No npm package we use streams JSON with
+ * length" after the whole analysis had run. No npm package we use streams JSON with
  * JSON.stringify's exact indentation, and the rule is short: plain arrays and objects are walked;
  * anything else, and any container small enough, is serialised by JSON.stringify itself and
  * re-indented. Re-indenting is safe because JSON.stringify escapes every newline inside a string,
@@ -29,7 +29,7 @@ export function* prettyJsonChunks(value: unknown, chunkChars = CHUNK_CHARS): Gen
  * The same text as UTF-8 bytes, in chunks of about `chunkBytes`, for a file: each piece is encoded
  * straight into one reused buffer, with no chunk string built first. Concatenating the pieces into
  * strings, then encoding those, cost 1.8 s for the scale-100 report (127 M characters, two-byte strings
- * since a few hold "→"); this costs 0.67 s, measured in one process (issue 10).
+ * since a few hold "→"); this costs 0.67 s, measured in one process.
  *
  * Each chunk is a view of that buffer and is overwritten by the next: consume it (e.g. write it
  * synchronously) before asking for the next.
@@ -123,7 +123,7 @@ function* pieces(value: unknown, depth: number, inArray: boolean, batch: number)
  * line, joined by ",\n" (nulls for the entries it omits). The run is wrapped in `depth` arrays, so that
  * JSON.stringify itself indents the entries depth + 1 levels in; the wrappers' lines, (depth + 1)(depth + 2)
  * characters at each end, are cut off: no pass over the text to re-indent it (a third of the write's time
- * for RQ3's pairs, issue 10).
+ * for RQ3's pairs).
  */
 function entriesText(run: unknown[], depth: number): string {
   let wrapped: unknown = run;

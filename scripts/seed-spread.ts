@@ -1,4 +1,4 @@
-// How much the demo's headline figures depend on the generator seed (issue 11: state the spread,
+// How much the demo's headline figures depend on the generator seed (state the spread,
 // do not guess it). Generates the demo at seeds 1..N in memory and prints min / mean / max / sd of
 // each figure's point estimate. Usage: node --import tsx scripts/seed-spread.ts [N=20]
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";

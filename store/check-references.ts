@@ -1,7 +1,7 @@
 import { duplicateRows } from "./duplicate-rows.js";
 import type { TableName } from "../analysis/schema/tables.js";
 import type { Problem } from "./problems.js";
-import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
+import { DEFAULT_JUDGE } from "../analysis/schema/tables.js";
 
 /** Where a valid row came from: a JSONL/CSV line or a Parquet row. */
 export interface RowLocation {

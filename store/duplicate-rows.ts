@@ -4,7 +4,7 @@
  *
  * Why not a Map from joined key text to the first row: at 100× the paper the method scores' keys
  * (trajectory / method) were 6.3 M new strings and Map entries, ≈ 0.5 GiB held during the read
- * (issue 10). Here each part's distinct values get small integer codes, a row's key becomes one
+ *. Here each part's distinct values get small integer codes, a row's key becomes one
  * number, and one native sort of (key, row) numbers puts equal keys side by side: the memory is one
  * Float64Array per row plus a Map per part's distinct values.
  */

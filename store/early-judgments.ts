@@ -7,7 +7,7 @@ import type { Problem } from "./problems.js";
 
 /**
  * judgments.parquet checked in one pass (store/judgment-pass.ts) or else loaded into DuckDB, with its
- * duplicate screen, while JavaScript reads the other tables (issue 10). Neither needs a table read by
+ * duplicate screen, while JavaScript reads the other tables. Neither needs a table read by
  * JavaScript, and DuckDB runs them on its own threads, on the core that JavaScript's decoding of the
  * trajectories leaves idle. The problems are held until the read reaches the table, so they are listed as
  * if the tables were read one after another.

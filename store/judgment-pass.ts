@@ -17,7 +17,7 @@ import type { StringPool } from "./string-pool.js";
 /**
  * The judgments of a store whose trajectories, items and judgments are Parquet files, checked and grouped
  * into packed label runs in one pass over judgments.parquet, before JavaScript has read any table
- * (issue 10). The pass reads the three files as they are: a trajectory's position is its file row, an
+ *. The pass reads the three files as they are: a trajectory's position is its file row, an
  * item's checklist position its row among its task's. That is what the read gives when every row of those
  * tables is valid, so the caller uses the pass only for a store the read finds nothing wrong with.
  *

@@ -10,7 +10,7 @@ import { parquetValues } from "./parquet-values.js";
 import type { Problem } from "./problems.js";
 
 /**
- * The judgments table lives in DuckDB (issue 10): it is the one table with a row per (trajectory,
+ * The judgments table lives in DuckDB: it is the one table with a row per (trajectory,
  * item, run, judge), so it is validated, checked and turned into label vectors there, and only
  * O(trajectory runs) data comes back to JavaScript. Every row keeps its location (`_loc`: the file
  * line for JSONL/CSV, the 1-based row for Parquet) so every problem still names it.
@@ -66,7 +66,7 @@ export function invalidJudgmentSql(types: Map<string, string>): string {
  * Loads judgments.parquet: the rows zod would reject are reported (through zod, with their row),
  * the others go into the `judgments` table. Returns the number of rows and whether all were valid.
  * Without `withEvidence` the evidence column is validated but not kept: only the site's label vectors
- * read it, and at 100× the paper it is 10 M strings of the table DuckDB holds and spills (issue 10).
+ * read it, and at 100× the paper it is 10 M strings of the table DuckDB holds and spills.
  */
 export async function loadParquetJudgments(
   conn: DuckDBConnection,
@@ -235,7 +235,7 @@ export async function judgmentProblems(
 /**
  * The keys whose hash repeats, counted. Equal keys hash alike, so no repeat means no duplicate; a repeat
  * (a duplicate, or rarely two keys sharing a hash) runs the exact query (duplicateJudgments). Grouping one
- * 64-bit hash instead of sorting every row by four text keys: 2.1 → 0.9 s at scale 100 (issue 10). It
+ * 64-bit hash instead of sorting every row by four text keys: 2.1 → 0.9 s at scale 100. It
  * needs only the judgments table, so it can run while JavaScript reads the other tables.
  */
 export async function duplicateScreen(conn: DuckDBConnection, primaryJudge: string): Promise<number> {
@@ -291,10 +291,10 @@ export interface LabelVectorsUnderWay {
  * file. With `evidence`, each run also carries the judge's evidence per item (for the site).
  * `trajectories` are the ones loaded into ref_trajectories, in its order (loadReferenceTables): the
  * query returns a run's trajectory as its position there, and the run takes the id string already read,
- * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript, issue 10).
+ * so no id crosses from DuckDB again (a text cell costs about 1 µs to bring into JavaScript).
  *
  * In two steps: this returns once DuckDB has the grouping query in hand (the bulk of the work, on its own
- * threads), so the caller's synchronous checks run meanwhile (issue 10); `finish` takes the vectors. The
+ * threads), so the caller's synchronous checks run meanwhile; `finish` takes the vectors. The
  * database must run nothing else until `finish` or `abandon` returns: the join order is set globally.
  */
 export async function startLabelVectors(
@@ -462,7 +462,7 @@ export async function longestChecklist(conn: DuckDBConnection, items = "ref_item
  * judgment per item, so the sums never carry (with a duplicate the read is refused and the runs dropped).
  * Integer sums are DuckDB's cheapest aggregate, and a group holds three numbers whatever its checklist, so
  * no buckets are needed: with the joins in the order written, scale 100's label vectors took 1.7 s instead
- * of 3.1 s (issue 10). The same runs, in the same order (each run's first judgment in the file), as
+ * of 3.1 s. The same runs, in the same order (each run's first judgment in the file), as
  * `labelVectorSql` (tested).
  */
 async function startPackedLabelRuns(
@@ -601,7 +601,7 @@ async function decodePackedRuns(
 /**
  * Label vectors held by trajectory position. The Map by id is built on first use, in the order of each
  * trajectory's first run (as the listed path builds it): the report reads runs by position only, and
- * 471,105 Map entries cost 0.8 s of the main thread at scale 100 (issue 10). The object must not be
+ * 471,105 Map entries cost 0.8 s of the main thread at scale 100. The object must not be
  * spread: that would build the Map.
  */
 export function labelVectorsByPosition(

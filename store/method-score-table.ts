@@ -7,7 +7,7 @@ import type { StringPool } from "./string-pool.js";
 const PLAIN_COLUMNS = "method:VARCHAR,score:DOUBLE,trajectory_id:VARCHAR";
 
 /**
- * method_scores.parquet as columns, without an object per row (issue 10: at 100× the paper, 6.5 M rows
+ * method_scores.parquet as columns, without an object per row (at 100× the paper, 6.5 M rows
  * took 17 s to read as rows and ≈ 450 MB of heap), when DuckDB finds nothing the row path would report.
  *
  * The screen is SQL for every problem that path reports on a table of plain columns (trajectory_id and

@@ -6,7 +6,7 @@ import { parquetValues } from "./parquet-values.js";
 import { TextBlocks } from "./text-blocks.js";
 
 /**
- * The rows of a Parquet file as typed column values, in file order (issue 10: a text cell costs about
+ * The rows of a Parquet file as typed column values, in file order (a text cell costs about
  * 1 µs to bring from DuckDB into JavaScript, a number almost nothing):
  *
  * - numbers and booleans are read from DuckDB's vectors as they are;

@@ -35,7 +35,7 @@ import { parquetTypedRows, TYPED_READ_MAX_COLUMNS } from "./parquet-rows.js";
 import { fastTrajectory } from "./fast-rows.js";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { tmpdir } from "node:os";
-import { DEFAULT_JUDGE } from "../analysis/rq/prepared.js";
+import { DEFAULT_JUDGE } from "../analysis/schema/tables.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
 import { loadJudgmentsAhead, type JudgmentLoad } from "./early-judgments.js";
 import type { JudgmentPass } from "./judgment-pass.js";
@@ -245,7 +245,7 @@ interface TablesRead {
  * Readies the load of judgments.parquet in DuckDB, when it is the judgments' one file and not empty (the
  * other cases are reported or read when the read reaches the table). It starts once the trajectories'
  * rows stream (parquetTypedRows' onStreaming), so that their first queries do not wait behind it for
- * DuckDB's threads (issue 10: the trajectories' first rows came 1.5 s into the read, 0.4 s alone), or
+ * DuckDB's threads (the trajectories' first rows came 1.5 s into the read, 0.4 s alone), or
  * when the read reaches any other table first. When the trajectories and items are Parquet files too, the
  * one pass (store/judgment-pass.ts) is tried first; the rows are loaded only when it does not hold.
  */
@@ -317,7 +317,7 @@ async function readEachTable(
 
 /**
  * DuckDB's checks of the judgments table, then, when they and every table read so far found nothing, its
- * label vectors started: their query runs in DuckDB while the caller checks keys and references (issue 10).
+ * label vectors started: their query runs in DuckDB while the caller checks keys and references.
  * They are dropped if the store turns out invalid.
  */
 async function judgmentsInDuckDB(
@@ -383,7 +383,7 @@ async function checkJudgments(
  * DuckDB's buffer pool while reading. Its default, 80% of RAM, let the judgments table of a large store
  * stay resident beside the JavaScript heap: at 100× the paper the read peaked at 5.6 GiB. Capped, the
  * table spills to the temp folder: 3.0 GiB, and 109 → 120 s; at scale 100, 1.37 → 1.25 GiB at the same
- * speed (issue 10, docs/scaling.md).
+ * speed (docs/scaling.md).
  */
 const READ_MEMORY_LIMIT = "512MB";
 

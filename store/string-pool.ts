@@ -3,7 +3,7 @@
  *
  * Each row arrives as its own JSON text (or CSV/JSONL line), so every cell is a fresh string: at
  * 100× the paper the 6.3 M method score rows each carried their own copy of a trajectory id and a
- * method name, and 2.1 M trajectory rows their own harness, model and source (issue 10). A pool per
+ * method name, and 2.1 M trajectory rows their own harness, model and source. A pool per
  * field name, shared across tables, keeps the first copy: the ids of a JSONL or CSV trajectories table
  * then serve the method scores, ratings and verifier results that name them (a Parquet table naming a
  * trajectory reads its position instead, store/parquet-rows.ts, so Parquet trajectory ids are not

@@ -82,7 +82,7 @@ export class TextBlocks {
 
   /**
    * Reads the query to its end, then closes its connection: a streaming result left unfinished keeps the
-   * database's memory until garbage collection finds it (issue 10: 0.4 GB held through the analyses at
+   * database's memory until garbage collection finds it (0.4 GB held through the analyses at
    * scale 100).
    */
   async close(): Promise<void> {

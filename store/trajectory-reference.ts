@@ -5,7 +5,7 @@ import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 /**
  * ref_trajectories (id, task, _idx) straight from trajectories.parquet, for a file whose every row was valid:
  * a trajectory's position in the read is then its file row. The JavaScript appender it replaces took 2.3 s
- * of the main thread at 100× the paper (issue 10). Whether the ids are unique, counted over the same rows.
+ * of the main thread at 100× the paper. Whether the ids are unique, counted over the same rows.
  */
 export async function trajectoryReferenceFromFile(conn: DuckDBConnection, path: string): Promise<boolean> {
   await conn.run(

@@ -119,7 +119,7 @@ export function aucWithCIColumns(
   const { clusterOf, clusters } = columns;
   const n = columns.scores.length;
   // The columns as they are (PASS = 1): copying them into plain arrays went through the iterator protocol,
-  // a boxed element each (issue 10).
+  // a boxed element each.
   const pass = columns.pass;
   let nPass = 0;
   for (let i = 0; i < n; i++) nPass += pass[i];

@@ -32,7 +32,7 @@ export interface CriterionEffect {
 const satisfied = (labels: string | undefined, k: number) => labels !== undefined && labelAt(labels, k) === "Yes";
 
 /**
- * Per-criterion skill effects (issue 11): for each checklist item, across the given matched pairs of
+ * Per-criterion skill effects: for each checklist item, across the given matched pairs of
  * its task, the paired 2×2 of "satisfied" without vs with the skill. The exact McNemar test uses
  * only the discordant cells b (not → Yes) and c (Yes → not): p = 2·P(X ≤ min(b, c)), X ~ Bin(b+c, ½).
  * Items are a family: BH q-values over all items with b + c > 0. Sorted by p, then task and item.
@@ -46,7 +46,7 @@ export function criterionEffects(
   for (const task of [...byTask.keys()].sort(compareCodePoints)) {
     const taskPairs = byTask.get(task)!;
     // Each pair's primary-run label strings, looked up once per task, not once per item, and not decoded
-    // into an array per trajectory (issue 10: 340,000 of them for the FAIL→FAIL pairs at scale 100).
+    // into an array per trajectory (340,000 of them for the FAIL→FAIL pairs at scale 100).
     const primary = (id: string) => p.labelsAt(p.slots.get(id));
     const labels = taskPairs.map((pair) => [primary(pair.without_id), primary(pair.with_id)]);
     for (const [k, item] of (p.checklist.get(task) ?? []).entries()) {

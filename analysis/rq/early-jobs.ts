@@ -7,7 +7,7 @@ import type { TrajectoryFrame } from "./trajectory-frame.js";
 /**
  * The intervals that read only the trajectory frame, started before the store is prepared: the binary
  * outcome view (every uplift row) and RQ1's AUCs of the stored methods. With a runner they run on the other
- * thread while this one reads the judgments and prepares the store (issue 10: the worker sat idle through
+ * thread while this one reads the judgments and prepares the store (the worker sat idle through
  * both). Each job is seeded by its figure, so the report is the same bytes as when the plans start them.
  */
 export interface EarlyJobs {

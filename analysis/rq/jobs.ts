@@ -9,7 +9,7 @@ import type { NotAvailable } from "../estimates/not-defined.js";
 
 /**
  * The analyses' heaviest independent pieces, as plain data: each is a pure function of its job, seeded
- * by its figure's name, so it gives the same result on any thread and in any order (issue 10: the
+ * by its figure's name, so it gives the same result on any thread and in any order (the
  * statistics on both cores). Each carries its rows as typed columns, which a structured clone copies to
  * a worker thread unchanged.
  */

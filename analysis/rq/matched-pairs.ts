@@ -100,7 +100,7 @@ const CELL_PARTS: ((t: Trajectory) => string | number | null)[] = [
 /**
  * The member slots sorted by cell, then by slot, with each one's cell as a number. Cells are ordered as
  * their keys' text JSON.stringify([task, harness, model, source, trial]) in code-point order (the order
- * the pairs were always listed in), without building that text per trajectory (issue 10: a million keys
+ * the pairs were always listed in), without building that text per trajectory (a million keys
  * and their sort took 5 s at 100× the paper). The texts compare as their first differing part does, each
  * part's JSON text followed by the character after it in the key ("," or the closing "]"): a JSON string
  * literal is never a proper prefix of another, and a number's can be ("1" of "10"), where the next

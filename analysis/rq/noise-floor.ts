@@ -23,7 +23,7 @@ export function noiseFloor(p: PreparedStore): NoiseFloor {
   let trajectories = 0;
   for (let k = 0; k < p.trajectories.length; k++) {
     const all = p.runsAt(k);
-    // Most trajectories are judged once: skip them before any scoring (issue 10: this loop scored every
+    // Most trajectories are judged once: skip them before any scoring (this loop scored every
     // trajectory, 0.2 GB of garbage at scale 100).
     if (!all || all.length < 2) continue;
     const runs = all

@@ -77,7 +77,7 @@ export interface OutcomeLevelResult {
 }
 
 /**
- * The binary view that GCPC refines (issue 5): pass rate without and with
+ * The binary view that GCPC refines: pass rate without and with
  * curated skills, overall, per domain and per harness/model, with
  * task-clustered percentile CIs; and cell-level transitions between
  * FAIL-only, mixed and PASS-only cells. Works on any store with binary
@@ -246,8 +246,8 @@ const configuration = (t: Trajectory) => JSON.stringify([t.harness, t.model, t.s
 /**
  * The uplift population as integer codes, computed once: each trial's arm and outcome, and the rank of
  * its task id and of its configuration key in code-point order. A group's clusters are then its ranks
- * renumbered densely in rank order, which is how `taskClusters` numbers the group's own keys (issue 10:
- * a Map and a sort of key strings per group cost seconds over 8,700 per-task groups).
+ * renumbered densely in rank order, which is how `taskClusters` numbers the group's own keys (a Map and a
+ * sort of key strings per group cost seconds over 8,700 per-task groups).
  */
 interface UpliftCodes {
   arm: Uint8Array;
@@ -395,7 +395,7 @@ export function upliftRow(o: {
  * Groups (sorted by code point) that hold both conditions, an uplift needs both arms: each with its
  * members as indices into the population, in population order. `key` must be a function of `rank` (a
  * task's or a configuration's): it is called once per rank, on the rank's first member, and the members
- * are then grouped with integer work (issue 10: a key string per trial and a Map of arrays cost seconds
+ * are then grouped with integer work (a key string per trial and a Map of arrays cost seconds
  * at 100× the paper, before the other thread had any job).
  */
 function groupsWithBothArms(
@@ -448,7 +448,7 @@ const STATES: CellState[] = ["FAIL-only", "mixed", "PASS-only"];
 /**
  * Each (task, harness, model, source) cell's state without and with skills, and the 3 × 3 transition counts.
  * A cell is a (task rank, configuration rank) pair of the uplift codes, and its passes and trials per arm
- * are counted in typed arrays (issue 10: a JSON key and a nested Map per trial cost 1.8 s at scale 100,
+ * are counted in typed arrays (a JSON key and a nested Map per trial cost 1.8 s at scale 100,
  * after the bootstrap jobs, when the other thread has nothing left to do).
  */
 function cellTransitions(codes: UpliftCodes) {

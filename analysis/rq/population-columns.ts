@@ -10,7 +10,7 @@ import { denseRanksInto } from "../stats/ranks.js";
  * A population of trajectories (RQ1's: the binary ones) with, per member, its slot in the prepared store
  * and its task's rank in code-point order. Every RQ1 job's columns are cut from it with integer work:
  * before, each of a dozen jobs looked up 2 M trajectory ids in a Map and numbered its tasks by sorting
- * their id strings (≈ 50 s at 100× the paper, issue 10).
+ * their id strings (≈ 50 s at 100× the paper).
  */
 export interface PopulationColumns {
   trajectories: Trajectory[];
@@ -62,7 +62,7 @@ export function populationColumns(
 /**
  * A method's scores in population order, read once per method and population: the columns of a dozen
  * jobs are then cut with typed-array reads only (a lookup per member and job returned a boxed number
- * or undefined, ≈ 200 ns a member, issue 10).
+ * or undefined, ≈ 200 ns a member).
  */
 function memberScores(pop: PopulationColumns, scores: ScoreLookup): MemberScores {
   const known = pop.scored.get(scores);
@@ -127,7 +127,7 @@ export function aucColumnsOf(pop: PopulationColumns, keep: (i: number) => boolea
  */
 export function denseRanks(rank: Int32Array, members: Int32Array): { dense: Int32Array; distinct: number } {
   // Over the members' own rank range, not 0..top: a group of one task (the per-task uplift rows) then
-  // costs its size, where 0..top made the 40,000 task rows of 100× the paper quadratic (issue 10).
+  // costs its size, where 0..top made the 40,000 task rows of 100× the paper quadratic.
   const dense = keptColumn(Int32Array, members.length);
   return { dense, distinct: denseRanksInto(rank, members, dense) };
 }

@@ -1,4 +1,4 @@
-import type { Item, Label, Store, Trajectory } from "../schema/tables.js";
+import { DEFAULT_JUDGE, type Item, type Label, type Store, type Trajectory } from "../schema/tables.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun, type LabelVectors } from "../schema/label-vectors.js";
 import {
   PLAIN,
@@ -15,9 +15,7 @@ import { compareCodePoints } from "../order.js";
 import { MetricsTable } from "../scoring/metrics-table.js";
 import { FRAME_FIELDS, trajectoryFrame, type TrajectoryFrame } from "./trajectory-frame.js";
 
-export const DEFAULT_JUDGE = "primary";
-
-/** Store counts reported with every output (issue 3: dedup / non-binary / zero-evidence). */
+/** Store counts reported with every output (dedup / non-binary / zero-evidence). */
 export interface StoreCounts {
   tasks: number;
   items: number;
@@ -50,7 +48,7 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
   /**
    * The runs of trajectories[k] (undefined: none), read by slot: what a loop over the trajectories uses
    * instead of `runsOf`, `labelsOf` and `score`, whose id lookups each miss the cache once there are
-   * millions of trajectories (issue 10).
+   * millions of trajectories.
    */
   runsAt(k: number): readonly LabelRun[] | undefined;
   /**
@@ -112,7 +110,7 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
   );
   // Each kept trajectory's primary run (primary judge, run 1) and its route counts, by slot: looked up
   // and counted once here, where RQ4's score columns looked each trajectory up in two maps per call and
-  // walked its labels again (issue 10: 6 s, then 8 s, at 100× the paper). The metrics are the counts'
+  // walked its labels again (6 s, then 8 s, at 100× the paper). The metrics are the counts'
   // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
   const primaryRuns = new Array<string | undefined>(trajectories.length);
   // Every read of a run goes through the slot (an id is looked up once, in `slots`); decoded only on request.
@@ -223,7 +221,7 @@ function variantScorer(
 
 /**
  * Variant scores as columns (PreparedStore.scoreColumns): per trajectory, one lookup of its run and its
- * label string counted in place, with no array per call (issue 10: RQ4 calling `scores` per trajectory
+ * label string counted in place, with no array per call (RQ4 calling `scores` per trajectory
  * was 9 s of its 25 s at 100× the paper).
  */
 function scoreColumnsOf(o: {

@@ -36,7 +36,7 @@ export interface AnalysisReport {
   rq3: Rq3Result;
   rq4: Rq4Result;
   rq5: Rq5Result;
-  /** Binary outcome view: pass rates and uplift with CIs, cell transitions (issue 5). */
+  /** Binary outcome view: pass rates and uplift with CIs, cell transitions. */
   outcomes: OutcomeLevelResult | NotAvailable;
   per_trajectory?: PerTrajectoryRow[];
 }

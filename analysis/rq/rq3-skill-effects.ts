@@ -175,7 +175,7 @@ function scoredPairs(p: PreparedStore) {
   const scored: PairDelta[] = [];
   let excluded = 0;
   for (const [k, pair] of pairs.entries()) {
-    // By slot: no lookup of either id (issue 10: 2 M lookups at 100× the paper).
+    // By slot: no lookup of either id (2 M lookups at 100× the paper).
     const a = p.metrics.atSlot(slots[2 * k]),
       b = p.metrics.atSlot(slots[2 * k + 1]);
     if (a.zero_evidence || b.zero_evidence) {
@@ -183,7 +183,7 @@ function scoredPairs(p: PreparedStore) {
       continue;
     }
     // The pair's fields written out (same order as a spread, so the same JSON): a spread copies through
-    // the generic path, a literal builds one shape for a million pairs (issue 10).
+    // the generic path, a literal builds one shape for a million pairs.
     scored.push({
       pair_id: pair.pair_id,
       task_id: pair.task_id,
@@ -342,7 +342,7 @@ function adjustFamily(groups: TransitionSummary[]): TransitionSummary[] {
 /**
  * The improved and regressed shares of a draw into out[0], out[1] (NaN when the draw holds no pair),
  * returning the first. A function of its arguments rather than a closure over the columns: V8 keeps
- * them in registers through the loop (issue 10: the closure's loop cost several times as much).
+ * them in registers through the loop (the closure's loop cost several times as much).
  */
 function sharesOfDraw(
   w: Float64Array,

@@ -68,7 +68,7 @@ export const OUTCOME_STEP_VARIANTS: { variant: string; design: string; step: Out
   },
 ];
 
-/** Extension rows (issue 5), shown when the store has verifier_results: per-test propagation on FAIL. */
+/** Extension rows, shown when the store has verifier_results: per-test propagation on FAIL. */
 export const PER_TEST_VARIANTS: { variant: string; design: string; step: OutcomeStep }[] = [
   {
     variant: "per_test",

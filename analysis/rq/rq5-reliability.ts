@@ -90,7 +90,7 @@ export function rq5Reliability(p: PreparedStore, settings: BootstrapSettings): R
 
 /** Krippendorff α (interval) of plain GCPC across runs of the primary judge (rule 8), bootstrap over tasks. */
 function reliability(p: PreparedStore, settings: BootstrapSettings): Rq5Result["reliability"] {
-  // By slot (runsAt, scoreAt): the trajectories' runs without an id lookup each (issue 10).
+  // By slot (runsAt, scoreAt): the trajectories' runs without an id lookup each.
   const runsOfPrimary = (k: number) =>
     (p.runsAt(k) ?? [])
       .filter((r) => r.judge === p.primaryJudge)
@@ -161,7 +161,7 @@ function judgeSubstitution(p: PreparedStore, settings: BootstrapSettings): Rq5Re
       plainB = new Map<string, number>(),
       outA = new Map<string, number>(),
       outB = new Map<string, number>();
-    // By slot: scoreAt is NaN exactly where labelsOf is undefined (issue 10: two decoded label arrays and
+    // By slot: scoreAt is NaN exactly where labelsOf is undefined (two decoded label arrays and
     // four id lookups per trajectory).
     const has = (k: number, j: string) => p.labelsAt(k, j) !== undefined;
     for (const [k, t] of p.trajectories.entries()) {

@@ -14,7 +14,7 @@ export function trajectorySlots(trajectories: readonly Trajectory[]): ReadonlyMa
 
 /**
  * One method's score per deduplicated trajectory as typed arrays over the shared trajectory slots,
- * instead of a Map per method (issue 10: at 100× the paper the six score maps held 10 M entries,
+ * instead of a Map per method (at 100× the paper the six score maps held 10 M entries,
  * ≈ 400 MiB of JavaScript heap; columns hold 9 bytes a trajectory). A score of a trajectory outside
  * the slots (e.g. a dropped duplicate) is ignored, as the maps ignored it.
  */

@@ -21,7 +21,7 @@ export type FrameTables = Pick<Store, (typeof FRAME_FIELDS)[number]>;
  * and their slots, the tasks, the verifier's per-test results and the stored method scores. The binary
  * outcome view and the stored methods' AUCs read nothing else, so the CLI builds a frame as soon as these
  * tables are read and starts those intervals on the other thread while the judgments are still being read
- * (issue 10: the worker sat idle through the read). `prepareStore` builds the same frame when none is
+ * (the worker sat idle through the read). `prepareStore` builds the same frame when none is
  * given, so both routes give the same report.
  */
 export interface TrajectoryFrame {
@@ -48,7 +48,7 @@ export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
     ? keptInOrder(source.trajectories, source.trajectory_order)
     : { ...dedupByLogHash(source.trajectories), slotOf: undefined };
   // One id → position map serves the trajectory lookup, the metric columns and the score columns
-  // (issue 10: a Map per purpose held one entry per trajectory each). Built on first use: the uplift rows
+  // (a Map per purpose held one entry per trajectory each). Built on first use: the uplift rows
   // do not read it, and start on the other thread before it is (0.7 s at scale 100, on this thread only).
   let slotMap: ReadonlyMap<string, number> | undefined;
   const slotsOf = () => (slotMap ??= trajectorySlots(trajectories));
@@ -165,7 +165,7 @@ function baselineOrder(names: string[]): string[] {
 }
 
 /**
- * Log-free partial credit from the official verifier (issue 5): share of the
+ * Log-free partial credit from the official verifier: share of the
  * trajectory's verifier tests that passed, passed / (passed + failed + other);
  * skipped tests are not counted. Only trajectories with at least one counted
  * test get a score. Note: it reads the verifier, so it is not outcome-free.

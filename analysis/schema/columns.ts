@@ -4,7 +4,7 @@ import { TABLE_SCHEMAS, type TableName } from "./tables.js";
 /**
  * Column descriptions derived from the zod row schemas, so the schema has one source:
  * the CSV cell conversion, the required-column check and the Parquet column types all
- * read these instead of keeping their own lists (issue 9).
+ * read these instead of keeping their own lists.
  */
 export type ColumnKind = "string" | "int" | "number" | "boolean" | "list";
 

@@ -5,7 +5,7 @@ import type { Judgment, Label } from "./tables.js";
  * labels aligned with the task's checklist (store order), one character per item. This is what
  * every analysis reads, and it is O(trajectory runs), not O(judgments): a store read from disk keeps
  * its judgment rows in DuckDB (store/judgment-table.ts) and brings only these vectors into
- * JavaScript (issue 10: no Map, Set or array with one entry per judgment).
+ * JavaScript (no Map, Set or array with one entry per judgment).
  */
 export interface LabelVectors {
   /** Judgment rows behind the vectors (every row of the judgments table). */
@@ -15,7 +15,7 @@ export interface LabelVectors {
   /**
    * The same runs by position, when the reader knows them: `runs[k]` (the same arrays as the Map's) are the
    * runs of `of[k]`, where `of` is the store's trajectories array itself (a store whose trajectories were
-   * replaced does not use them). Lets a loop over the trajectories skip an id lookup each (issue 10).
+   * replaced does not use them). Lets a loop over the trajectories skip an id lookup each.
    */
   byPosition?: { of: readonly unknown[]; runs: (LabelRun[] | undefined)[] };
 }

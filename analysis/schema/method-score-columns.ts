@@ -1,7 +1,7 @@
 import type { MethodScore, Store } from "./tables.js";
 
 /**
- * The method_scores table of a store read from disk, as columns (issue 10): a row per trajectory and
+ * The method_scores table of a store read from disk, as columns: a row per trajectory and
  * method, 1.5 M at scale 100 and 6.5 M at 100× the paper, had been an object each (≈ 70 bytes of heap).
  * Row k scores the trajectory at position `trajectory[k]` of the store's `trajectories` with method
  * `methods[method[k]]`; rows are in file order, methods in order of first appearance.

@@ -11,6 +11,9 @@ import type { TrajectoryOrder } from "./trajectory-order.js";
  */
 export const SCHEMA_VERSION = 1;
 
+/** The judge of a judgment that names none, when the manifest names no primary judge (contract rule 13). */
+export const DEFAULT_JUDGE = "primary";
+
 const id = z.string().min(1, "must be a non-empty string");
 const unitScore = z
   .number()
@@ -135,7 +138,7 @@ export type VerifierResult = z.infer<typeof VerifierResultRow>;
 
 /**
  * A validated store in memory: the input of every analysis. Optional tables are absent, not empty.
- * A store read from disk carries its judgments as `labels` (label vectors built in DuckDB, issue 10)
+ * A store read from disk carries its judgments as `labels` (label vectors built in DuckDB)
  * and an empty `judgments` list; a store built in memory (generator, importers, tests) carries rows.
  */
 export interface Store {
@@ -148,7 +151,7 @@ export interface Store {
   method_scores?: MethodScore[];
   /** A store read from disk may carry its method scores as columns instead (and no `method_scores`). */
   method_score_columns?: MethodScoreColumns;
-  /** A store read from disk may carry its trajectories' id order and log_hash deduplication (issue 10). */
+  /** A store read from disk may carry its trajectories' id order and log_hash deduplication. */
   trajectory_order?: TrajectoryOrder;
   human_ratings?: HumanRating[];
   human_preferences?: HumanPreference[];

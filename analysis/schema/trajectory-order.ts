@@ -1,7 +1,7 @@
 /**
  * The trajectories of a store in trajectory_id order, with the log_hash deduplication (paper §4.1) decided,
  * as a store read from disk may carry them (computed in DuckDB while JavaScript reads the other tables,
- * issue 10): sorting 2 M id strings and a Set of their hashes took the main thread ≈ 4 s at 100× the paper.
+ *): sorting 2 M id strings and a Set of their hashes took the main thread ≈ 4 s at 100× the paper.
  * Index k describes `store.trajectories[k]`.
  */
 export interface TrajectoryOrder {

@@ -10,7 +10,7 @@ export type MetricsLookup = Pick<
 /**
  * Every deduplicated trajectory's metrics as typed columns over the trajectory slots (its position in
  * the prepared store's order), read back as a {@link TrajectoryMetrics} object on each `get`. An object
- * and a Map entry per trajectory held ≈ 150 bytes each, 460 MiB of heap at 100× the paper (issue 10);
+ * and a Map entry per trajectory held ≈ 150 bytes each, 460 MiB of heap at 100× the paper;
  * the columns hold 38 bytes. Values round-trip exactly: doubles in Float64Array, counts in Int32Array.
  */
 export class MetricsTable implements MetricsLookup {

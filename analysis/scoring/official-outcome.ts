@@ -12,7 +12,7 @@ export interface OutcomeStep {
   propagation: boolean;
   endpoint: boolean;
   /**
-   * Extension (issue 5, "per-test propagation"): on FAIL, an assertion-route
+   * Extension ("per-test propagation"): on FAIL, an assertion-route
    * item whose assertion_ref has a verifier result is set from it (passed →
    * Yes, failed → No). The paper notes the endpoint alone cannot do this;
    * per-test reports (CTRF) can. Needs `testStatus` in the call.
@@ -75,7 +75,7 @@ export function countAfterOutcomeStep(
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
     if (items[i].left_out) continue;
-    // A run's label string (label-vectors.ts) is read in place: RQ4 scores millions of runs (issue 10).
+    // A run's label string (label-vectors.ts) is read in place: RQ4 scores millions of runs.
     let label: Label = (typeof labels === "string" ? labelAt(labels, i) : labels[i]) ?? "Abstain";
     if (abstention === "forced_no" && label === "Abstain") label = "No";
     if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
@@ -114,7 +114,7 @@ export function gcpcOf(counts: LabelCounts): number {
 /**
  * One run's labels counted by route, once: every variant of the official-outcome step and the abstention
  * rule without per-test propagation is arithmetic on these counts (see {@link countsOfVariant}), where
- * {@link countAfterOutcomeStep} walks the items once per variant (issue 10: RQ4 scores every run under
+ * {@link countAfterOutcomeStep} walks the items once per variant (RQ4 scores every run under
  * six variants).
  */
 export interface RouteCounts {

@@ -4,7 +4,7 @@ import { keptColumn } from "../kept-columns.js";
 /**
  * Every trajectory's primary-run route counts (official-outcome.ts) as typed columns over the trajectory
  * slots: counted once when the store is prepared, so that scoring a trajectory under any variant without
- * per-test propagation is arithmetic (issue 10: RQ4 walked every run's labels again for its ten variants,
+ * per-test propagation is arithmetic (RQ4 walked every run's labels again for its ten variants,
  * 8 s of the main thread at 100× the paper). Six 32-bit counts a trajectory.
  */
 export class RouteCountsTable {

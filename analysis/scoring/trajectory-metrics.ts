@@ -46,7 +46,7 @@ const PROPAGATED = Object.freeze({ propagation: true, endpoint: false });
 /**
  * {@link trajectoryMetrics} from a run's route counts (official-outcome.ts): the same three counts by
  * arithmetic (countsOfVariant equals countAfterOutcomeStep, tested), without walking the items three times
- * (issue 10: the prepared store computes these for every trajectory, and keeps the route counts).
+ * (the prepared store computes these for every trajectory, and keeps the route counts).
  */
 export function metricsOfRouteCounts(c: RouteCounts, outcome: "PASS" | "FAIL" | null | undefined): TrajectoryMetrics {
   return metricsOfCounts(

@@ -26,7 +26,7 @@ export type DrawEngine = "wasm" | "js";
  * The draws for `seed`, from the WebAssembly kernel (analysis/stats/wasm/cluster-draws.wat) where this
  * runtime can compile it, else from {@link Xor4096} in JavaScript. Both give the same weights draw for
  * draw (test/cluster-draws.test.ts), so every interval is the same bits either way; the kernel makes
- * a number and counts it in about 1 ns against 4.3–4.7 for the JavaScript loop (issue 10: the
+ * a number and counts it in about 1 ns against 4.3–4.7 for the JavaScript loop (the
  * generator was the floor of every bootstrap; bench/bootstrap-bench.ts). JavaScript is the fallback
  * where WebAssembly is refused, e.g. a page under a Content-Security-Policy without 'wasm-unsafe-eval'.
  */

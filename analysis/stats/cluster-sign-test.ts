@@ -41,7 +41,7 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   // first non-zero entry: an entry whose two inputs are 0 is 0. That bound is within the clusters' reach
   // so far, and tighter, since far tails underflow to exactly 0 (2^−clusters is below the smallest
   // double): the walk covers the distribution's body (≈ ±40 SD), not a reach that grew with
-  // clusters × pairs (issue 10; walking the whole array per cluster was quadratic in the store's size).
+  // clusters × pairs (walking the whole array per cluster was quadratic in the store's size).
   let loFirst = total;
   let nextFirst = total + 1;
   for (const b of blocks) {
@@ -65,7 +65,7 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
  * One cluster's step of the walk: next[k] = ½·dist[k − b] + ½·dist[k + b] for start ≤ k ≤ total, where
  * dist[k − b] is 0 below index 0 and dist[k + b] above `total` is its mirror lo[2·total − k − b] (b ≤ total,
  * so the mirror is always inside). The k range is cut where those two cases change, so no entry tests
- * them (about 10% faster with 40,000 tasks, issue 10); each entry is the same expression on the same
+ * them (about 10% faster with 40,000 tasks); each entry is the same expression on the same
  * values as one loop with the tests, so every bit is the same (test/cluster-sign-test.test.ts).
  */
 function walkStep(lo: Float64Array, next: Float64Array, start: number, b: number, total: number): void {
@@ -80,7 +80,7 @@ function walkStep(lo: Float64Array, next: Float64Array, start: number, b: number
 
 /**
  * Σ sign(Δ) per cluster, the clusters in order of first appearance. Clusters numbered 0..n−1 (what
- * taskClusters gives) are summed in typed arrays, others in a Map (issue 10: a Map entry update per pair
+ * taskClusters gives) are summed in typed arrays, others in a Map (a Map entry update per pair
  * cost 0.1 s per million pairs). The sums are small integers, exact either way.
  */
 function signSums(differences: ArrayLike<number>, clusterOf: ArrayLike<number>): number[] {

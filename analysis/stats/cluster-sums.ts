@@ -56,7 +56,7 @@ export class ClusterSums {
  * Statistics of draws' sums: `statistics(sums, count, out)` reads `count` draws' sums (four values a
  * draw, the unused ones 0, in draw order) and writes statistic K of draw i to out[K][i], equal bit for
  * bit to the statistic of the draw's weights when the table is exact. A batch of draws at once: one loop
- * instead of a call per draw and statistic (issue 10: 8,791 uplift rows × 2,000 draws × 3 statistics at
+ * instead of a call per draw and statistic (8,791 uplift rows × 2,000 draws × 3 statistics at
  * scale 100).
  */
 export interface SumStatistics<K extends string> {

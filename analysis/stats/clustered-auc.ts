@@ -14,7 +14,7 @@ import { lowerBound } from "./ranks.js";
  * ties ½ on the data where cluster k appears w_k times. With all weights 1 it
  * equals {@link auc}.
  *
- * Speed (issue 10: a draw's cost is the bootstrap's floor): with few levels (a k/n score) a group's two
+ * Speed (a draw's cost is the bootstrap's floor): with few levels (a k/n score) a group's two
  * counts travel as one number, pos + PACK·neg, so a bootstrap draw costs one multiply-add per group, read
  * in level order with no stores (a gather: w[cluster of group]); when most (level, cluster) cells are
  * filled, as with GCPC's few levels on many tasks, each level is one dense dot product with w, without
@@ -134,7 +134,7 @@ export class ClusteredAuc {
 
   /**
    * {@link evaluate} of a bootstrap draw, the sample or a jackknife's weights: `w` holds non-negative
-   * integers summing to at most `clusters`, so `packable`'s test needs no pass over w (issue 10: that
+   * integers summing to at most `clusters`, so `packable`'s test needs no pass over w (that
    * pass was an eighth of an AUC interval's time at 8,700 tasks). The same value: the packed and the
    * unpacked totals give it bit for bit.
    */
@@ -299,7 +299,7 @@ function groupByLevelAndCluster(
   clusters: number,
 ) {
   const n = scores.length;
-  // A loop rather than new Set(scores): a typed array's iterator boxes every element (issue 10).
+  // A loop rather than new Set(scores): a typed array's iterator boxes every element.
   const levels = new Set<number>();
   for (let i = 0; i < n; i++) levels.add(scores[i]);
   const distinct = Float64Array.from(levels).sort();

@@ -45,7 +45,7 @@ export class ClusteredProportions {
       na = this.n[0],
       nb = this.n[1];
     // No skip of undrawn clusters: a third of the weights are 0 at random, and the mispredicted branch
-    // cost more than the multiply-adds it saved (issue 10; the sums are the same, adding +0).
+    // cost more than the multiply-adds it saved (the sums are the same, adding +0).
     for (let c = 0; c < this.clusters; c++) {
       const wc = w[c];
       s0 += wc * a[c];

@@ -8,7 +8,7 @@ import { argError } from "../errors.js";
 export class ClusteredQuantile {
   /**
    * The sorted values collapsed into (value, cluster) groups with their counts: a draw walks groups,
-   * not values (issue 10: RQ3's medians over a million pairs). Equal values are interchangeable in an
+   * not values (RQ3's medians over a million pairs). Equal values are interchangeable in an
    * order statistic, so the quantile is the same; with integer weights (a bootstrap draw) every running
    * count is exact, so the ranks are too.
    */

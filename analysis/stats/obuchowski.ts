@@ -118,7 +118,7 @@ export function clusterComponents(
     if (outcomes[i]) M++;
   }
   const N = total - M;
-  // Positives and negatives in row order, as typed indices (issue 10: the arrays of boxed row numbers
+  // Positives and negatives in row order, as typed indices (the arrays of boxed row numbers
   // and a Map lookup of every row's cluster cost a third of a second an AUC at 100× the demo).
   const pos = new Int32Array(M);
   const neg = new Int32Array(N);

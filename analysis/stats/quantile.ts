@@ -49,7 +49,7 @@ export function rejectNaN(values: Float64Array, fn: string): void {
  * alike):
  * - short tails (a 95% interval of 100 or more draws): one read-only pass keeps each tail's k + 2 most
  *   extreme values in a binary heap (Knuth, TAOCP vol. 3, §5.3.3), n + O(k log k log n) comparisons a tail;
- *   2–3× faster than selection on bootstrap draws (issue 10: with 2,000 draws and its 20 Monte Carlo
+ *   2–3× faster than selection on bootstrap draws (with 2,000 draws and its 20 Monte Carlo
  *   batches, an uplift row's intervals had cost as much as its 2,000 draws), and both tails in the same pass
  *   (one read of the draws instead of two);
  * - otherwise Hoare's quickselect for each order statistic: O(n) instead of a full sort's O(n log n).

@@ -5,7 +5,7 @@ import { midranks } from "./ranks.js";
 /**
  * Within-task (stratified) AUC: the probability that a PASS outscores a FAIL *of the same task*,
  * ties ½. Pooled AUC also compares trajectories across tasks, so part of it measures how well a
- * score ranks tasks by difficulty; this one does not (issue 11; cf. the stratified Mann–Whitney
+ * score ranks tasks by difficulty; this one does not (cf. the stratified Mann–Whitney
  * statistic, e.g. Hanley & McNeil 1983 on pooling per-stratum AUCs by their pair counts).
  *
  *   AUC_w = Σ_t U_t / Σ_t m_t·n_t,

@@ -1,4 +1,4 @@
-"""The vectorised peer of our clustered bootstrap AUC (issue 10), run by bench/bootstrap-bench.ts.
+"""The vectorised peer of our clustered bootstrap AUC, run by bench/bootstrap-bench.ts.
 
 Reads the bench's data (float64 scores, uint8 outcomes, int32 task ids) from the files named on the
 command line and times the fastest numpy formulation we know for tie-heavy scores: a dense

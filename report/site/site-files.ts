@@ -46,7 +46,7 @@ function downloads(report: AnalysisReport, built: { pairItems: Row[]; checklists
 }
 
 /**
- * Every file the pages read, from one analysis run (issue 10: one process for the site's
+ * Every file the pages read, from one analysis run (one process for the site's
  * analysis instead of one per loader). Pages read them as FileAttachment("data/site/NAME").
  */
 export async function siteFiles(report: AnalysisReport, prepared: PreparedStore): Promise<SiteFile[]> {

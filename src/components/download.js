@@ -1,7 +1,7 @@
 import { html } from "./vendor/htl.js";
 
 /**
- * A chart with "download SVG" and "download PNG" buttons (issue 12: figures a researcher can take
+ * A chart with "download SVG" and "download PNG" buttons (figures a researcher can take
  * away). Works offline: the SVG is serialised from the page; the PNG is drawn on a canvas at 2×.
  * Plot returns an <svg> or a <figure> holding one (with legend and caption); the buttons save the
  * chart's main <svg>, with the page's text colour and font written in.

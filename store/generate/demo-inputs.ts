@@ -1,7 +1,7 @@
 /**
  * The paper's figures that the demo generator takes as inputs (demo-model.ts and the stages), so
  * that the demo's value agrees with the paper by construction, not as a reproduction. Kept beside
- * the generator; the report's paper column marks these rows "demo input" (issue 11).
+ * the generator; the report's paper column marks these rows "demo input".
  */
 export const DEMO_INPUT_FIGURES: ReadonlySet<string> = new Set([
   // replacementAfter: No 0.735, Abstain 0.046

@@ -31,7 +31,7 @@ export interface ShardedCounts {
 }
 
 /**
- * A synthetic store larger than one piece can be in memory (issue 10: 100× the paper, ≈ 2.1 M
+ * A synthetic store larger than one piece can be in memory (100× the paper, ≈ 2.1 M
  * trajectories and 17 M judgments): `shards` independent demo stores of scale/shards each, every one
  * with its own seed (seed·1000 + k) and its ids prefixed "sK.", written table by table as they are
  * generated, so only one shard is ever held in JavaScript. Parquet goes through a DuckDB database file

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 
 /**
- * Per-trajectory plain GCPC as one SQL GROUP BY over the store's files (issue 10: scoring as plain SQL
+ * Per-trajectory plain GCPC as one SQL GROUP BY over the store's files (scoring as plain SQL
  * over Parquet, so the same query runs in DuckDB on one machine, on Parquet in object storage, or on
  * a distributed SQL engine). Primary judge, run 1 (contract rules 8 and 13: omitted run = 1, omitted
  * judge = the primary judge); a judgment counts only for an item of its trajectory's task; missing
