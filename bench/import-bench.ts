@@ -45,7 +45,8 @@ export async function benchImport(runs = 3): Promise<string[]> {
     return [
       `import terminal-bench, whole vendored tree (${trials.toLocaleString("en-US")} trials): in-process ` +
         `${median(ours).toFixed(0)} ms median of ${runs} (${ours.map((x) => x.toFixed(0)).join(" / ")}), peer ` +
-        `(Python json, parse + dedupe only) ${median(peer).toFixed(0)} ms (${peer.map((x) => x.toFixed(0)).join(" / ")}): ` +
+        `(Python json, parse + dedupe only) ${median(peer).toFixed(0)} ms ` +
+        `(${peer.map((x) => x.toFixed(0)).join(" / ")}): ` +
         `${(median(ours) / median(peer)).toFixed(2)}× the peer's time, alternated in one sitting`,
       `gcpc import terminal-bench as a user runs it (process start, import, Parquet write, validation): ` +
         `${median(cli).toFixed(0)} ms median (${cli.map((x) => x.toFixed(0)).join(" / ")})`,
