@@ -250,6 +250,50 @@ test("the compare page's arms mode runs gcpc compare in the browser: the CLI's d
   }
 });
 
+test("the explorer lists the FAIL→FAIL pairs of any two arms (the CLI's count), their criteria, and keeps the arms in the URL", async () => {
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repo, "bin/gcpc.js"),
+      "compare",
+      store,
+      "--a",
+      "harness=" + cli.rq3.pairs[0].harness,
+      "--b",
+      "harness=" + cli.rq3.pairs.find((p: any) => p.harness !== cli.rq3.pairs[0].harness).harness,
+      "--pair",
+      "trial",
+      "--format",
+      "json",
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 26 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const expected = JSON.parse(r.stdout);
+  const [a, b] = [expected.a.selector.harness, expected.b.selector.harness];
+  const url = `${origin}/explorer?arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`;
+  const { page, problems } = await openOffline(browser, url);
+  await page.waitForSelector("#arms-ff-count", { timeout: 60_000 });
+  assert.equal(Number(await page.textContent("#arms-ff-count")), expected.transitions["FAIL→FAIL"].n);
+  assert.match(page.url(), new RegExp(`arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`));
+  if (expected.transitions["FAIL→FAIL"].n > 0) {
+    const firstRow = page.locator("#arms-ff-count").locator("xpath=../following::form[1]//tbody//tr[1]");
+    const task = (await firstRow.locator("td").nth(1).textContent())!.trim();
+    await firstRow.locator("input").check({ force: true });
+    await page.waitForSelector("#arms-changed-count", { timeout: 20_000 });
+    // Every criterion of the chosen pair's task is listed (the store's own checklist), the changed ones counted.
+    const items = readFileSync(join(store, "items.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => JSON.parse(l).task_id === task).length;
+    assert.ok(items > 0, `task ${task} has items`);
+    assert.equal(await page.locator("#arms-pair-detail tbody tr").count(), items);
+    assert.ok(Number(await page.textContent("#arms-changed-count")) <= items);
+  }
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
+
 test("brushing the explorer's Δ histogram filters the table to the CLI's count for that range", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#delta-histogram svg", { timeout: 60_000 });

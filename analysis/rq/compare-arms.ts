@@ -167,6 +167,29 @@ export function compareArms(
 const matches = (row: ArmRow, s: Selector) =>
   (Object.entries(s) as [ArmField, string][]).every(([f, v]) => row.fields[f] === v);
 
+/**
+ * The matched pairs of two arms by trial index (as `gcpc compare --pair trial` matches them): each pair's task
+ * and the two rows of the arm table. What the explorer's arms mode lists.
+ */
+export function armTrialPairs(
+  table: ArmTable,
+  o: { a: Selector; b: Selector; where?: Selector },
+): { task: string; a: number; b: number }[] | NotAvailable {
+  const where = o.where ?? {};
+  const named = new Set<string>([...Object.keys(o.a), ...Object.keys(o.b), ...Object.keys(where)]);
+  const shared = ARM_FIELDS.filter((f) => !named.has(f));
+  const sides = { a: [] as number[], b: [] as number[] };
+  for (const [k, r] of table.rows.entries()) {
+    if (!matches(r, where)) continue;
+    const inA = matches(r, o.a);
+    const inB = matches(r, o.b);
+    if (inA && inB) return notAvailable(`trajectory ${r.id} matches both arms: the arms overlap`);
+    if (inA) sides.a.push(k);
+    else if (inB) sides.b.push(k);
+  }
+  return buildPairs(table.rows, sides, shared, "trial").pairs.map((x) => ({ task: x.task, a: x.a[0], b: x.b[0] }));
+}
+
 /** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
 export function compareArmTable(
   table: ArmTable,
