@@ -213,3 +213,19 @@ test("gcpc compare and leaderboard run on the demo and write their formats", asy
   assert.equal(none.code, 2);
   assert.match(none.stderr, /compare not available: arm a selects no binary trajectory/);
 });
+
+test("RQ3's matched pairs are gcpc compare's trial pairs of condition none against curated (same rule, same pairs)", async () => {
+  const { matchPairs } = await import("../analysis/rq/matched-pairs.js");
+  const { armTable, armTrialPairs } = await import("../analysis/rq/compare-arms.js");
+  const p = prepareStore((await readStore(join(repo, "data/demo"))).store);
+  const table = armTable(p);
+  assert.ok(!("available" in table));
+  const pairs = armTrialPairs(table, { a: { condition: "none" }, b: { condition: "curated" } });
+  assert.ok(Array.isArray(pairs));
+  const rq3 = matchPairs(p)
+    .pairs.map((x) => `${x.without_id}|${x.with_id}`)
+    .sort();
+  const compare = pairs.map((x) => `${table.rows[x.a].id}|${table.rows[x.b].id}`).sort();
+  assert.equal(compare.length, rq3.length);
+  assert.deepEqual(compare, rq3);
+});
