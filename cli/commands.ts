@@ -8,7 +8,8 @@ import {
   INTERVAL_METHODS,
   type BootstrapSettings,
 } from "../analysis/estimates/bootstrap-interval.js";
-import { TABLE_SCHEMAS, type Store } from "../analysis/schema/tables.js";
+import { TABLE_SCHEMAS } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
 import { decodeUtf8, parseJsonl } from "../store/parse-text.js";

@@ -9,13 +9,13 @@ import {
   REQUIRED_TABLES,
   TABLE_NAMES,
   TABLE_SCHEMAS,
-  type Store,
   type MethodScore,
   type TableName,
   type Task,
   type Trajectory,
   type VerifierResult,
 } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import type { FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { tableColumns, type Column, type ColumnKind, type TableSchemas } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";

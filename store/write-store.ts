@@ -11,7 +11,8 @@ import {
 } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { TABLE_NAMES, type Store, type TableName } from "../analysis/schema/tables.js";
+import { TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import { tableColumns, type TableSchemas } from "../analysis/schema/columns.js";
 import { duckdbColumns } from "./columns.js";
 

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import type { Label, Store } from "../analysis/schema/tables.js";
+import type { Label } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { criterionEffects } from "../analysis/rq/criterion-effects.js";
 import { signTestPValue } from "../analysis/stats/sign-test.js";

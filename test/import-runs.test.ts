@@ -11,7 +11,7 @@ import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { decodeLabels } from "../analysis/schema/label-vectors.js";
-import type { Store } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import { cli } from "./helpers/run-cli.js";
 import { tempDir } from "./helpers/temp-dir.js";
 

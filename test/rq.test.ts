@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Store, Trajectory, Judgment, Label } from "../analysis/schema/tables.js";
+import type { Trajectory, Judgment, Label } from "../analysis/schema/tables.js";
+import type { Store } from "../analysis/schema/store.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { decodeLabels } from "../analysis/schema/label-vectors.js";
 import { rq1Discrimination } from "../analysis/rq/rq1-discrimination.js";

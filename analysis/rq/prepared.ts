@@ -1,4 +1,5 @@
-import { DEFAULT_JUDGE, type Item, type Label, type Store, type Trajectory } from "../schema/tables.js";
+import { DEFAULT_JUDGE, type Item, type Label, type Trajectory } from "../schema/tables.js";
+import type { Store } from "../schema/store.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun, type LabelVectors } from "../schema/label-vectors.js";
 import {
   PLAIN,

@@ -1,4 +1,5 @@
-import { SCHEMA_VERSION, type Store } from "../schema/tables.js";
+import { SCHEMA_VERSION } from "../schema/tables.js";
+import type { Store } from "../schema/store.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";

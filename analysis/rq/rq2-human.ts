@@ -1,7 +1,7 @@
 import { krippendorffAlpha, alphaFromUnits } from "../stats/krippendorff-alpha.js";
 import { mean } from "../stats/shares.js";
 import { group, rollup } from "d3";
-import type { Store } from "../schema/tables.js";
+import type { Store } from "../schema/store.js";
 import type { BootstrapDescriptor, BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { spearmanWithCI } from "./spearman-estimate.js";

@@ -1,4 +1,5 @@
-import type { Store, Task, Trajectory } from "../schema/tables.js";
+import type { Task, Trajectory } from "../schema/tables.js";
+import type { Store } from "../schema/store.js";
 import type { MethodScoreColumns } from "../schema/method-score-columns.js";
 import { compareCodePoints, sortByCodePoints } from "../order.js";
 import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";

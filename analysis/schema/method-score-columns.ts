@@ -1,4 +1,4 @@
-import type { MethodScore, Store } from "./tables.js";
+import type { MethodScore } from "./tables.js";
 
 /**
  * The method_scores table of a store read from disk, as columns: a row per trajectory and
@@ -18,7 +18,11 @@ export interface MethodScoreColumns {
  * Every method score row of a store, whichever form it holds them in (rows built in memory, columns
  * read from disk), as rows in file order: for callers that want rows of a small store (tests, exports).
  */
-export function methodScoreRows(store: Store): MethodScore[] | undefined {
+export function methodScoreRows(store: {
+  trajectories: readonly { trajectory_id: string }[];
+  method_scores?: MethodScore[];
+  method_score_columns?: MethodScoreColumns;
+}): MethodScore[] | undefined {
   const c = store.method_score_columns;
   if (!c) return store.method_scores;
   const rows: MethodScore[] = new Array(c.length);

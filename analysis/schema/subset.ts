@@ -1,4 +1,4 @@
-import type { Store } from "./tables.js";
+import type { Store } from "./store.js";
 import type { MethodScoreColumns } from "./method-score-columns.js";
 
 /**

@@ -2,7 +2,7 @@ import { group } from "d3";
 import { checkGates } from "../../analysis/rq/checklist-gates.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
-import type { Store } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { labelVectorsFromRows } from "../../analysis/schema/label-vectors.js";
 import { mean } from "../../analysis/stats/shares.js";
 import { methodScoreMaps } from "../../analysis/rq/method-scores.js";

@@ -1,4 +1,5 @@
-import type { Label, Store, Trajectory } from "../../analysis/schema/tables.js";
+import type { Label, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { pad, sigmoid } from "./demo-random.js";
 import type { DemoPopulation, SbTask } from "./demo-populations.js";
 

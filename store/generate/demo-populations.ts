@@ -1,4 +1,5 @@
-import type { Item, Judgment, Label, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Item, Judgment, Label, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { type DemoRandom, pad } from "./demo-random.js";
 import { CATEGORIES, HARNESSES, MODELS, OBJECTS, SOURCES, VERBS, type DemoModel } from "./demo-model.js";
 

@@ -1,4 +1,4 @@
-import type { Store } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import {
   baselineScores,
   directedRuns,

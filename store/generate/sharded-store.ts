@@ -10,7 +10,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { TABLE_NAMES, type Store, type TableName } from "../../analysis/schema/tables.js";
+import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { tableColumns } from "../../analysis/schema/columns.js";
 import { duckdbColumns } from "../columns.js";
 import { jsonlSelectSql, type WriteFormat } from "../write-store.js";

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { Store, Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
+import type { Task, Trajectory, VerifierResult } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { group } from "d3";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsErrorText } from "../fs-error-text.js";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import JSZip from "jszip";
-import type { Item, Judgment, MethodScore, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 

@@ -1,5 +1,6 @@
 import { csvParse } from "d3";
-import type { Store, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import type { Problem } from "../problems.js";
 

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
-import type { Item, Judgment, MethodScore, Store, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 

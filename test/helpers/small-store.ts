@@ -1,6 +1,7 @@
 // Small hand-built stores for the statistics' edge cases: every row is written out here, so a test's
 // expected figures can be computed by hand (or by a reference implementation) from the same rows.
-import type { Judgment, Store, Trajectory } from "../../analysis/schema/tables.js";
+import type { Judgment, Trajectory } from "../../analysis/schema/tables.js";
+import type { Store } from "../../analysis/schema/store.js";
 
 export interface SmallTrajectory {
   task: string;
