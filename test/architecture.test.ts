@@ -78,3 +78,51 @@ test("no line over 120 characters in the code (tests keep long expected messages
     );
   assert.deepEqual(long, []);
 });
+
+test("no import circle anywhere: type imports count too (a module's plan types live with the module, jobs.ts composes them)", () => {
+  const files = execFileSync("git", ["ls-files", "analysis", "store", "report", "cli"], { cwd: repo, encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f.endsWith(".ts"));
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    const text = readFileSync(join(repo, f), "utf8");
+    const deps = [...text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']/g)].map((m) =>
+      normalize(join(dirname(f), m[1])).replace(/\.js$/, ".ts"),
+    );
+    edges.set(
+      f,
+      deps.filter((d) => known.has(d)),
+    );
+  }
+  // Tarjan's strongly connected components: a component of more than one module is a circle.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) circles.push(component.sort());
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  assert.deepEqual(circles, []);
+});

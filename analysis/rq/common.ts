@@ -19,6 +19,15 @@ export function taskClusters(taskIds: readonly string[]): { clusterOf: Int32Arra
   return { clusterOf: Int32Array.from(taskIds, (id) => slot.get(id)!), clusters: ids.length, ids };
 }
 
+/** One AUC interval as a job (analysis/rq/jobs.ts): RQ1's per-method and per-condition rows. */
+export interface AucJob {
+  kind: "auc";
+  method: string;
+  columns: AucColumns;
+  settings: BootstrapSettings;
+  figure: string;
+}
+
 export interface AucEstimate {
   method: string;
   n: number;

@@ -1,5 +1,6 @@
 import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
-import { startJobs, type AucJob, type JobRunner, type PendingJobs } from "./jobs.js";
+import type { AucJob } from "./common.js";
+import { startJobs, type JobRunner, type PendingJobs } from "./jobs.js";
 import { outcomePlan } from "./outcome-level.js";
 import { rq1StoredJobs } from "./rq1-discrimination.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";

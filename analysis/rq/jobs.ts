@@ -1,10 +1,8 @@
-import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
-import { aucWithCIColumns, type AucColumns, type AucEstimate } from "./common.js";
-import { upliftRow, type UpliftColumns, type UpliftRow } from "./outcome-level.js";
-import { pairedAucColumns, type PairedColumns, type PairedDelta } from "./rq1-discrimination.js";
-import { transitionTests, type TransitionColumns, type TransitionTests } from "./rq3-skill-effects.js";
-import { separationInterval, type SeparationInterval } from "./rq4-ablations.js";
-import type { SeparationSums } from "../stats/separation.js";
+import { aucWithCIColumns, type AucEstimate, type AucJob } from "./common.js";
+import { upliftRow, type UpliftJob, type UpliftRow } from "./outcome-level.js";
+import { pairedAucColumns, type PairedDelta, type PairedJob } from "./rq1-discrimination.js";
+import { transitionTests, type TransitionJob, type TransitionTests } from "./rq3-skill-effects.js";
+import { separationInterval, type SeparationInterval, type SeparationJob } from "./rq4-ablations.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 
 /**
@@ -13,45 +11,11 @@ import type { NotAvailable } from "../estimates/not-defined.js";
  * statistics on both cores). Each carries its rows as typed columns, which a structured clone copies to
  * a worker thread unchanged.
  */
-export type AnalysisJob =
-  | {
-      kind: "auc";
-      method: string;
-      columns: AucColumns;
-      settings: BootstrapSettings;
-      figure: string;
-    }
-  | {
-      kind: "paired";
-      columns: PairedColumns;
-      methods: [string, string];
-      settings: BootstrapSettings;
-    }
-  | {
-      kind: "uplift";
-      group: string;
-      columns: UpliftColumns;
-      figure: string;
-      unit: "task" | "configuration";
-      settings: BootstrapSettings;
-    }
-  | {
-      kind: "transition";
-      columns: TransitionColumns;
-      settings: BootstrapSettings;
-      figure: string;
-    }
-  | {
-      kind: "separation";
-      sums: SeparationSums;
-      settings: BootstrapSettings;
-      figure: string;
-    };
+export type AnalysisJob = AucJob | PairedJob | UpliftJob | TransitionJob | SeparationJob;
 
 export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests | SeparationInterval;
 
-/** One AUC interval of RQ1. */
-export type AucJob = Extract<AnalysisJob, { kind: "auc" }>;
+export type { AucJob };
 
 /** Runs one job here. */
 export function runJob(job: AnalysisJob): JobResult {
@@ -124,9 +88,4 @@ export function startJobs(jobs: AnalysisJob[], runner?: JobRunner): PendingJobs 
       return out;
     },
   };
-}
-
-/** Every job's result, in job order. */
-export function runJobs<R extends JobResult>(jobs: AnalysisJob[], runner?: JobRunner): R[] {
-  return startJobs(jobs, runner).wait() as R[];
 }

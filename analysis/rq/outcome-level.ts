@@ -9,7 +9,15 @@ import {
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
+/** One uplift row as a job (analysis/rq/jobs.ts). */
+export interface UpliftJob {
+  kind: "uplift";
+  group: string;
+  columns: UpliftColumns;
+  figure: string;
+  unit: "task" | "configuration";
+  settings: BootstrapSettings;
+}
 import { compareCodePoints } from "../order.js";
 import { isBinary } from "./prepared.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
@@ -88,7 +96,7 @@ export function outcomeLevel(
   settings: BootstrapSettings,
 ): OutcomeLevelResult | NotAvailable {
   const plan = outcomePlan(p, settings);
-  return "available" in plan ? plan : plan.assemble(runJobs(plan.jobs));
+  return "available" in plan ? plan : plan.assemble(plan.jobs.map(upliftRow));
 }
 
 /**
@@ -99,7 +107,7 @@ export function outcomeLevel(
 export function outcomePlan(
   p: Pick<TrajectoryFrame, "trajectories" | "tasks">,
   settings: BootstrapSettings,
-): NotAvailable | { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => OutcomeLevelResult } {
+): NotAvailable | { jobs: UpliftJob[]; assemble: (results: readonly unknown[]) => OutcomeLevelResult } {
   const candidates = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
   if (!candidates.some((t) => t.condition === "none") || !candidates.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
@@ -129,7 +137,7 @@ export function outcomePlan(
     ...tasks.map(([k, members]) => job(k, members, `outcomes:task:${k}`, "configuration")),
   ];
   // The cell transitions are counted when the result is assembled: the jobs start without waiting for them.
-  const assemble = (results: JobResult[]): OutcomeLevelResult => {
+  const assemble = (results: readonly unknown[]): OutcomeLevelResult => {
     const rows = results as UpliftRow[];
     const transitions = cellTransitions(codes);
     return {

@@ -11,9 +11,30 @@ import {
 } from "../estimates/bootstrap-interval.js";
 import { finite, finiteCI, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
 import { pairedObuchowskiTest } from "../stats/obuchowski.js";
-import { AUC_ESTIMATOR, clusterIntervalProblem, taskClusters, type AucEstimate } from "./common.js";
+import {
+  AUC_ESTIMATOR,
+  aucWithCIColumns,
+  clusterIntervalProblem,
+  taskClusters,
+  type AucEstimate,
+  type AucJob,
+} from "./common.js";
 import { aucColumnsOf, populationColumns, scoredColumns, type PopulationColumns } from "./population-columns.js";
-import { runJobs, type AnalysisJob, type AucJob, type JobResult } from "./jobs.js";
+/** RQ1's paired ΔAUC as a job (analysis/rq/jobs.ts). */
+export interface PairedJob {
+  kind: "paired";
+  columns: PairedColumns;
+  methods: [string, string];
+  settings: BootstrapSettings;
+}
+
+type Rq1Job = AucJob | PairedJob;
+
+/** Runs one of RQ1's jobs on this thread. */
+const runRq1Job = (job: Rq1Job) =>
+  job.kind === "auc"
+    ? aucWithCIColumns(job.method, job.columns, job.settings, job.figure)
+    : pairedAucColumns(job.columns, job.methods, job.settings);
 import { ALL_ITEMS_GCPC, methodScoreMaps } from "./method-scores.js";
 import { judgeAgreement, type JudgeAgreement } from "./judge-agreement.js";
 import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
@@ -57,7 +78,7 @@ export interface Rq1Result {
  */
 export function rq1Discrimination(p: PreparedStore, settings: BootstrapSettings, pairedWith = "holistic"): Rq1Result {
   const plan = rq1Plan(p, settings, pairedWith);
-  return plan.assemble(runJobs(plan.jobs));
+  return plan.assemble(plan.jobs.map(runRq1Job));
 }
 
 /**
@@ -70,7 +91,7 @@ export function rq1Plan(
   settings: BootstrapSettings,
   pairedWith = "holistic",
   stored: readonly AucJob[] = [],
-): { jobs: AnalysisJob[]; assemble: (results: JobResult[], storedResults?: JobResult[]) => Rq1Result } {
+): { jobs: Rq1Job[]; assemble: (results: readonly unknown[], storedResults?: readonly unknown[]) => Rq1Result } {
   const pop = populationColumns(p, isBinary);
   const maps = methodScoreMaps(p);
   const gcpc = maps.get("gcpc")!;
@@ -84,14 +105,14 @@ export function rq1Plan(
     methods.filter(([method]) => !started.has(method)),
     headline(settings),
   );
-  const conditionJobs: AnalysisJob[] = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
+  const conditionJobs: AucJob[] = (["none", "curated", "self_generated"] as const).flatMap((condition) => {
     const columns = aucColumnsOf(pop, (i) => pop.trajectories[i].condition === condition, gcpc);
     const figure = `rq1:condition:${condition}`;
     const method = `gcpc (${condition})`;
     const job = { kind: "auc" as const, method, columns, settings: headline(settings), figure };
     return columns.scores.length === 0 ? [] : [job];
   });
-  const pairedJob: AnalysisJob[] = [];
+  const pairedJob: PairedJob[] = [];
   if (p.hasJudgments && other) {
     const { values, ...rest } = scoredColumns(pop, all, [gcpc, other]);
     const columns = { a: values[0], b: values[1], ...rest };
@@ -116,7 +137,7 @@ export function rq1Plan(
 
 function assembleRq1(
   p: PreparedStore,
-  results: JobResult[],
+  results: readonly unknown[],
   o: { methods: number; conditions: number; pairedWith: string; settings: BootstrapSettings },
 ): Rq1Result {
   const { methods, conditions, pairedWith } = o;

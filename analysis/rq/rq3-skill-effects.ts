@@ -17,7 +17,13 @@ import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
-import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
+/** One transition group's intervals and clustered test as a job (analysis/rq/jobs.ts). */
+export interface TransitionJob {
+  kind: "transition";
+  columns: TransitionColumns;
+  settings: BootstrapSettings;
+  figure: string;
+}
 
 /** Material change (paper §4.4): |Δ| > 0.10. */
 export const MATERIAL_CHANGE = 0.1;
@@ -98,7 +104,7 @@ const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
 export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): Rq3Result {
   const plan = rq3Plan(p, settings);
-  return plan.assemble(runJobs(plan.jobs));
+  return plan.assemble(plan.jobs.map(transitionTests));
 }
 
 /**
@@ -109,7 +115,7 @@ export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): 
 export function rq3Plan(
   p: PreparedStore,
   settings: BootstrapSettings,
-): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq3Result } {
+): { jobs: TransitionJob[]; assemble: (results: readonly unknown[]) => Rq3Result } {
   const floor = noiseFloor(p);
   const { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial } = scoredPairs(p);
   const floorValue = floor.value;
@@ -125,7 +131,7 @@ export function rq3Plan(
     ),
     groupSummary("any", "any", scored, floorValue),
   ];
-  const jobs: AnalysisJob[] = groups.map((g) => ({
+  const jobs: TransitionJob[] = groups.map((g) => ({
     kind: "transition",
     columns: g.columns,
     settings,
@@ -136,7 +142,7 @@ export function rq3Plan(
     scored.filter((d) => d.transition === "FAIL→FAIL"),
   );
   const noJudgments = !p.hasJudgments;
-  const assemble = (results: JobResult[]): Rq3Result => {
+  const assemble = (results: readonly unknown[]): Rq3Result => {
     const summaries = groups.map(
       (g, i): TransitionSummary => ({
         ...g.summary,

@@ -11,7 +11,13 @@ import { finite, notAvailable, type NotAvailable } from "../estimates/not-define
 import { taskClusters, type AucEstimate } from "./common.js";
 import { compareCodePoints } from "../order.js";
 import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
-import { runJobs, type AnalysisJob, type JobResult } from "./jobs.js";
+/** One separation's interval as a job (analysis/rq/jobs.ts): its per-task sums, not its rows. */
+export interface SeparationJob {
+  kind: "separation";
+  sums: SeparationSums;
+  settings: BootstrapSettings;
+  figure: string;
+}
 
 export interface SeparationRow {
   variant: string;
@@ -94,7 +100,7 @@ function separationRows(
   { pop, popSlots }: { pop: PreparedStore["trajectories"]; popSlots: Int32Array },
   variants: SeparationVariant[],
   o: { settings: BootstrapSettings; figure: string },
-): { rows: SeparationRow[]; jobs: AnalysisJob[] } | NotAvailable {
+): { rows: SeparationRow[]; jobs: SeparationJob[] } | NotAvailable {
   const pass = pop.map((t) => t.outcome === "PASS");
   let nPass = 0;
   for (const x of pass) if (x) nPass++;
@@ -102,7 +108,7 @@ function separationRows(
     return notAvailable(`needs PASS and FAIL trajectories with plain GCPC defined (have ${pop.length})`);
   const { clusterOf, clusters } = taskClusters(pop.map((t) => t.task_id));
   const rows: SeparationRow[] = [];
-  const jobs: AnalysisJob[] = [];
+  const jobs: SeparationJob[] = [];
   // Every variant's scores in one pass over the trajectories (each one's labels read once).
   const byVariant = p.scoreColumns(pop, variants, popSlots);
   for (const [vi, v] of variants.entries()) {
@@ -146,7 +152,7 @@ export type SeparationInterval = ReturnType<typeof separationInterval>;
 /** RQ4 (paper §4.5, Table 3). Population: deduplicated binary trajectories with plain GCPC defined (rule 7). */
 export function rq4Ablations(p: PreparedStore, settings: BootstrapSettings, checklist: AucEstimate[]): Rq4Result {
   const plan = rq4Plan(p, settings, checklist);
-  return plan.assemble(runJobs(plan.jobs));
+  return plan.assemble(plan.jobs.map(separationInterval));
 }
 
 /**
@@ -157,7 +163,7 @@ export function rq4Plan(
   p: PreparedStore,
   settings: BootstrapSettings,
   checklist: AucEstimate[],
-): { jobs: AnalysisJob[]; assemble: (results: JobResult[]) => Rq4Result } {
+): { jobs: SeparationJob[]; assemble: (results: readonly unknown[]) => Rq4Result } {
   // By slot: trajectories[k]'s metrics are metrics.atSlot(k), and its scores are read with k (scoreColumns),
   // with no lookup of its id.
   const kept: number[] = [];
@@ -190,7 +196,7 @@ export function rq4Plan(
   };
   const planned = [outcome_step, abstention];
   const jobs = planned.flatMap((x) => ("available" in x ? [] : x.jobs));
-  const assemble = (results: JobResult[]): Rq4Result => {
+  const assemble = (results: readonly unknown[]): Rq4Result => {
     let next = 0;
     // Rows with a job take its interval, in job order; the others keep ci and bootstrap null.
     const filled = (x: typeof outcome_step) =>
