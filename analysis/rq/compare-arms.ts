@@ -169,38 +169,32 @@ const matches = (row: ArmRow, s: Selector) =>
 
 /**
  * The matched pairs of two arms by trial index (as `gcpc compare --pair trial` matches them): each pair's task
- * and the two rows of the arm table. What the explorer's arms mode lists.
+ * and the two rows of the arm table (arms that overlap, even an arm with itself, are refused). What the
+ * explorer's arms mode lists.
  */
 export function armTrialPairs(
   table: ArmTable,
   o: { a: Selector; b: Selector; where?: Selector },
 ): { task: string; a: number; b: number }[] | NotAvailable {
-  const where = o.where ?? {};
-  const named = new Set<string>([...Object.keys(o.a), ...Object.keys(o.b), ...Object.keys(where)]);
-  const shared = ARM_FIELDS.filter((f) => !named.has(f));
-  const sides = { a: [] as number[], b: [] as number[] };
-  for (const [k, r] of table.rows.entries()) {
-    if (!matches(r, where)) continue;
-    const inA = matches(r, o.a);
-    const inB = matches(r, o.b);
-    if (inA && inB) return notAvailable(`trajectory ${r.id} matches both arms: the arms overlap`);
-    if (inA) sides.a.push(k);
-    else if (inB) sides.b.push(k);
-  }
-  return buildPairs(table.rows, sides, shared, "trial").pairs.map((x) => ({ task: x.task, a: x.a[0], b: x.b[0] }));
+  const chosen = armSides(table.rows, o, false);
+  if ("available" in chosen) return chosen;
+  const { pairs } = buildPairs(table.rows, chosen.sides, chosen.shared, "trial");
+  return pairs.map((x) => ({ task: x.task, a: x.a[0], b: x.b[0] }));
 }
 
-/** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
-export function compareArmTable(
-  table: ArmTable,
-  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; settings: BootstrapSettings },
-): CompareResult | NotAvailable {
+/**
+ * Each arm's rows (within `where`) and the fields a pair must share: every descriptive field that neither arm
+ * nor the filter names. With `selfPairs`, an arm compared with itself pairs each trajectory with itself (every
+ * Δ is 0); any other overlap of the arms is refused.
+ */
+function armSides(
+  rows: readonly ArmRow[],
+  o: { a: Selector; b: Selector; where?: Selector },
+  selfPairs: boolean,
+): { sides: { a: number[]; b: number[] }; shared: ArmField[] } | NotAvailable {
   const where = o.where ?? {};
-  const rows = table.rows;
   const named = new Set<string>([...Object.keys(o.a), ...Object.keys(o.b), ...Object.keys(where)]);
-  const shared = ARM_FIELDS.filter((f) => !named.has(f));
-  // An arm compared with itself pairs each trajectory with itself (every Δ is 0); other overlaps are refused.
-  const itself = JSON.stringify(o.a) === JSON.stringify(o.b);
+  const itself = selfPairs && JSON.stringify(o.a) === JSON.stringify(o.b);
   const sides = { a: [] as number[], b: [] as number[] };
   for (const [k, r] of rows.entries()) {
     if (!matches(r, where)) continue;
@@ -210,6 +204,19 @@ export function compareArmTable(
     if (inA) sides.a.push(k);
     if (inB && (!inA || itself)) sides.b.push(k);
   }
+  return { sides, shared: ARM_FIELDS.filter((f) => !named.has(f)) };
+}
+
+/** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
+export function compareArmTable(
+  table: ArmTable,
+  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; settings: BootstrapSettings },
+): CompareResult | NotAvailable {
+  const where = o.where ?? {};
+  const rows = table.rows;
+  const chosen = armSides(rows, o, true);
+  if ("available" in chosen) return chosen;
+  const { sides, shared } = chosen;
   if (sides.a.length === 0 || sides.b.length === 0)
     return notAvailable(`arm ${sides.a.length === 0 ? "a" : "b"} selects no binary trajectory`);
   const pairing = choosePairing(rows, sides, shared, o.pair);
