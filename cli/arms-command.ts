@@ -9,7 +9,7 @@ import {
 import { leaderboard, type Leaderboard } from "../analysis/rq/leaderboard.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { ci, ciPct, f3, isDegenerate, pct, pv, signedPct } from "../report/format.js";
-import { csvCell, escapeMarkdownCell } from "../report/render.js";
+import { csvValue, escapeMarkdownCell } from "../report/render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
@@ -191,8 +191,7 @@ function compareCsv(r: CompareResult): string {
         null,
       ]);
     }
-  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
-  return `${rows.map((r) => r.map(cell).join(",")).join("\n")}\n`;
+  return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
 }
 
 /** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc]`. */
@@ -255,7 +254,6 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
 }
 
 function leaderboardCsv(r: Leaderboard): string {
-  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
   const rows: (string | number | null)[][] = [
     [
       "kind",
@@ -308,5 +306,5 @@ function leaderboardCsv(r: Leaderboard): string {
       x.p,
       x.p_holm,
     ]);
-  return `${rows.map((row) => row.map(cell).join(",")).join("\n")}\n`;
+  return `${rows.map((row) => row.map(csvValue).join(",")).join("\n")}\n`;
 }

@@ -36,8 +36,12 @@ export function renderMarkdown(sections: Section[], header: string): string {
   return out.join("\n");
 }
 
+/** A tidy CSV value: a number bare, null empty, text as {@link csvCell}. */
+export const csvValue = (v: string | number | null): string =>
+  v === null ? "" : typeof v === "number" ? String(v) : csvCell(v);
+
 /** Tidy CSV (RFC 4180): one row per figure (see tidy.ts); numbers bare, text cells formula-guarded. */
 export function renderTidyCsv(rows: TidyRow[]): string {
-  const cell = (v: string | number | null) => (v === null ? "" : typeof v === "number" ? String(v) : csvCell(v));
-  return `${[TIDY_COLUMNS.join(","), ...rows.map((r) => TIDY_COLUMNS.map((c) => cell(r[c])).join(","))].join("\n")}\n`;
+  const lines = rows.map((r) => TIDY_COLUMNS.map((c) => csvValue(r[c])).join(","));
+  return `${[TIDY_COLUMNS.join(","), ...lines].join("\n")}\n`;
 }
