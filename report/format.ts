@@ -9,11 +9,7 @@ export const f3 = (x: Maybe): string => (x === null || x === undefined || !Numbe
 
 export const pct = (x: Maybe): string => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
 
-/** Whether a descriptor marks its statistic (or its only one) degenerate: every draw equals the estimate. */
-export function isDegenerate(boot: { degenerate?: string[] } | null | undefined, stat?: string): boolean {
-  const list = boot?.degenerate ?? [];
-  return stat ? list.includes(stat) : list.length > 0;
-}
+export { isDegenerate } from "../analysis/estimates/bootstrap-interval.js";
 
 /** What every format prints instead of a zero-width bootstrap interval (the row carries `degenerate: true`). */
 export const DEGENERATE_TEXT = "degenerate: every draw equals the estimate";

@@ -1,5 +1,6 @@
 import type { AnalysisReport } from "../analysis/rq/report.js";
 import { paperMarksOf, type PaperFigures } from "./paper.js";
+import { isDegenerate } from "./format.js";
 
 /**
  * The tidy export (`--format csv`): one row per figure, numbers as numbers, so the file
@@ -63,13 +64,6 @@ function ownMcSe(boot: Boot, stat?: string): [number, number] | null | undefined
   return boot?.mc_se;
 }
 
-/** Whether the row's interval is degenerate: its statistic's every draw equals the estimate. */
-function degenerateRow(boot: Boot, stat?: string): boolean {
-  const list = boot?.degenerate ?? [];
-  if (stat) return list.includes(stat);
-  return list.length > 0 && !boot?.mc_se_by;
-}
-
 /** Every figure of the report as tidy rows; `paper` adds the paper's printed value where one exists. */
 export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] {
   const rows: TidyRow[] = [];
@@ -89,7 +83,8 @@ export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] 
       seed: o.boot?.seed ?? null,
       ci_low_mc_se: num(mc?.[0]),
       ci_high_mc_se: num(mc?.[1]),
-      degenerate: o.degenerate || degenerateRow(o.boot, o.stat) ? "true" : null,
+      // A multi-statistic descriptor (mc_se_by) without a named statistic is not this row's.
+      degenerate: o.degenerate || ((o.stat || !o.boot?.mc_se_by) && isDegenerate(o.boot, o.stat)) ? "true" : null,
       paper: printed ? printed.value : null,
       paper_mark: printed ? paperMarksOf(r, o.paper!).join("; ") : null,
     });

@@ -77,8 +77,13 @@ export function degenerateMark(
   b: Pick<BootstrapDescriptor, "degenerate"> | null | undefined,
   stat?: string,
 ): { degenerate?: true } {
+  return isDegenerate(b, stat) ? { degenerate: true } : {};
+}
+
+/** Whether a descriptor marks statistic `stat` (or, without one, any) degenerate: every draw equals the estimate. */
+export function isDegenerate(b: { degenerate?: string[] } | null | undefined, stat?: string): boolean {
   const list = b?.degenerate ?? [];
-  return (stat ? list.includes(stat) : list.length > 0) ? { degenerate: true } : {};
+  return stat ? list.includes(stat) : list.length > 0;
 }
 
 /** Contract rule 14: with fewer clusters than this, intervals are flagged `few_clusters`. */
