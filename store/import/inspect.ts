@@ -4,6 +4,7 @@ import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analys
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
+import { realRunManifest } from "./real-manifest.js";
 
 /**
  * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
@@ -189,17 +190,17 @@ function storeOf(logs: Log[], options: InspectOptions, skipped: Skipped[]): Stor
   );
   b.trajectories.sort((x, y) => compareCodePoints(x.trajectory_id, y.trajectory_id));
   return {
-    manifest: {
-      name: options.name ?? "inspect import",
-      description:
-        `Imported by gcpc import inspect from ${logs.length} log(s); outcome from scorer(s) ` +
-        `${[...outcomes].sort(compareCodePoints).join(", ") || "(none: every trajectory non-binary)"}` +
-        `${options.items ? `; items from scorer ${options.items}` : ""}.`,
-      primary_judge: judge,
-      synthetic: false,
-      schema_version: 1,
-      ...(b.judgments.length === 0 ? { judgments_optional: true } : {}),
-    },
+    manifest: realRunManifest(
+      {
+        name: options.name ?? "inspect import",
+        description:
+          `Imported by gcpc import inspect from ${logs.length} log(s); outcome from scorer(s) ` +
+          `${[...outcomes].sort(compareCodePoints).join(", ") || "(none: every trajectory non-binary)"}` +
+          `${options.items ? `; items from scorer ${options.items}` : ""}.`,
+        primary_judge: judge,
+      },
+      b.judgments.length,
+    ),
     tasks,
     items,
     trajectories: b.trajectories,

@@ -3,6 +3,7 @@ import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analys
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
+import { realRunManifest } from "./real-manifest.js";
 
 /**
  * `gcpc import tau2 RESULTS... [--judge-summaries FILE...]`: τ²-bench results files (what `tau2 run` writes,
@@ -270,16 +271,16 @@ function storeOf(sims: Map<string, Simulation>, scores: MethodScore[], inputs: n
     }
   }
   return {
-    manifest: {
-      name: name ?? "tau2-bench import",
-      description:
-        `Imported by gcpc import tau2 from ${inputs} input(s). Items are τ²'s checks; those of a kind in the ` +
-        "reward basis determine the outcome (GCPC counts the others).",
-      primary_judge: "tau2",
-      synthetic: false,
-      schema_version: 1,
-      ...(judgments.length === 0 ? { judgments_optional: true } : {}),
-    },
+    manifest: realRunManifest(
+      {
+        name: name ?? "tau2-bench import",
+        description:
+          `Imported by gcpc import tau2 from ${inputs} input(s). Items are τ²'s checks; those of a kind in the ` +
+          "reward basis determine the outcome (GCPC counts the others).",
+        primary_judge: "tau2",
+      },
+      judgments.length,
+    ),
     tasks,
     items,
     trajectories,

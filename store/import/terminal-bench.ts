@@ -3,6 +3,7 @@ import type { Item, Judgment, Task, Trajectory } from "../../analysis/schema/tab
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
+import { realRunManifest } from "./real-manifest.js";
 
 /**
  * `gcpc import terminal-bench DIR...`: the trees `tb run` writes and the Terminal-Bench leaderboard keeps
@@ -251,17 +252,17 @@ function storeOf(records: TrialRecord[], roots: string[], name?: string): Store 
   );
   trajectories.sort((a, b) => compareCodePoints(a.trajectory_id, b.trajectory_id));
   return {
-    manifest: {
-      name: name ?? "terminal-bench import",
-      description:
-        `Imported by gcpc import terminal-bench from ${roots.length} folder(s). Items are the verifier's tests ` +
-        "(outcome-determining: is_resolved is true exactly when every test passed).",
-      primary_judge: VERIFIER_JUDGE,
-      synthetic: false,
-      schema_version: 1,
-      // No test ran anywhere (every parser_results null or empty): an outcome-only store.
-      ...(judgments.length === 0 ? { judgments_optional: true } : {}),
-    },
+    // No test ran anywhere (every parser_results null or empty): an outcome-only store.
+    manifest: realRunManifest(
+      {
+        name: name ?? "terminal-bench import",
+        description:
+          `Imported by gcpc import terminal-bench from ${roots.length} folder(s). Items are the verifier's tests ` +
+          "(outcome-determining: is_resolved is true exactly when every test passed).",
+        primary_judge: VERIFIER_JUDGE,
+      },
+      judgments.length,
+    ),
     tasks,
     items,
     trajectories,
