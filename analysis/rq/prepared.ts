@@ -308,11 +308,18 @@ export function isBinary(t: Trajectory): t is Trajectory & { outcome: "PASS" | "
 function scoringChecklist(store: Store) {
   const outcomeItems = countOutcomeItems(store.items);
   const mixed = outcomeItems.determining > 0 && outcomeItems.free > 0;
-  const checklist = new Map<string, Item[]>();
-  for (const t of store.tasks) checklist.set(t.task_id, []);
-  for (const it of store.items)
-    checklist.get(it.task_id)?.push(mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it);
+  const checklist = itemsByTask(store, (it) =>
+    mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it,
+  );
   return { outcomeItems, mixed, checklist };
+}
+
+/** Each task's items in store order (through `each`); items of a task the store lacks are dropped. */
+function itemsByTask(store: Store, each: (it: Item) => Item = (it) => it): Map<string, Item[]> {
+  const byTask = new Map<string, Item[]>();
+  for (const t of store.tasks) byTask.set(t.task_id, []);
+  for (const it of store.items) byTask.get(it.task_id)?.push(each(it));
+  return byTask;
 }
 
 function countOutcomeItems(items: readonly Item[]): { determining: number; free: number } {
@@ -327,9 +334,7 @@ function allItemsScores(
   trajectories: readonly Trajectory[],
   primaryRuns: readonly (string | undefined)[],
 ): Float64Array {
-  const full = new Map<string, Item[]>();
-  for (const t of store.tasks) full.set(t.task_id, []);
-  for (const it of store.items) full.get(it.task_id)?.push(it);
+  const full = itemsByTask(store);
   return Float64Array.from(trajectories, (t, k) =>
     gcpcOf(countsOfVariant(routeCounts(full.get(t.task_id)!, primaryRuns[k] ?? ""), t.outcome, PLAIN)),
   );
