@@ -64,7 +64,9 @@ function numpyPeer(d: ReturnType<typeof data>, tasks: number, resamples: number,
       String(resamples),
       String(runs),
     ];
-    const r = spawnSync("python3", args, { encoding: "utf8" });
+    // Single-threaded BLAS, as ours runs on one thread: the peer's matrix products get no second core.
+    const oneThread = { OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1", MKL_NUM_THREADS: "1" };
+    const r = spawnSync("python3", args, { encoding: "utf8", env: { ...process.env, ...oneThread } });
     if (r.status !== 0) return { error: (r.stderr || r.error?.message || "python3 failed").split("\n").at(-2) };
     return JSON.parse(r.stdout) as { ms: number; ci: [number, number]; levels: number };
   } finally {
