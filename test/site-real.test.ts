@@ -2,12 +2,12 @@
 // in the browser; its printed digits equal the CLI's on the same real store.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { buildSite, launch, networkNamespaceAvailable, openOffline, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const store = join(repo, "data/real/tau2-sft");
@@ -27,32 +27,13 @@ after(async () => {
 });
 
 test("on the real τ² store the Compare page's arms mode prints the CLI's pass-rate Δ, interval and McNemar p", async () => {
-  const pp = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
   const query = `?arm=model&arm_a=gpt-4.1&arm_b=${encodeURIComponent(FINETUNED)}`;
   const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
   await page.waitForSelector("#arms-result", { timeout: 60_000 });
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(repo, "bin/gcpc.js"),
-      "compare",
-      store,
-      "--a",
-      "model=gpt-4.1",
-      "--b",
-      `model=${FINETUNED}`,
-      "--format",
-      "json",
-    ],
-    { encoding: "utf8" },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  const d = JSON.parse(r.stdout).pass_rate_delta;
+  const expected = gcpcCompareJson(store, "model=gpt-4.1", `model=${FINETUNED}`);
   assert.equal(await page.textContent("#arms-pairing"), "trial");
   assert.equal(Number(await page.textContent("#arms-pairs")), 140);
-  assert.equal(await page.textContent("#arms-delta"), pp(d.estimate));
-  assert.equal(await page.textContent("#arms-delta-ci"), `[${pp(d.ci[0])}, ${pp(d.ci[1])}]`);
-  assert.equal(await page.textContent("#arms-p"), d.p < 1e-4 ? d.p.toExponential(1) : d.p.toFixed(4));
+  await assertArmsDigits(page, expected);
   assert.equal(await page.locator("#arms-transitions tbody tr").count(), 4);
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.failed, []);

@@ -10,6 +10,7 @@ import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
 import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
 import { lowContrastText } from "./browser/contrast.js";
 
@@ -214,35 +215,12 @@ test("the compare page recomputes in the browser and equals the CLI's JSON (defa
 });
 
 test("the compare page's arms mode runs gcpc compare in the browser: the CLI's digits, automatic and trial pairing", async () => {
-  const pp = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
   for (const pair of ["", "trial"]) {
     const query = `?arm=condition&arm_a=none&arm_b=curated${pair ? `&pair=${pair}` : ""}`;
     const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
     await page.waitForSelector("#arms-result", { timeout: 60_000 });
-    const r = spawnSync(
-      process.execPath,
-      [
-        join(repo, "bin/gcpc.js"),
-        "compare",
-        store,
-        "--a",
-        "condition=none",
-        "--b",
-        "condition=curated",
-        "--format",
-        "json",
-      ].concat(pair ? ["--pair", pair] : []),
-      { encoding: "utf8", maxBuffer: 1 << 26 },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const expected = JSON.parse(r.stdout);
-    const d = expected.pass_rate_delta;
-    assert.equal(await page.textContent("#arms-pairing"), expected.pairing.mode);
-    assert.equal(Number(await page.textContent("#arms-pairs")), expected.matched.pairs);
-    assert.equal(await page.textContent("#arms-delta"), pp(d.estimate));
-    assert.equal(await page.textContent("#arms-delta-ci"), `[${pp(d.ci[0])}, ${pp(d.ci[1])}]`);
-    const p = d.p < 1e-4 ? d.p.toExponential(1) : d.p.toFixed(4);
-    assert.equal(await page.textContent("#arms-p"), p);
+    const expected = gcpcCompareJson(store, "condition=none", "condition=curated", pair ? ["--pair", pair] : []);
+    await assertArmsDigits(page, expected);
     if (pair === "trial")
       assert.ok((await page.locator("#arms-transitions tbody tr").count()) === 4, "four transitions");
     assert.deepEqual(problems.consoleErrors, []);
@@ -251,25 +229,12 @@ test("the compare page's arms mode runs gcpc compare in the browser: the CLI's d
 });
 
 test("the explorer lists the FAIL→FAIL pairs of any two arms (the CLI's count), their criteria, and keeps the arms in the URL", async () => {
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(repo, "bin/gcpc.js"),
-      "compare",
-      store,
-      "--a",
-      "harness=" + cli.rq3.pairs[0].harness,
-      "--b",
-      "harness=" + cli.rq3.pairs.find((p: any) => p.harness !== cli.rq3.pairs[0].harness).harness,
-      "--pair",
-      "trial",
-      "--format",
-      "json",
-    ],
-    { encoding: "utf8", maxBuffer: 1 << 26 },
+  const expected = gcpcCompareJson(
+    store,
+    "harness=" + cli.rq3.pairs[0].harness,
+    "harness=" + cli.rq3.pairs.find((p: any) => p.harness !== cli.rq3.pairs[0].harness).harness,
+    ["--pair", "trial"],
   );
-  assert.equal(r.status, 0, r.stderr);
-  const expected = JSON.parse(r.stdout);
   const [a, b] = [expected.a.selector.harness, expected.b.selector.harness];
   const url = `${origin}/explorer?arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`;
   const { page, problems } = await openOffline(browser, url);
