@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { cellOrder, matchPairs, type MatchedPair } from "../analysis/rq/matched-pairs.js";
+import { matchPairs, type MatchedPair } from "../analysis/rq/matched-pairs.js";
+import { cellOrder } from "../analysis/rq/arm-pairs.js";
 import type { PreparedStore } from "../analysis/rq/prepared.js";
 import type { Trajectory } from "../analysis/schema/tables.js";
 import { sortByCodePoints } from "../analysis/order.js";
@@ -67,7 +68,7 @@ test("matched pairs: the numbered cells pair and order as the key texts do (rule
     fc.property(trajectoriesArb, (rows) => {
       // Ids in code-point order, as the prepared store holds its trajectories.
       const trajectories = rows.map((r, i) => ({ ...r, trajectory_id: `t${String(i).padStart(3, "0")}` }));
-      const r = matchPairs({ trajectories } as unknown as PreparedStore);
+      const r = matchPairs({ trajectories, tasks: new Map() } as unknown as PreparedStore);
       const expected = referencePairs(trajectories as Trajectory[]);
       assert.deepEqual(
         {
@@ -95,9 +96,16 @@ test("cells numbered by their key texts (too many parts to number exactly) come 
         .map((r, i) => ({ ...r, trial: r.trial ?? 1, trajectory_id: `t${i}` }))
         .filter((t) => t.condition !== "self_generated") as Trajectory[];
       const members = trajectories.map((_, k) => k);
-      const byParts = cellOrder(trajectories, members);
-      const byText = cellOrder(trajectories, members, 1);
-      assert.deepEqual(byText.slot, byParts.slot);
+      const parts = [
+        (k: number) => trajectories[k].task_id,
+        (k: number) => trajectories[k].harness,
+        (k: number) => trajectories[k].model,
+        (k: number) => trajectories[k].source ?? null,
+        (k: number) => trajectories[k].trial!,
+      ];
+      const byParts = cellOrder(parts, members);
+      const byText = cellOrder(parts, members, 1);
+      assert.deepEqual(byText.member, byParts.member);
       // Cells are numbered differently, but group the same slots.
       const groups = (o: typeof byParts) => [...o.cell].map((c, i) => (i > 0 && o.cell[i - 1] === c ? 1 : 0));
       assert.deepEqual(groups(byText), groups(byParts));

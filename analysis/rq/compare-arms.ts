@@ -8,19 +8,26 @@ import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { signTestPValue } from "../stats/sign-test.js";
 import { quantileSorted } from "../stats/quantile.js";
 import { compareCodePoints } from "../order.js";
-import type { Trajectory } from "../schema/tables.js";
 import { taskClusters } from "./common.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
+import {
+  armSides,
+  pairArms,
+  type ArmField,
+  type ArmPair,
+  type ArmView,
+  type Pairing,
+  type Selector,
+  ARM_FIELDS,
+} from "./arm-pairs.js";
+import { fieldOf } from "./arm-view.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { noiseFloor } from "./noise-floor.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 import { transitionTests, type TransitionTests } from "./rq3-skill-effects.js";
 
-/** The descriptive fields an arm, a filter or the matching can name (benchmark and domain are the task's). */
-export const ARM_FIELDS = ["harness", "model", "source", "condition", "benchmark", "domain"] as const;
-export type ArmField = (typeof ARM_FIELDS)[number];
-export type Selector = Partial<Record<ArmField, string>>;
-export type Pairing = "trial" | "task";
+export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
+export { fieldOf } from "./arm-view.js";
 
 export interface ArmSummary {
   selector: Selector;
@@ -63,13 +70,6 @@ export interface CompareResult {
     n: number;
     definition: string;
   };
-}
-
-/** A pair: the two sides' rows in the arm table (task pairing: the cell's attempts, averaged). */
-interface Pair {
-  task: string;
-  a: number[];
-  b: number[];
 }
 
 /** One binary trajectory as a comparison of arms reads it: its fields, attempt, outcome and score. */
@@ -139,13 +139,6 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
   };
 }
 
-/** A trajectory's value of a descriptive field (benchmark and domain through its task). */
-export function fieldOf(p: PreparedStore, t: Trajectory, field: ArmField): string | null {
-  if (field === "benchmark") return p.tasks.get(t.task_id)?.benchmark ?? null;
-  if (field === "domain") return p.tasks.get(t.task_id)?.domain ?? null;
-  return (t[field] as string | null | undefined) ?? null;
-}
-
 /**
  * Any two arms of a store compared on matched units (paper §4.3's with/without-skill pairs, generalised): a
  * pair shares its task and every descriptive field that neither arm nor the filter names ("everything else
@@ -164,9 +157,6 @@ export function compareArms(
   return "available" in table ? table : compareArmTable(table, o);
 }
 
-const matches = (row: ArmRow, s: Selector) =>
-  (Object.entries(s) as [ArmField, string][]).every(([f, v]) => row.fields[f] === v);
-
 /**
  * The matched pairs of two arms by trial index (as `gcpc compare --pair trial` matches them): each pair's task
  * and the two rows of the arm table (arms that overlap, even an arm with itself, are refused). What the
@@ -176,35 +166,22 @@ export function armTrialPairs(
   table: ArmTable,
   o: { a: Selector; b: Selector; where?: Selector },
 ): { task: string; a: number; b: number }[] | NotAvailable {
-  const chosen = armSides(table.rows, o, false);
+  const view = tableView(table.rows);
+  const chosen = armSides(view, o, false);
   if ("available" in chosen) return chosen;
-  const { pairs } = buildPairs(table.rows, chosen.sides, chosen.shared, "trial");
+  const { pairs } = pairArms(view, chosen.sides, chosen.shared, "trial");
   return pairs.map((x) => ({ task: x.task, a: x.a[0], b: x.b[0] }));
 }
 
-/**
- * Each arm's rows (within `where`) and the fields a pair must share: every descriptive field that neither arm
- * nor the filter names. With `selfPairs`, an arm compared with itself pairs each trajectory with itself (every
- * Δ is 0); any other overlap of the arms is refused.
- */
-function armSides(
-  rows: readonly ArmRow[],
-  o: { a: Selector; b: Selector; where?: Selector },
-  selfPairs: boolean,
-): { sides: { a: number[]; b: number[] }; shared: ArmField[] } | NotAvailable {
-  const where = o.where ?? {};
-  const named = new Set<string>([...Object.keys(o.a), ...Object.keys(o.b), ...Object.keys(where)]);
-  const itself = selfPairs && JSON.stringify(o.a) === JSON.stringify(o.b);
-  const sides = { a: [] as number[], b: [] as number[] };
-  for (const [k, r] of rows.entries()) {
-    if (!matches(r, where)) continue;
-    const inA = matches(r, o.a);
-    const inB = matches(r, o.b);
-    if (inA && inB && !itself) return notAvailable(`trajectory ${r.id} matches both arms: the arms overlap`);
-    if (inA) sides.a.push(k);
-    if (inB && (!inA || itself)) sides.b.push(k);
-  }
-  return { sides, shared: ARM_FIELDS.filter((f) => !named.has(f)) };
+/** The arm table's rows as the pairing reads them (analysis/rq/arm-pairs.ts). */
+function tableView(rows: readonly ArmRow[]): ArmView {
+  return {
+    slots: rows.map((_, k) => k),
+    id: (k) => rows[k].id,
+    task: (k) => rows[k].task,
+    column: (f) => (k) => rows[k].fields[f],
+    trial: (k) => rows[k].trial,
+  };
 }
 
 /** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
@@ -214,13 +191,14 @@ export function compareArmTable(
 ): CompareResult | NotAvailable {
   const where = o.where ?? {};
   const rows = table.rows;
-  const chosen = armSides(rows, o, true);
+  const view = tableView(rows);
+  const chosen = armSides(view, o, true);
   if ("available" in chosen) return chosen;
   const { sides, shared } = chosen;
   if (sides.a.length === 0 || sides.b.length === 0)
     return notAvailable(`arm ${sides.a.length === 0 ? "a" : "b"} selects no binary trajectory`);
   const pairing = choosePairing(rows, sides, shared, o.pair);
-  const built = buildPairs(rows, sides, shared, pairing.mode);
+  const built = pairArms(view, sides, shared, pairing.mode);
   if (built.pairs.length === 0) return notAvailable("no unit matches between the arms (everything else equal)");
   const score = (k: number) => rows[k].score ?? NaN;
   const floor = measuredFloor(table, sides, shared, score);
@@ -297,40 +275,11 @@ function choosePairing(
   };
 }
 
-function buildPairs(rows: ArmRow[], sides: { a: number[]; b: number[] }, shared: readonly ArmField[], mode: Pairing) {
-  let noTrial = 0;
-  const cells = new Map<string, { task: string; a: number[]; b: number[] }>();
-  for (const side of ["a", "b"] as const)
-    for (const k of sides[side]) {
-      const t = rows[k];
-      if (mode === "trial" && t.trial === null) {
-        noTrial++;
-        continue;
-      }
-      const key = cellKey(t, shared) + (mode === "trial" ? `#${t.trial}` : "");
-      if (!cells.has(key)) cells.set(key, { task: t.task, a: [], b: [] });
-      cells.get(key)![side].push(k);
-    }
-  const pairs: Pair[] = [];
-  const unmatched = { a: 0, b: 0 };
-  for (const key of [...cells.keys()].sort(compareCodePoints)) {
-    const c = cells.get(key)!;
-    if (c.a.length === 0 || c.b.length === 0) {
-      unmatched.a += c.a.length;
-      unmatched.b += c.b.length;
-      continue;
-    }
-    // Trial pairing: the first trajectory of each side (slot order = trajectory_id order), as RQ3 does.
-    pairs.push(mode === "trial" ? { task: c.task, a: [c.a[0]], b: [c.b[0]] } : c);
-  }
-  return { pairs, unmatched, noTrial };
-}
-
 const passOf = (rows: ArmRow[], slots: number[]) =>
   slots.reduce((n, k) => n + (rows[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
 
 /** Mean over pairs of pass(b) − pass(a); a task-clustered bootstrap of that mean; the exact paired test. */
-function passRateDelta(rows: ArmRow[], pairs: Pair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
+function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
   const d = pairs.map((x) => passOf(rows, x.b) - passOf(rows, x.a));
   const { clusterOf, clusters } = taskClusters(pairs.map((x) => x.task));
   const sum = new Float64Array(clusters);
@@ -379,7 +328,7 @@ const TRANSITIONS = ["FAIL→FAIL", "FAIL→PASS", "PASS→FAIL", "PASS→PASS"]
 
 function transitions(
   rows: ArmRow[],
-  pairs: Pair[],
+  pairs: ArmPair[],
   score: (k: number) => number,
   floor: number,
   settings: BootstrapSettings,
@@ -418,7 +367,7 @@ function transitions(
   return out;
 }
 
-function items(table: ArmTable, pairs: Pair[]) {
+function items(table: ArmTable, pairs: ArmPair[]) {
   const labels = table.labels;
   if (!labels) return notAvailable("the store holds no judgments");
   const rows = table.rows;
