@@ -18,7 +18,7 @@ const t2 = performance.now();
 // as columns when read from Parquet).
 const rows =
   Object.values(store).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : 0), 0) +
-  (store.labels?.judgments ?? 0) +
+  store.labels.judgments +
   (store.method_score_columns?.length ?? 0);
 console.log(
   JSON.stringify({

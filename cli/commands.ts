@@ -9,7 +9,7 @@ import {
   type BootstrapSettings,
 } from "../analysis/estimates/bootstrap-interval.js";
 import { TABLE_SCHEMAS } from "../analysis/schema/tables.js";
-import type { Store } from "../analysis/schema/store.js";
+import type { Store, StoreFrame } from "../analysis/schema/store.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore, issueField, issueMessage } from "../store/read-store.js";
 import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
@@ -26,13 +26,14 @@ import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
-import { buildSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
+import { buildSite, previewSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
 import { lockOut, removeLeftovers } from "./site-guard.js";
 import { siteArchive } from "../report/site/archive.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
+import { frameWatch } from "./early-frame.js";
 import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 
 export type Progress = (step: string) => void;
@@ -60,7 +61,7 @@ export async function loadValidStore(
     maxProblems: intOption("max-problems", values["max-problems"], 50, 1),
     onProgress: progress,
     evidence: options.evidence,
-    onFrameTables: options.onFrameTables,
+    onTableRead: options.onFrameTables && frameWatch(options.onFrameTables),
   });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
   progress(
@@ -323,9 +324,13 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
 export async function siteCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const dir = oneStore("site", positionals);
   const out = values.out as string | undefined;
-  if (!out) throw new UsageError("site needs --out DIR");
+  const preview = values.preview === true;
+  if (!out && !preview) throw new UsageError("site needs --out DIR (or --preview)");
+  if (out && preview) throw new UsageError("--preview serves the pages live and writes no --out");
+  if (values.port !== undefined && !preview) throw new UsageError("--port applies to --preview");
+  const port = values.port === undefined ? undefined : intOption("port", values.port, 3000, 1);
   const seed = intOption("seed", values.seed, DEFAULT_SETTINGS.seed);
-  checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
+  if (out) checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
   const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
   const interval = choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile");
@@ -336,13 +341,9 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     throw e;
   });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
-  // One build at a time into one --out (a live owner's lock is refused, a dead one's taken over), and what
-  // an interrupted build left beside it is removed first.
-  const release = lockOut(out);
-  for (const dir of removeLeftovers(out)) progress(`removed ${dir}, left by an interrupted build`);
-  const { workspace, cached } = await buildSite({
+  const build = {
     store: dir,
-    out,
+    out: out ?? "",
     cacheBase,
     seed,
     interval,
@@ -353,12 +354,18 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
       progress("preparing store");
       const prepared = prepareStore(store);
       const analysis = analyzePrepared(prepared, settings, { perTrajectory: true, onProgress: progress });
-      // Through JSON, as the dev loader reads its cached report: a build and a preview see the same object.
+      // Through JSON, as the pages read it from the archive.
       const report = JSON.parse(JSON.stringify(analysis));
       progress("writing the site's data files");
       return siteArchive(report, prepared, await readRealStores(REPO));
     },
-  }).finally(release);
+  };
+  if (!out) return previewSite({ ...build, port });
+  // One build at a time into one --out (a live owner's lock is refused, a dead one's taken over), and what
+  // an interrupted build left beside it is removed first.
+  const release = lockOut(out);
+  for (const dir of removeLeftovers(out)) progress(`removed ${dir}, left by an interrupted build`);
+  const { workspace, cached } = await buildSite(build).finally(release);
   io.out(
     `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +
       `(cache ${workspace}${cached ? ", analysis reused" : ""})\n`,
@@ -372,7 +379,7 @@ function cellCount(store: Store): number {
 }
 
 /** `--benchmark NAME`: the analysis on that benchmark's tasks alone (a name the store does not hold is an error). */
-function onlyBenchmark(store: Store, benchmark: string): Store {
+function onlyBenchmark(store: StoreFrame, benchmark: string): StoreFrame {
   const known = benchmarksOf(store);
   if (!known.includes(benchmark))
     throw new UsageError(`--benchmark ${JSON.stringify(benchmark)}: the store's benchmarks are ${known.join(", ")}`);

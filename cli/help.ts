@@ -77,13 +77,16 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
                    more): the RQ1 intervals and uplift rows are shared with a worker thread; 1: one
                    thread. The output is byte-identical either way (each interval is seeded by its figure)`,
   site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR]
+gcpc site STORE --preview [--port N] [--seed N] [--interval METHOD] [--cache DIR]
 
 Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs
 once; each store gets its own build cache keyed by its content, so a build can never show
 another store. DIR must be new, empty or a previous site build; on failure it is left as it
 was. The site needs no network: serve DIR with any static server
 (python3 -m http.server -d DIR). --cache defaults to .site-cache/ in the repo. --interval
-as for report (percentile by default; expanded is the most robust for few tasks, README "Coverage").`,
+as for report (percentile by default; expanded is the most robust for few tasks, README "Coverage").
+--preview (npm run dev): serves the repo's pages live (edits reload) on the data a build of STORE
+with the same settings uses, computed once per store content, code and settings; no --out.`,
   import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
                                      [--benchmark NAME] [--format parquet|jsonl]
 gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--format parquet|jsonl]

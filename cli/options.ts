@@ -21,6 +21,8 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   },
   site: {
     out: { type: "string" },
+    preview: { type: "boolean" },
+    port: { type: "string" },
     seed: { type: "string" },
     interval: { type: "string" },
     cache: { type: "string" },

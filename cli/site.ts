@@ -84,10 +84,20 @@ export interface SiteBuild {
   onProgress: (step: string) => void;
 }
 
-export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cached: boolean }> {
+/**
+ * The one cache key of a site's data: the store's content, every source that feeds the output (pages,
+ * analysis, store reader, report, CLI, the lockfile, Framework's config), the seed and the interval method.
+ * `gcpc site` builds and `gcpc site --preview` both key their workspace by it.
+ */
+export function siteKey(b: Pick<SiteBuild, "store" | "seed" | "interval">): { key: string; storeHash: string } {
   const storeHash = storeContentHash(b.store);
   const variant = b.interval === "percentile" ? "" : `-${b.interval}`;
-  const key = `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}${variant}`;
+  return { key: `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}${variant}`, storeHash };
+}
+
+/** A build's workspace, ready for Framework: pages, links, bundles, pins; its archive path and whether it exists. */
+async function siteWorkspace(b: SiteBuild) {
+  const { key, storeHash } = siteKey(b);
   const ws = join(b.cacheBase, key);
   // A static file of the workspace: Framework reads it before it looks for the loader (site.zip.ts).
   const archivePath = join(ws, "src", "data", "site.zip");
@@ -96,6 +106,19 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
   pinFrameworkNpm(ws, REPO);
   const vendor = join(ws, "src", "components", "vendor");
   if (!existsSync(vendor)) cpSync(await b.vendor, vendor, { recursive: true, preserveTimestamps: true });
+  return { ws, storeHash, archivePath, cached };
+}
+
+/** The site's data archive, computed and renamed into place complete (a reader never sees half of it). */
+async function writeArchive(b: SiteBuild, archivePath: string): Promise<void> {
+  b.onProgress("running the analysis once for every page");
+  const tmp = `${archivePath}.${process.pid}.tmp`;
+  writeFileSync(tmp, await b.archive());
+  renameSync(tmp, archivePath);
+}
+
+export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cached: boolean }> {
+  const { ws, storeHash, archivePath, cached } = await siteWorkspace(b);
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
   const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
@@ -131,12 +154,7 @@ async function finishBuild(
 ): Promise<{ workspace: string; cached: boolean }> {
   const { staging, outAbs, archivePath, storeHash, cached, framework } = o;
   try {
-    if (!cached) {
-      b.onProgress("running the analysis once for every page");
-      const tmp = `${archivePath}.${process.pid}.tmp`;
-      writeFileSync(tmp, await b.archive());
-      renameSync(tmp, archivePath);
-    }
+    if (!cached) await writeArchive(b, archivePath);
     const r = await framework.done;
     if (r.status !== 0) {
       const lines = r.output
@@ -183,8 +201,6 @@ function startFramework(
     env: {
       ...process.env,
       PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
-      GCPC_STORE: resolve(b.store),
-      GCPC_SEED: String(b.seed),
       GCPC_SITE_ARCHIVE: b.archivePath,
       GCPC_SITE_CLI_PID: String(process.pid),
       GCPC_SITE_OUT: staging,
@@ -208,6 +224,40 @@ function startFramework(
     return done;
   };
   return { done, stop };
+}
+
+/**
+ * `gcpc site STORE --preview`: Framework's live preview of the repo's own pages (edits reload) on the data
+ * of the build with the same key: the workspace's archive, computed by the same code if it is not cached,
+ * copied to src/data/site.zip (git-ignored), the browser bundles into src/components/. The store reaches
+ * the pages only through that archive: there is no second reader and no second cache key. Resolves to
+ * Framework's exit code once it stops (Ctrl-C).
+ */
+export async function previewSite(b: SiteBuild & { port?: number }): Promise<number> {
+  const { ws, archivePath, cached } = await siteWorkspace(b);
+  if (!cached) await writeArchive(b, archivePath);
+  const components = join(REPO, "src", "components");
+  cpSync(archivePath, join(REPO, "src", "data", "site.zip"));
+  bundleAnalysisForBrowser(REPO, join(components, "gcpc-analysis.js"));
+  bundleCompareWorker(REPO, join(components, "compare-worker.js"));
+  rmSync(join(components, "vendor"), { recursive: true, force: true });
+  cpSync(await b.vendor, join(components, "vendor"), { recursive: true });
+  pinFrameworkNpm(REPO, REPO);
+  b.onProgress(`previewing ${b.store} (data of workspace ${ws}${cached ? ", cached analysis" : ""})`);
+  const bin = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
+  const port = b.port === undefined ? [] : ["--port", String(b.port)];
+  const child = spawn(process.execPath, [bin, "preview", "--no-open", ...port], {
+    cwd: REPO,
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
+      GCPC_STORE_NAME: b.storeName,
+    },
+  });
+  const stop = () => child.kill("SIGTERM");
+  process.once("SIGINT", stop).once("SIGTERM", stop);
+  return new Promise((settle) => child.on("close", (status) => settle(status ?? 0)));
 }
 
 /**

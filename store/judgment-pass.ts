@@ -1,8 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { LabelVectors } from "../analysis/schema/label-vectors.js";
+import { invalidJudgmentSql } from "./judgment-table.js";
 import {
   createJudgeCodes,
-  invalidJudgmentSql,
   longestChecklist,
   PACKED_CODE_SQL,
   PACKED_ITEMS,
@@ -10,7 +10,7 @@ import {
   placedJudgmentsSql,
   startPackedStream,
   type PackedRunsUnderWay,
-} from "./judgment-table.js";
+} from "./label-vector-query.js";
 import { parquetSource } from "./parquet-source.js";
 import type { StringPool } from "./string-pool.js";
 

@@ -41,8 +41,15 @@ test("a benchmark subset keeps every row attached to its trajectories and nothin
   const sub = benchmarkSubset(store, "terminal-bench-2.0");
   const ids = new Set(sub.trajectories.map((t) => t.trajectory_id));
   assert.ok(ids.size > 0);
-  assert.ok(sub.judgments.every((j) => ids.has(j.trajectory_id)));
-  assert.equal(sub.judgments.length, store.judgments.filter((j) => ids.has(j.trajectory_id)).length);
+  // Label vectors: exactly the kept trajectories' runs, the judgment count theirs.
+  assert.deepEqual(
+    [...sub.labels.runs.keys()].sort(),
+    [...store.labels.runs.keys()].filter((id) => ids.has(id)).sort(),
+  );
+  const judged = (runs: typeof sub.labels.runs) =>
+    [...runs.values()].flat().reduce((n, r) => n + r.labels.replaceAll(".", "").length, 0);
+  assert.ok(sub.labels.judgments > 0 && sub.labels.judgments < store.labels.judgments);
+  assert.equal(sub.labels.judgments, judged(sub.labels.runs));
   // The demo's method scores are columns (read from Parquet): a subset's rows are the store's rows of its
   // trajectories, in file order, renumbered to the subset's positions (terminal-bench has none).
   for (const benchmark of ["terminal-bench-2.0", "skillsbench-1.1"]) {

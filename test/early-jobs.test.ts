@@ -10,17 +10,18 @@ import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 import { FRAME_FIELDS, trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
+import { frameWatch } from "../cli/early-frame.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const demo = new URL("../data/demo", import.meta.url).pathname;
 const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
 
-test("the frame's tables reach onFrameTables once, before the judgments, as the store's own arrays", async () => {
+test("the frame's tables reach the CLI's frame watch once, before the judgments, as the store's own arrays", async () => {
   const steps: string[] = [];
   const calls: { tables: FrameTables; stepsBefore: number }[] = [];
   const { store } = await readStore(demo, {
     onProgress: (s) => steps.push(s),
-    onFrameTables: (tables) => calls.push({ tables, stepsBefore: steps.length }),
+    onTableRead: frameWatch((tables) => calls.push({ tables, stepsBefore: steps.length })),
   });
   assert.equal(calls.length, 1);
   const [{ tables, stepsBefore }] = calls;
@@ -39,9 +40,9 @@ test("intervals started from the frame give the report the plans give, with or w
   const runner = new WorkerJobRunner();
   try {
     const { store } = await readStore(demo, {
-      onFrameTables: (tables) => {
+      onTableRead: frameWatch((tables) => {
         early = startEarlyJobs(trajectoryFrame(tables), settings, runner);
-      },
+      }),
     });
     assert.ok(early && early.rq1Stored.jobs.length > 0, "the demo has stored method scores");
     assert.ok(!("available" in early.outcomes.plan) && early.outcomes.plan.jobs.length > 0);
@@ -70,9 +71,9 @@ test("a store whose judgments fail validation still fails with its problems whil
     let started = 0;
     await assert.rejects(
       readStore(dir, {
-        onFrameTables: (tables) => {
+        onTableRead: frameWatch((tables) => {
           started = startEarlyJobs(trajectoryFrame(tables), settings, runner).rq1Stored.jobs.length;
-        },
+        }),
       }),
       (e: unknown) => e instanceof StoreValidationError && /judgments\.jsonl, line 1, field "label"/.test(String(e)),
     );
@@ -91,7 +92,7 @@ test("no frame is offered when one of its tables has a problem", async () => {
     writeFileSync(join(dir, "tasks.jsonl"), '{"task_id": ""}\n');
     let calls = 0;
     await assert.rejects(
-      readStore(dir, { onFrameTables: () => calls++ }),
+      readStore(dir, { onTableRead: frameWatch(() => calls++) }),
       (e: unknown) => e instanceof StoreValidationError && /tasks\.jsonl, line 1, field "task_id"/.test(String(e)),
     );
     assert.equal(calls, 0);

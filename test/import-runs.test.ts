@@ -11,7 +11,7 @@ import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { decodeLabels } from "../analysis/schema/label-vectors.js";
-import type { Store } from "../analysis/schema/store.js";
+import type { StoreFrame } from "../analysis/schema/store.js";
 import { cli } from "./helpers/run-cli.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -21,7 +21,7 @@ const reference = JSON.parse(readFileSync(join(repo, "test/fixtures/real-import-
 const settings = { ...DEFAULT_SETTINGS, resamples: 100, headline_resamples: 100 };
 
 /** Per "harness / model": trials, PASS trials and distinct tasks of a store. */
-function arms(store: Store) {
+function arms(store: Pick<StoreFrame, "trajectories">) {
   const out: Record<string, { trials: number; passes: number; tasks: Set<string> }> = {};
   for (const t of store.trajectories) {
     const a = (out[`${t.harness} / ${t.model}`] ??= { trials: 0, passes: 0, tasks: new Set() });
@@ -33,9 +33,9 @@ function arms(store: Store) {
 }
 
 /** Every judgment label of a store read from disk (label vectors), counted. */
-function labelCounts(store: Store): Record<string, number> {
+function labelCounts(store: StoreFrame): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const runs of store.labels!.runs.values())
+  for (const runs of store.labels.runs.values())
     for (const r of runs) for (const l of decodeLabels(r.labels)) if (l) counts[l] = (counts[l] ?? 0) + 1;
   return counts;
 }

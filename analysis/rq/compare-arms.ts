@@ -7,7 +7,6 @@ import { finite, notAvailable, type NotAvailable } from "../estimates/not-define
 import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { signTestPValue } from "../stats/sign-test.js";
 import { quantileSorted } from "../stats/quantile.js";
-import { compareCodePoints } from "../order.js";
 import { taskClusters } from "./common.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import {

@@ -1,5 +1,5 @@
 import { DEFAULT_JUDGE, type Item, type Label, type Trajectory } from "../schema/tables.js";
-import type { Store } from "../schema/store.js";
+import type { Store, StoreFrame } from "../schema/store.js";
 import { decodeLabels, labelVectorsFromRows, type LabelRun, type LabelVectors } from "../schema/label-vectors.js";
 import {
   PLAIN,
@@ -35,7 +35,8 @@ export interface StoreCounts {
  * metrics: the shared input of RQ1–RQ5. Built once; pure.
  */
 export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped"> {
-  store: Store;
+  /** The store analysed, its judgments as label vectors (a row-shaped store's are built once, here). */
+  store: StoreFrame;
   primaryJudge: string;
   /** Checklist of each task, in store order. */
   checklist: Map<string, Item[]>;
@@ -99,41 +100,28 @@ export const gcpcIsOutcomeFree = (p: Pick<PreparedStore, "outcomeItems">) =>
  * The store prepared for RQ1–RQ5. `frame`, when given, is the store's trajectory frame built earlier
  * (the CLI builds it while the judgments are still being read); it must come from this store's tables.
  */
-export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFrame(store)): PreparedStore {
-  const primaryJudge = store.manifest.primary_judge ?? DEFAULT_JUDGE;
-  if (!framesStore(frame, store)) throw new Error("prepareStore: the trajectory frame was built from other tables");
+export function prepareStore(
+  input: Store | StoreFrame,
+  frame: TrajectoryFrame = trajectoryFrame(input),
+): PreparedStore {
+  const primaryJudge = input.manifest.primary_judge ?? DEFAULT_JUDGE;
+  if (!framesStore(frame, input)) throw new Error("prepareStore: the trajectory frame was built from other tables");
   const { trajectories, dropped, slots, byId, tasks, testResults, storedScores } = frame;
-  const { outcomeItems, mixed, checklist } = scoringChecklist(store);
-  const vectors = labelRuns(store, byId, checklist, primaryJudge);
-  const metrics = new MetricsTable(
-    trajectories.map((t) => t.trajectory_id),
-    slots,
-  );
-  // Each kept trajectory's primary run (primary judge, run 1) and its route counts, by slot: looked up
-  // and counted once here, where RQ4's score columns looked each trajectory up in two maps per call and
-  // walked its labels again (6 s, then 8 s, at 100× the paper). The metrics are the counts'
-  // arithmetic (metricsOfRouteCounts: trajectoryMetrics' values, tested).
-  const primaryRuns = new Array<string | undefined>(trajectories.length);
+  const { outcomeItems, mixed, checklist } = scoringChecklist(input);
+  const store = storeFrameOf(input, byId, checklist, primaryJudge);
+  const vectors = store.labels;
   // Every read of a run goes through the slot (an id is looked up once, in `slots`); decoded only on request.
   const runsBySlot = runsBySlotOf(store, frame, vectors);
   // The judges of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
   const judges = new Set<string>();
   for (const list of runsBySlot) for (const r of list ?? []) judges.add(r.judge);
-  const routes = new RouteCountsTable(trajectories.length);
   const labelsAt = (k: number | undefined, judge = primaryJudge, run = 1) =>
     k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
   const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
     const labels = labelsAt(slots.get(id), judge, run);
     return labels === undefined ? undefined : decodeLabels(labels);
   };
-  for (const [k, t] of trajectories.entries()) {
-    const items = checklist.get(t.task_id)!;
-    const labels = (primaryRuns[k] = labelsAt(k, primaryJudge, 1));
-    // No run: the empty label string, which reads as unjudged at every position (labelAt).
-    const counts = routeCounts(items, labels ?? "");
-    routes.set(k, counts);
-    metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
-  }
+  const { primaryRuns, routes, metrics } = primaryRunMetrics(trajectories, slots, checklist, (k) => labelsAt(k));
   const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
     const k = slots.get(id);
     const labels = labelsAt(k, judge, run);
@@ -177,10 +165,38 @@ export function prepareStore(store: Store, frame: TrajectoryFrame = trajectoryFr
 }
 
 /**
+ * Each kept trajectory's primary run (primary judge, run 1) and its route counts and metrics, by slot: looked
+ * up and counted once here, where RQ4's score columns looked each trajectory up in two maps per call and
+ * walked its labels again (6 s, then 8 s, at 100× the paper). The metrics are the counts' arithmetic
+ * (metricsOfRouteCounts: trajectoryMetrics' values, tested).
+ */
+function primaryRunMetrics(
+  trajectories: readonly Trajectory[],
+  slots: ReadonlyMap<string, number>,
+  checklist: Map<string, Item[]>,
+  primaryLabelsAt: (k: number) => string | undefined,
+) {
+  const metrics = new MetricsTable(
+    trajectories.map((t) => t.trajectory_id),
+    slots,
+  );
+  const primaryRuns = new Array<string | undefined>(trajectories.length);
+  const routes = new RouteCountsTable(trajectories.length);
+  for (const [k, t] of trajectories.entries()) {
+    const labels = (primaryRuns[k] = primaryLabelsAt(k));
+    // No run: the empty label string, which reads as unjudged at every position (labelAt).
+    const counts = routeCounts(checklist.get(t.task_id)!, labels ?? "");
+    routes.set(k, counts);
+    metrics.setSlot(k, metricsOfRouteCounts(counts, t.outcome));
+  }
+  return { primaryRuns, routes, metrics };
+}
+
+/**
  * Each kept trajectory's runs, by slot: from the reader's positions when it gave them for these very
  * trajectories (LabelVectors.byPosition), with no id lookup per slot; else looked up by id.
  */
-function runsBySlotOf(store: Store, frame: TrajectoryFrame, vectors: LabelVectors): (LabelRun[] | undefined)[] {
+function runsBySlotOf(store: StoreFrame, frame: TrajectoryFrame, vectors: LabelVectors): (LabelRun[] | undefined)[] {
   const out = new Array<LabelRun[] | undefined>(frame.trajectories.length);
   const byPosition = vectors.byPosition;
   const slotOf = byPosition?.of === store.trajectories ? frame.slotOfIndex : undefined;
@@ -191,8 +207,8 @@ function runsBySlotOf(store: Store, frame: TrajectoryFrame, vectors: LabelVector
 }
 
 /** Whether a frame was built from these tables of the store (the same arrays, not equal copies). */
-function framesStore(frame: TrajectoryFrame, store: Store): boolean {
-  return FRAME_FIELDS.every((k) => frame.source[k] === store[k]);
+function framesStore(frame: TrajectoryFrame, store: Store | StoreFrame): boolean {
+  return FRAME_FIELDS.every((k) => frame.source[k] === (store as Partial<StoreFrame>)[k]);
 }
 
 type Variant = { step: OutcomeStep; abstention?: AbstentionRule };
@@ -258,23 +274,28 @@ function scoreColumnsOf(o: {
   return columns;
 }
 
-/** The label vectors: the store's when it was read from disk, else built from its judgment rows. */
-function labelRuns(store: Store, byId: PreparedStore["byId"], checklist: Map<string, Item[]>, primaryJudge: string) {
-  return (
-    store.labels ??
-    labelVectorsFromRows(
-      store.judgments,
-      (id) => {
-        const t = byId.get(id);
-        return t ? checklist.get(t.task_id) : undefined;
-      },
-      primaryJudge,
-    )
-  );
+/**
+ * The store as the analyses read it: a store read from disk already is one; a row-shaped store's judgment
+ * rows become label vectors, with the judge's evidence (the site's explorer shows it), the other tables the
+ * same arrays.
+ */
+function storeFrameOf(
+  store: Store | StoreFrame,
+  byId: PreparedStore["byId"],
+  checklist: Map<string, Item[]>,
+  primaryJudge: string,
+): StoreFrame {
+  if (!("judgments" in store)) return store;
+  const { judgments, ...tables } = store;
+  const checklistOf = (id: string) => {
+    const t = byId.get(id);
+    return t ? checklist.get(t.task_id) : undefined;
+  };
+  return { ...tables, labels: labelVectorsFromRows(judgments, checklistOf, primaryJudge, { evidence: true }) };
 }
 
 function storeCounts(
-  store: Store,
+  store: StoreFrame,
   trajectories: Trajectory[],
   metrics: MetricsTable,
   dropped: number,
@@ -305,7 +326,7 @@ export function isBinary(t: Trajectory): t is Trajectory & { outcome: "PASS" | "
  * Each task's checklist in store order; in a store of both kinds the outcome-determining items keep their
  * label position but leave the score (`left_out`).
  */
-function scoringChecklist(store: Store) {
+function scoringChecklist(store: Pick<Store, "items" | "tasks">) {
   const outcomeItems = countOutcomeItems(store.items);
   const mixed = outcomeItems.determining > 0 && outcomeItems.free > 0;
   const checklist = itemsByTask(store, (it) =>
@@ -315,7 +336,10 @@ function scoringChecklist(store: Store) {
 }
 
 /** Each task's items in store order (through `each`); items of a task the store lacks are dropped. */
-function itemsByTask(store: Store, each: (it: Item) => Item = (it) => it): Map<string, Item[]> {
+function itemsByTask(
+  store: Pick<Store, "items" | "tasks">,
+  each: (it: Item) => Item = (it) => it,
+): Map<string, Item[]> {
   const byTask = new Map<string, Item[]>();
   for (const t of store.tasks) byTask.set(t.task_id, []);
   for (const it of store.items) byTask.get(it.task_id)?.push(each(it));
@@ -330,7 +354,7 @@ function countOutcomeItems(items: readonly Item[]): { determining: number; free:
 
 /** Plain GCPC over every item of the task's checklist (none left out), by slot; NaN when nothing is decided. */
 function allItemsScores(
-  store: Store,
+  store: Pick<Store, "items" | "tasks">,
   trajectories: readonly Trajectory[],
   primaryRuns: readonly (string | undefined)[],
 ): Float64Array {

@@ -1,5 +1,5 @@
 import { SCHEMA_VERSION } from "../schema/tables.js";
-import type { Store } from "../schema/store.js";
+import type { Store, StoreFrame } from "../schema/store.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
@@ -44,7 +44,7 @@ export interface AnalysisReport {
 
 /** Every analysis of the contract on one store: a pure function of (store, settings). */
 export function analyzeStore(
-  store: Store,
+  store: Store | StoreFrame,
   settings: BootstrapSettings = DEFAULT_SETTINGS,
   options: AnalyzeOptions = {},
 ): AnalysisReport {

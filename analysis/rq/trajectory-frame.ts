@@ -1,5 +1,5 @@
 import type { Task, Trajectory } from "../schema/tables.js";
-import type { Store } from "../schema/store.js";
+import type { StoreFrame } from "../schema/store.js";
 import type { MethodScoreColumns } from "../schema/method-score-columns.js";
 import { compareCodePoints, sortByCodePoints } from "../order.js";
 import { ScoreColumn, trajectorySlots, type ScoreLookup } from "./score-column.js";
@@ -13,9 +13,9 @@ export const FRAME_FIELDS = [
   "method_score_columns",
   "verifier_results",
   "trajectory_order",
-] as const satisfies readonly (keyof Store)[];
+] as const satisfies readonly (keyof StoreFrame)[];
 
-export type FrameTables = Pick<Store, (typeof FRAME_FIELDS)[number]>;
+export type FrameTables = Pick<StoreFrame, (typeof FRAME_FIELDS)[number]>;
 
 /**
  * What the analyses need of a store that does not depend on its judgments: the deduplicated trajectories

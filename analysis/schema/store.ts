@@ -16,27 +16,37 @@ import type {
   VerifierResult,
 } from "./tables.js";
 
-/**
- * A validated store in memory: the input of every analysis. Optional tables are absent, not empty.
- * A store read from disk carries its judgments as `labels` (label vectors built in DuckDB)
- * and an empty `judgments` list; a store built in memory (generator, importers, tests) carries rows.
- */
-export interface Store {
+/** The tables every store shape holds as rows. Optional tables are absent, not empty. */
+interface StoreTables {
   manifest: Manifest;
   tasks: Task[];
   items: Item[];
   trajectories: Trajectory[];
-  judgments: Judgment[];
-  labels?: LabelVectors;
-  method_scores?: MethodScore[];
-  /** A store read from disk may carry its method scores as columns instead (and no `method_scores`). */
-  method_score_columns?: MethodScoreColumns;
-  /** A store read from disk may carry its trajectories' id order and log_hash deduplication. */
-  trajectory_order?: TrajectoryOrder;
   human_ratings?: HumanRating[];
   human_preferences?: HumanPreference[];
   human_item_labels?: HumanItemLabel[];
   evidence_replacements?: EvidenceReplacement[];
   schema_audit?: SchemaAudit[];
   verifier_results?: VerifierResult[];
+}
+
+/**
+ * A store as rows, the contract's tables one row per record: what the generator, the importers and tests
+ * build and what store/write-store.ts writes.
+ */
+export interface Store extends StoreTables {
+  judgments: Judgment[];
+  method_scores?: MethodScore[];
+}
+
+/**
+ * A store as store/read-store.ts returns it: the judgments as label vectors (built in DuckDB, never held as
+ * rows), the method scores as rows or as typed columns, and the trajectories' id order and log_hash
+ * deduplication when the read computed them. `prepareStore` accepts either shape and analyses this one.
+ */
+export interface StoreFrame extends StoreTables {
+  labels: LabelVectors;
+  method_scores?: MethodScore[];
+  method_score_columns?: MethodScoreColumns;
+  trajectory_order?: TrajectoryOrder;
 }

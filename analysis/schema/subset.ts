@@ -1,4 +1,4 @@
-import type { Store } from "./store.js";
+import type { StoreFrame } from "./store.js";
 import type { MethodScoreColumns } from "./method-score-columns.js";
 
 /**
@@ -7,28 +7,25 @@ import type { MethodScoreColumns } from "./method-score-columns.js";
  * views beside the pooled one). The paper's headline figures are SkillsBench-only, so comparing
  * them with a pooled multi-benchmark store would not be like with like.
  */
-export function benchmarkSubset(store: Store, benchmark: string): Store {
+export function benchmarkSubset(store: StoreFrame, benchmark: string): StoreFrame {
   const tasks = new Set(store.tasks.filter((t) => t.benchmark === benchmark).map((t) => t.task_id));
   const ids = new Set(store.trajectories.filter((t) => tasks.has(t.task_id)).map((t) => t.trajectory_id));
   const byTrajectory = <T extends { trajectory_id: string }>(rows: T[] | undefined) =>
     rows?.filter((r) => ids.has(r.trajectory_id));
   // The read's trajectory order describes the whole store; the subset's deduplication is its own.
   const { trajectory_order: _wholeStoreOrder, ...rest } = store;
-  const out: Store = {
+  // Label vectors of the kept trajectories; the judgment count is theirs.
+  const runs = new Map([...store.labels.runs].filter(([id]) => ids.has(id)));
+  let judgments = 0;
+  for (const list of runs.values()) for (const r of list) judgments += r.labels.replaceAll(".", "").length;
+  const out: StoreFrame = {
     ...rest,
     manifest: { ...store.manifest, name: `${store.manifest.name} [benchmark ${benchmark}]` },
     tasks: store.tasks.filter((t) => tasks.has(t.task_id)),
     items: store.items.filter((i) => tasks.has(i.task_id)),
     trajectories: store.trajectories.filter((t) => ids.has(t.trajectory_id)),
-    judgments: store.judgments.filter((j) => ids.has(j.trajectory_id)),
+    labels: { judgments, runs },
   };
-  if (store.labels) {
-    // Label vectors of a store read from disk: the runs of the kept trajectories; the row count is theirs.
-    const runs = new Map([...store.labels.runs].filter(([id]) => ids.has(id)));
-    let judgments = 0;
-    for (const list of runs.values()) for (const r of list) judgments += r.labels.replaceAll(".", "").length;
-    out.labels = { judgments, runs };
-  }
   for (const key of [
     "method_scores",
     "human_ratings",
@@ -46,12 +43,12 @@ export function benchmarkSubset(store: Store, benchmark: string): Store {
 }
 
 /** The benchmarks of a store, in first-seen task order. */
-export function benchmarksOf(store: Store): string[] {
+export function benchmarksOf(store: Pick<StoreFrame, "tasks">): string[] {
   return [...new Set(store.tasks.map((t) => t.benchmark))];
 }
 
 /** The method score columns of the kept trajectories, renumbered to their positions in the subset. */
-function columnsOfKept(store: Store, c: MethodScoreColumns, ids: ReadonlySet<string>): MethodScoreColumns {
+function columnsOfKept(store: StoreFrame, c: MethodScoreColumns, ids: ReadonlySet<string>): MethodScoreColumns {
   const position = new Int32Array(store.trajectories.length).fill(-1);
   let kept = 0;
   store.trajectories.forEach((t, k) => {

@@ -3,7 +3,6 @@ import { checkGates } from "../../analysis/rq/checklist-gates.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import type { Store } from "../../analysis/schema/store.js";
-import { labelVectorsFromRows } from "../../analysis/schema/label-vectors.js";
 import { mean } from "../../analysis/stats/shares.js";
 import { methodScoreMaps } from "../../analysis/rq/method-scores.js";
 
@@ -11,7 +10,7 @@ import { methodScoreMaps } from "../../analysis/rq/method-scores.js";
 export type Row = Record<string, unknown>;
 
 /** Frozen checklists with each mechanical gate's result. */
-export function checklistRows(store: Store): Row[] {
+export function checklistRows(store: Pick<Store, "tasks" | "items">): Row[] {
   const tasks = new Map(store.tasks.map((t) => [t.task_id, t]));
   return store.items.map((it) => ({
     ...it,
@@ -64,23 +63,12 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
 }
 
 /**
- * The primary judge's evidence (run 1) of a trajectory, aligned with its checklist: from the label
- * vectors of a store read with `evidence` (judgments live in DuckDB), or from label vectors built
- * from the judgment rows of a store held in memory. Empty when there is none.
+ * The primary judge's evidence (run 1) of a trajectory, aligned with its checklist: from the prepared store's
+ * label vectors (read with `evidence`, or built from a row-shaped store's judgments). Empty when there is none.
  */
 function primaryEvidence(prepared: PreparedStore): (id: string) => readonly (string | null)[] {
-  const vectors =
-    prepared.store.labels ??
-    labelVectorsFromRows(
-      prepared.store.judgments,
-      (id) => {
-        const t = prepared.byId.get(id);
-        return t ? prepared.checklist.get(t.task_id) : undefined;
-      },
-      prepared.primaryJudge,
-      { evidence: true },
-    );
-  return (id) => vectors.runs.get(id)?.find((r) => r.judge === prepared.primaryJudge && r.run === 1)?.evidence ?? [];
+  const runs = prepared.store.labels.runs;
+  return (id) => runs.get(id)?.find((r) => r.judge === prepared.primaryJudge && r.run === 1)?.evidence ?? [];
 }
 
 /** AUC per method and per condition with both intervals, resamples and seed (RQ1, Table 3A). */

@@ -1,6 +1,7 @@
 // The one data loader of the site. `gcpc site` builds the archive in its own process (it already holds
 // the store and the analysis) and names it in $GCPC_SITE_ARCHIVE; this loader then at most copies it.
-// Without it (`npm run dev`), the loader reads the store and builds the same archive itself.
+// `gcpc site --preview` (`npm run dev`) writes the archive as the static file src/data/site.zip, which
+// Framework serves instead of running this loader. Nothing here reads a store.
 import { createReadStream, existsSync } from "node:fs";
 
 const archive = process.env.GCPC_SITE_ARCHIVE;
@@ -17,12 +18,7 @@ if (archive) {
   }
   createReadStream(archive).pipe(process.stdout);
 } else {
-  // Imported here only: the copying path above starts without loading the analysis and DuckDB.
-  const { siteArchive } = await import("../../report/site/archive.js");
-  const { readRealStores } = await import("../../store/real-stores.js");
-  const { loadReport } = await import("./load-store.js");
-  const { prepared, report } = await loadReport();
-  process.stdout.write(await siteArchive(report, prepared, await readRealStores(process.cwd())));
+  throw new Error("the site's data is built by gcpc site: run npm run build, or npm run dev for a live preview");
 }
 
 function alive(pid: number): boolean {

@@ -1,0 +1,134 @@
+// What one reading pass of a store shares between its steps: where problems go, the DuckDB database the
+// Parquet files and the judgments table live in, and what the trajectories' read left for the other tables.
+import type { StringPool } from "./string-pool.js";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { TableName, Trajectory } from "../analysis/schema/tables.js";
+import type { Column, TableSchemas } from "../analysis/schema/columns.js";
+import type { Problem } from "./problems.js";
+import { JUDGMENTS_DDL, loadTrajectoryReference } from "./judgment-table.js";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { tmpdir } from "node:os";
+import type { JudgmentLoad } from "./early-judgments.js";
+import type { JudgmentPass } from "./judgment-pass.js";
+import {
+  refTrajectoryIdsUnique,
+  trajectoryOrderFromFile,
+  trajectoryReferenceFromFile,
+} from "./trajectory-reference.js";
+import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
+import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
+
+/** Everything one reading pass needs: where problems go and which tables could not be read. */
+export interface ReadContext {
+  dir: string;
+  add: (p: Problem) => void;
+  columns: Record<TableName, Column[]>;
+  schemas: TableSchemas;
+  /** Created on first use; a promise, so that two steps asking at once (the early judgments) share one. */
+  duck?: Promise<DuckDBInstance>;
+  /** The connection holding the judgments table (created when the store has one). */
+  judgments?: DuckDBConnection;
+  /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
+  strings: StringPool;
+  /** The valid trajectories, once read (the first table read). */
+  trajectories?: Trajectory[];
+  /** Whether they are loaded as ref_trajectories (for the other tables' Parquet read), and with unique ids. */
+  trajectoryReference?: "unique" | "repeated";
+  /** method_scores.parquet read as columns (store/method-score-table.ts), when nothing in it is to report. */
+  methodScoreColumns?: MethodScoreColumns;
+  /** The primary judge (store.json), which normalises the judgments' keys. */
+  primaryJudge: string;
+  /** Whether the judgments' evidence is kept (ReadStoreOptions.evidence). */
+  evidence: boolean;
+  /** judgments.parquet, loading in DuckDB since the trajectories began to stream (store/early-judgments.ts). */
+  judgmentLoad?: Promise<JudgmentLoad>;
+  /** Starts that load (once; nothing when there is none to start). */
+  startJudgmentLoad: () => void;
+  /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
+  judgmentRepeats?: number;
+  /** The judgments' one-pass check and label vectors, when they held (store/judgment-pass.ts). */
+  judgmentPass?: JudgmentPass;
+  /** The trajectories' id order, computed in DuckDB while the next table is read (trajectoriesInDuckDB). */
+  trajectoryOrder?: Promise<TrajectoryOrder | undefined>;
+  /** The same, once that table is read. */
+  order?: TrajectoryOrder;
+}
+
+/**
+ * DuckDB's buffer pool while reading. Its default, 80% of RAM, let the judgments table of a large store
+ * stay resident beside the JavaScript heap: at 100× the paper the read peaked at 5.6 GiB. Capped, the
+ * table spills to the temp folder: 3.0 GiB, and 109 → 120 s; at scale 100, 1.37 → 1.25 GiB at the same
+ * speed (docs/scaling.md).
+ */
+export const READ_MEMORY_LIMIT = "512MB";
+
+/** Where the read's databases spill, and their buffer pool limit. */
+export const DUCKDB_TEMP = { temp: join(tmpdir(), "gcpc-duckdb"), memoryLimit: READ_MEMORY_LIMIT };
+
+/**
+ * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory,
+ * spilling to the OS temp folder when large. Created on first use, and only once: the judgments' load
+ * and the first table's read ask for it at once (two databases would not see each other's tables).
+ */
+export async function duckOf(ctx: ReadContext): Promise<DuckDBInstance> {
+  ctx.duck ??= DuckDBInstance.create(":memory:", {
+    temp_directory: DUCKDB_TEMP.temp,
+    memory_limit: DUCKDB_TEMP.memoryLimit,
+  });
+  return ctx.duck;
+}
+
+/** The connection holding the judgments table. */
+export async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConnection> {
+  const conn = await (await duckOf(ctx)).connect();
+  await conn.run(JUDGMENTS_DDL);
+  ctx.judgments = conn;
+  return conn;
+}
+
+/**
+ * A trajectories.parquet whose rows were all valid: ref_trajectories loaded from the file, and, when its ids
+ * are unique, their order computed meanwhile (store/trajectory-reference.ts). On any failure nothing is kept
+ * and trajectoryReference loads the rows read, as for the other formats.
+ */
+export async function trajectoriesInDuckDB(ctx: ReadContext, path: string): Promise<void> {
+  const duck = await duckOf(ctx);
+  const conn = await duck.connect();
+  try {
+    ctx.trajectoryReference = (await trajectoryReferenceFromFile(conn, path)) ? "unique" : "repeated";
+  } catch {
+    await conn.run("DROP TABLE IF EXISTS ref_trajectories").catch(() => undefined);
+    conn.closeSync?.();
+    return;
+  }
+  if (ctx.trajectoryReference === "repeated") {
+    conn.closeSync?.();
+    return;
+  }
+  ctx.trajectoryOrder = trajectoryOrderFromFile(conn, path)
+    .catch(() => undefined)
+    .finally(() => conn.closeSync?.());
+}
+
+/**
+ * The trajectories read, loaded once as ref_trajectories; undefined when there are none or an id repeats
+ * (a join would then repeat rows; the repeat is reported by the key check).
+ */
+export async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Promise<Trajectory[] | undefined> {
+  if (ctx.trajectoryReference === undefined && ctx.trajectories) {
+    const conn = await duck.connect();
+    try {
+      await loadTrajectoryReference(conn, ctx.trajectories);
+      ctx.trajectoryReference = (await refTrajectoryIdsUnique(conn)) ? "unique" : "repeated";
+    } finally {
+      conn.closeSync?.();
+    }
+  }
+  return ctx.trajectoryReference === "unique" ? ctx.trajectories : undefined;
+}
+
+/** A Parquet file DuckDB cannot read: the problem names the file and DuckDB's first line. */
+export function cannotReadParquet(file: string, e: unknown): Problem {
+  return { file, message: `cannot read Parquet: ${(e as Error).message.split("\n")[0]}` };
+}
