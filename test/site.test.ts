@@ -241,8 +241,8 @@ test("the compare page's arms mode runs gcpc compare in the browser: the CLI's d
 test("the explorer lists the FAIL→FAIL pairs of any two arms (the CLI's count), their criteria, and keeps the arms in the URL", async () => {
   const expected = gcpcCompareJson(
     store,
-    "harness=" + cli.rq3.pairs[0].harness,
-    "harness=" + cli.rq3.pairs.find((p: any) => p.harness !== cli.rq3.pairs[0].harness).harness,
+    `harness=${cli.rq3.pairs[0].harness}`,
+    `harness=${cli.rq3.pairs.find((p: any) => p.harness !== cli.rq3.pairs[0].harness).harness}`,
     ["--pair", "trial"],
   );
   const [a, b] = [expected.a.selector.harness, expected.b.selector.harness];

@@ -1,6 +1,7 @@
 import { argError } from "../errors.js";
 import { LevelTotalsKernel } from "./level-totals.js";
 import { lowerBound } from "./ranks.js";
+import { TaskPairAuc } from "./task-pair-auc.js";
 
 /**
  * AUC prepared for cluster-weighted evaluation: sort once, then evaluate any
@@ -40,14 +41,19 @@ export class ClusteredAuc {
   private readonly largestCount: number;
   /** The packed totals' gather in WebAssembly, for few levels and many groups (analysis/stats/level-totals.ts). */
   private readonly kernel: LevelTotalsKernel | undefined;
+  /** The task-pair quadratic form, for draws, when it is cheaper than the level walk (analysis/stats/task-pair-auc.ts). */
+  private readonly taskPairs: TaskPairAuc | undefined;
 
   constructor(
     scores: ArrayLike<number>,
     outcomes: ArrayLike<boolean | number>,
     clusterOf: ArrayLike<number>,
     clusters: number,
-    /** `wasm: false` keeps every draw in JavaScript (the kernel's tests compare the two). */
-    options: { wasm?: boolean } = {},
+    /**
+     * `wasm: false` keeps every draw in JavaScript (the kernel's tests compare the two); `taskPairs` forces the
+     * task-pair form of draws on or off (by default: where it is cheaper, {@link taskPairsPay}).
+     */
+    options: { wasm?: boolean; taskPairs?: boolean } = {},
   ) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n) {
@@ -93,11 +99,30 @@ export class ClusteredAuc {
     this.dense = new Float64Array(!this.kernel && gc.length > 0.5 * L * clusters ? L * clusters : 0);
     for (let l = 0, g = 0; this.dense.length > 0 && l < L; l++)
       for (; g < ends[l]; g++) this.dense[l * clusters + gc[g]] = this.groupPacked[g];
+    const groups = { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
+    this.taskPairs =
+      (options.taskPairs ?? taskPairsPay(this.levelWalkNs, clusters, groups.pos))
+        ? TaskPairAuc.fromGroups(groups, clusters)
+        : undefined;
+  }
+
+  /** A draw's estimated cost in the level walk this instance uses, in ns (bench/bootstrap-bench.ts). */
+  private get levelWalkNs(): number {
+    const path = this.path;
+    const groups = this.groupCluster.length;
+    if (path === "kernel") return 0.45 * groups;
+    if (path === "dense") return 0.75 * this.levelEnd.length * this.clusters;
+    return 2 * groups;
   }
 
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
   get path(): "level" | "packed" | "dense" | "kernel" {
     return !this.fewLevels ? "level" : this.kernel ? "kernel" : this.dense.length > 0 ? "dense" : "packed";
+  }
+
+  /** The walk a bootstrap draw (`evaluateDraw`) takes. */
+  get drawPath(): "task-pairs" | "level" | "packed" | "dense" | "kernel" {
+    return this.taskPairs ? "task-pairs" : this.path;
   }
 
   /**
@@ -139,6 +164,7 @@ export class ClusteredAuc {
    * unpacked totals give it bit for bit.
    */
   evaluateDraw(w: Float64Array): number {
+    if (this.taskPairs) return this.taskPairs.evaluateDraw(w);
     if (!this.fewLevels || this.clusters * this.largestCount >= PACK) return this.evaluateUnpacked(w);
     return this.evaluatePacked(w);
   }
@@ -276,6 +302,20 @@ export class ClusteredAuc {
   estimate(): number {
     return this.evaluate(new Float64Array(this.clusters).fill(1));
   }
+}
+
+/**
+ * Whether the task-pair form pays for a draw: about 0.2·clusters² ns a draw (a draw leaves ≈ 37% of the
+ * clusters out, and the form's loop halves K² by symmetry, ≈ 0.6 ns a step) against the level walk's
+ * estimate, with its build (≈ 1 ns per PASS group × cluster) repaid within 2,000 draws, and its
+ * clusters² table at most 32 MB.
+ */
+function taskPairsPay(levelWalkNs: number, clusters: number, groupPos: Float64Array): boolean {
+  if (clusters > 2048) return false;
+  const formNs = 0.2 * clusters * clusters;
+  let passGroups = 0;
+  for (let g = 0; g < groupPos.length; g++) if (groupPos[g] > 0) passGroups++;
+  return formNs < 0.67 * levelWalkNs && passGroups * clusters < 2000 * (levelWalkNs - formNs);
 }
 
 /**
