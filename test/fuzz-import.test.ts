@@ -1,0 +1,99 @@
+// The importers on mutated inputs, property-based (fast-check, fixed seed): each input is a file the importer
+// must list (with its path) or import, never a crash, never a stack trace, never a partial store.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { cli } from "./helpers/run-cli.js";
+import { tempDir } from "./helpers/temp-dir.js";
+import { WEIRD_VALUES } from "./helpers/weird-values.js";
+
+let work: string;
+before(() => {
+  work = tempDir("gcpc-fuzz-import-");
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+// 150 cases per importer.
+const TRIAL = {
+  id: "t-1",
+  trial_name: "task.1-of-1",
+  task_id: "task",
+  is_resolved: true,
+  failure_mode: "unset",
+  parser_results: { test_a: "passed", test_b: "failed" },
+  trial_started_at: "2025-01-01T00:00:00Z",
+};
+const SIMULATION = {
+  info: { agent_info: { implementation: "llm_agent", llm: "m" }, environment_info: { domain_name: "airline" } },
+  simulations: [
+    {
+      id: "s-1",
+      task_id: "1",
+      trial: 0,
+      reward_info: {
+        reward: 1,
+        reward_basis: ["DB"],
+        db_check: { db_match: true },
+        nl_assertions: [{ nl_assertion: "x", met: true }],
+      },
+    },
+  ],
+};
+const INSPECT = {
+  version: 2,
+  eval: { eval_id: "e", task: "t", model: "m" },
+  samples: [{ id: 1, epoch: 1, scores: { verdict: { value: "C" }, checklist: { value: { a: "C", b: "I" } } } }],
+};
+
+/** A JSON document with one value replaced by a weird one, or the text cut short, or a 300k-character string. */
+const mutatedText = (doc: unknown) =>
+  fc.oneof(
+    fc.constantFrom(...WEIRD_VALUES).chain((weird) =>
+      fc.nat().map((k) => {
+        const copy = JSON.parse(JSON.stringify(doc));
+        const paths: (string | number)[][] = [];
+        const walk = (v: unknown, path: (string | number)[]) => {
+          paths.push(path);
+          if (v && typeof v === "object")
+            for (const [key, x] of Object.entries(v)) walk(x, [...path, Array.isArray(v) ? Number(key) : key]);
+        };
+        walk(copy, []);
+        const path = paths[k % paths.length];
+        if (path.length === 0) return JSON.stringify(weird);
+        let parent = copy;
+        for (const p of path.slice(0, -1)) parent = parent[p];
+        parent[path[path.length - 1]] = weird;
+        return JSON.stringify(copy);
+      }),
+    ),
+    fc.nat().map((cut) => JSON.stringify(doc).slice(0, cut % JSON.stringify(doc).length)),
+    fc.constant(JSON.stringify({ ...(doc as object), long: "x".repeat(300_000) })),
+  );
+
+for (const [kind, doc, file] of [
+  ["terminal-bench", TRIAL, "run/task/task.1-of-1/results.json"],
+  ["tau2", SIMULATION, "results.json"],
+  ["inspect", INSPECT, "log.json"],
+] as const) {
+  test(`150 mutated ${kind} inputs: exit 0 or 2 listing the file, never exit 1, never a stack trace, never a partial store`, async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(mutatedText(doc), async (text) => {
+        const dir = join(work, `${kind}-${n++}`);
+        const input = join(dir, "in");
+        mkdirSync(join(input, file, ".."), { recursive: true });
+        writeFileSync(join(input, file), text);
+        const out = join(dir, "out");
+        const r = await cli(["import", kind, input, "--out", out]);
+        assert.ok(r.code === 0 || r.code === 2, `exit ${r.code}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+        if (r.code === 2) assert.equal(readdirSync(dir).includes("out"), false, "no partial store");
+        if (r.code === 2 && !/needs|unknown/.test(r.stderr)) assert.match(r.stderr, /skipped .*in\/|nothing imported/);
+        rmSync(dir, { recursive: true, force: true });
+      }),
+      { seed: 20261201, numRuns: 150 },
+    );
+  });
+}
