@@ -2,7 +2,7 @@ import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { analyzePrepared, analyzeStore } from "../analysis/rq/report.js";
+import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
   DEFAULT_SETTINGS,
   INTERVAL_METHODS,
@@ -115,28 +115,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     } else for (const chunk of prettyJsonChunks(report)) io.out(chunk);
     return 0;
   }
-  let text: string;
-  if (format === "csv") text = renderTidyCsv(tidyFigures(report, paper));
-  else if (format === "latex") text = renderLatex(reportSections(report, paper));
-  else {
-    const name = escapeMarkdownCell(report.store.name);
-    const synthetic = report.store.synthetic
-      ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results."
-      : "";
-    const paperNote = paper
-      ? ' The "paper" column holds the values printed in the GCPC paper, for comparison: a value marked "demo input" ' +
-        'is an input of the demo generator (agrees by construction), "calibrated" one its parameters were searched ' +
-        'to approach, "other population" one the paper computed on SkillsBench alone beside our figure pooled over ' +
-        `${report.store.benchmarks.length} benchmark(s) (\`--benchmark skillsbench-1.1\` compares like with like); ` +
-        "an unmarked value is reproduced."
-      : "";
-    text = renderMarkdown(
-      reportSections(report, paper),
-      `# GCPC report: ${name}${synthetic}\n\n` +
-        `Seed ${settings.seed}; ${settings.headline_resamples} resamples per RQ1 AUC and ΔAUC interval, ` +
-        `${settings.resamples} per other interval.${paperNote}`,
-    );
-  }
+  const text = reportText(report, format, paper, settings);
   if (out) {
     writeFileAtomic(out, text);
     progress(`wrote ${out}`);
@@ -144,11 +123,39 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   return 0;
 }
 
+/** What `gcpc report --format md|csv|latex` prints for an analysis (the golden test renders every format of one). */
+export function reportText(
+  report: AnalysisReport,
+  format: "md" | "csv" | "latex",
+  paper: PaperFigures | undefined,
+  settings: { seed: number; resamples: number; headline_resamples: number },
+): string {
+  if (format === "csv") return renderTidyCsv(tidyFigures(report, paper));
+  if (format === "latex") return renderLatex(reportSections(report, paper));
+  const name = escapeMarkdownCell(report.store.name);
+  const synthetic = report.store.synthetic
+    ? "\n\n**SYNTHETIC DATA**: generated or hand-made store, not real evaluation results."
+    : "";
+  const paperNote = paper
+    ? ' The "paper" column holds the values printed in the GCPC paper, for comparison: a value marked "demo input" ' +
+      'is an input of the demo generator (agrees by construction), "calibrated" one its parameters were searched ' +
+      'to approach, "other population" one the paper computed on SkillsBench alone beside our figure pooled over ' +
+      `${report.store.benchmarks.length} benchmark(s) (\`--benchmark skillsbench-1.1\` compares like with like); ` +
+      "an unmarked value is reproduced."
+    : "";
+  return renderMarkdown(
+    reportSections(report, paper),
+    `# GCPC report: ${name}${synthetic}\n\n` +
+      `Seed ${settings.seed}; ${settings.headline_resamples} resamples per RQ1 AUC and ΔAUC interval, ` +
+      `${settings.resamples} per other interval.${paperNote}`,
+  );
+}
+
 /** Above scale 100 the store is generated in shards (store/generate/sharded-store.ts); 1000 is ≈ 5 M trajectories. */
 const MAX_SCALE = 1000;
 
 /** Reads, validates and analyses a store; only the report and the manifest outlive the call. */
-async function analyzeStoreAt(
+export async function analyzeStoreAt(
   dir: string,
   values: Parsed["values"],
   io: Io,

@@ -148,11 +148,13 @@ test("every page renders offline at 390 and 1280 px, light and dark: no failed r
     const { page, problems } = await openOffline(browser, origin + path, "networkidle", views[0]);
     await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
     if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+    await page.waitForTimeout(300);
     for (const view of views) {
       const where = `${path} at ${view.width} px, ${view.colorScheme}`;
       await page.setViewportSize({ width: view.width, height: 900 });
       await page.emulateMedia({ colorScheme: view.colorScheme });
-      await page.waitForTimeout(300);
+      // Two animation frames: the resize observers' re-render and the restyle are in by then.
+      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
       const scheme = await page.evaluate(`matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"`);
       assert.equal(scheme, view.colorScheme, `${where}: the page sees the scheme`);
       assert.equal(await page.evaluate("innerWidth"), view.width, `${where}: the page has the width`);
@@ -499,11 +501,16 @@ test("the Real evaluations page shows the registry uplift recomputed from the CS
   await page.close();
 });
 
-test("a second store built with the same cache shows itself (the demo), and a failed build keeps the previous output", () => {
+test("a second store built with the same cache shows itself, and a failed build keeps the previous output", async () => {
   const dist = join(tmp, "dist");
-  buildSite(join(repo, "data/demo"), dist, join(tmp, "cache"));
+  // A second small store, with another name and seed (the first test store's cache is the same folder).
+  const second = join(tmp, "second-store");
+  const s = generateDemoStore({ seed: 8, scale: 0.1 });
+  s.manifest.name = "second test store (synthetic)";
+  await writeStore(second, s, "jsonl");
+  buildSite(second, dist, join(tmp, "cache"));
   const index = readFileSync(join(dist, "index.html"), "utf8");
-  assert.match(index, /<title>Overview \| GCPC workbench: gcpc-demo \(synthetic, seed 20260101\)<\/title>/);
+  assert.match(index, /<title>Overview \| GCPC workbench: second test store \(synthetic\)<\/title>/);
   assert.doesNotMatch(index, /site-test store/);
   const r = spawnSync(
     process.execPath,

@@ -41,7 +41,7 @@ export class ClusteredAuc {
   private readonly largestCount: number;
   /** The packed totals' gather in WebAssembly, for few levels and many groups (analysis/stats/level-totals.ts). */
   private readonly kernel: LevelTotalsKernel | undefined;
-  /** The task-pair quadratic form, for draws, when it is cheaper than the level walk (analysis/stats/task-pair-auc.ts). */
+  /** The task-pair quadratic form for draws, where cheaper than the level walk (analysis/stats/task-pair-auc.ts). */
   private readonly taskPairs: TaskPairAuc | undefined;
 
   constructor(

@@ -3,7 +3,10 @@
 // per output) and test/golden/report-figures.json (the figures themselves, readable), and prints every
 // figure that changed; a failing golden test names the figures that moved, not only the output.
 import { createHash } from "node:crypto";
-import { cli } from "./run-cli.js";
+import { analyzeStoreAt, reportText } from "../../cli/commands.js";
+import { DEFAULT_SETTINGS } from "../../analysis/estimates/bootstrap-interval.js";
+import { prettyJsonChunks } from "../../report/json-chunks.js";
+import { isPaperDemo, loadPaperFigures } from "../../report/paper.js";
 
 export const GOLDEN_FILE = new URL("../golden/report-outputs.json", import.meta.url);
 export const GOLDEN_FIGURES_FILE = new URL("../golden/report-figures.json", import.meta.url);
@@ -25,20 +28,43 @@ export type Figures = Record<string, Record<string, string>>;
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** sha-256 and size of `gcpc report ARGS` for every golden run, and each run's figures. */
+/**
+ * sha-256 and size of `gcpc report ARGS` for every golden run, and each run's figures. Each store is analysed
+ * once, as `gcpc report` analyses it (analyzeStoreAt, default settings), and every format is rendered from
+ * that analysis by the command's own renderers (prettyJsonChunks, reportText): the bytes the command prints
+ * (test/cli.test.ts compares one format with a run of the command itself).
+ */
 export async function goldenOutputs(): Promise<{ digests: Digests; figures: Figures }> {
   const digests: Digests = {};
   const figures: Figures = {};
+  const outputs = new Map<string, Map<string, string>>();
+  for (const [dir, , format] of GOLDEN_RUNS) {
+    if (!outputs.has(dir)) outputs.set(dir, new Map());
+    outputs.get(dir)!.set(format, "");
+  }
+  for (const [dir, texts] of outputs) {
+    const io = { out: () => {}, err: () => {}, progressTty: false };
+    const { report, manifest } = await analyzeStoreAt(dir, {}, io, () => {}, GOLDEN_SETTINGS, 2);
+    const paper = isPaperDemo(manifest) ? loadPaperFigures() : undefined;
+    for (const format of texts.keys())
+      texts.set(
+        format,
+        format === "json"
+          ? [...prettyJsonChunks(report)].join("")
+          : reportText(report, format as "md" | "csv" | "latex", paper, GOLDEN_SETTINGS),
+      );
+  }
   for (const args of GOLDEN_RUNS) {
-    const r = await cli(["report", ...args]);
-    if (r.code !== 0) throw new Error(`gcpc report ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-    const bytes = Buffer.from(r.stdout, "utf8");
+    const text = outputs.get(args[0])!.get(args[2])!;
     const key = `gcpc report ${args.join(" ")}`;
-    digests[key] = { sha256: sha(r.stdout), bytes: bytes.length };
-    figures[key] = figuresOf(args[args.length - 1], r.stdout);
+    digests[key] = { sha256: sha(text), bytes: Buffer.byteLength(text, "utf8") };
+    figures[key] = figuresOf(args[2], text);
   }
   return { digests, figures };
 }
+
+/** `gcpc report`'s settings when no option is given. */
+const GOLDEN_SETTINGS = DEFAULT_SETTINGS;
 
 /** The digests alone (what the byte-identity check compares). */
 export async function goldenDigests(): Promise<Digests> {
