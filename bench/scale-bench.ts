@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../analysis/stats/quantile.js";
+import { timeFloor } from "./duckdb-floor.js";
 
 const repo = new URL("../", import.meta.url).pathname;
 /**
@@ -27,7 +28,7 @@ interface Timed {
   hash: string;
 }
 
-export function benchScale(args: string[]): string[] {
+export async function benchScale(args: string[]): Promise<string[]> {
   const scale = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);
   const against = flagValue(args, "--against");
   const runs = Number(flagValue(args, "--runs") ?? 2);
@@ -35,7 +36,12 @@ export function benchScale(args: string[]): string[] {
   const trees: [string, string][] = [["this tree", repo]];
   if (against) trees.push([`--against ${against}`, worktreeOf(against)]);
   const times = new Map<string, Timed[]>(trees.map(([name]) => [name, []]));
-  for (let i = 0; i < runs; i++) for (const [name, dir] of trees) times.get(name)!.push(timeReport(dir, store));
+  const floors: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (const [name, dir] of trees) times.get(name)!.push(timeReport(dir, store));
+    // The floor alternated with the reports, in the same sitting (bench/duckdb-floor.ts).
+    floors.push((await timeFloor(store)).seconds);
+  }
   const lines = [`store: ${store} (gcpc generate --seed 1 --scale ${scale}); ${runs} run(s) each, alternated`];
   const shown = (t: Timed) => `${t.seconds.toFixed(1)} s${t.gib === undefined ? "" : ` ${t.gib.toFixed(2)} GiB`}`;
   for (const [name, list] of times) {
@@ -45,6 +51,12 @@ export function benchScale(args: string[]): string[] {
     const fastest = Math.min(...seconds).toFixed(1);
     lines.push(`${name}: ${list.map(shown).join(", ")}; median ${middle} s, fastest ${fastest} s; report ${hashes}`);
   }
+  const reportMedian = median(times.get("this tree")!.map((t) => t.seconds));
+  lines.push(
+    `floor (one DuckDB query over the Parquet files: plain GCPC and GCPC with the official outcome per ` +
+      `trajectory): ${floors.map((f) => `${f.toFixed(2)} s`).join(", ")}; median ${median(floors).toFixed(2)} s; ` +
+      `report ÷ floor ${(reportMedian / median(floors)).toFixed(1)}× (medians; target ≤ 6)`,
+  );
   if (against) {
     // The fastest run too: another tenant of the machine only ever adds time, so the fastest of several
     // runs is the least disturbed (the medians moved by 20% between sittings of this machine).

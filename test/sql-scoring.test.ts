@@ -24,3 +24,37 @@ test("plain GCPC from one SQL GROUP BY over the Parquet store equals the TypeScr
   }
   assert.equal(compared, p.trajectories.length);
 });
+
+test("the scale bench's DuckDB floor computes plain GCPC and GCPC with the official outcome as the TypeScript scorer", async () => {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
+  const { FLOOR_SQL } = await import("../bench/duckdb-floor.js");
+  const { PLAIN, WITH_OFFICIAL_OUTCOME } = await import("../analysis/scoring/official-outcome.js");
+  const dir = join(new URL("..", import.meta.url).pathname, "data/demo");
+  const p = prepareStore((await readStore(dir)).store);
+  const duck = await DuckDBInstance.create(":memory:");
+  const conn = await duck.connect();
+  try {
+    for (const table of ["trajectories", "items", "judgments"])
+      await conn.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${join(dir, `${table}.parquet`)}')`);
+    const rows = (await conn.runAndReadAll(FLOOR_SQL, { primary: p.primaryJudge })).getRowObjectsJS();
+    let compared = 0;
+    for (const r of rows) {
+      const id = String(r.trajectory_id);
+      if (!p.slots.has(id)) continue; // a dropped duplicate
+      compared++;
+      for (const [column, step] of [
+        ["gcpc", PLAIN],
+        ["gcpc_outcome", WITH_OFFICIAL_OUTCOME],
+      ] as const) {
+        const expected = p.score(id, step);
+        const got = r[column] === null ? NaN : Number(r[column]);
+        if (Number.isNaN(expected)) assert.ok(Number.isNaN(got), `${id} ${column}`);
+        else assert.ok(Math.abs(got - expected) < 1e-12, `${id} ${column}: ${got} vs ${expected}`);
+      }
+    }
+    assert.equal(compared, p.trajectories.length);
+  } finally {
+    conn.closeSync();
+    duck.closeSync();
+  }
+});
