@@ -324,8 +324,12 @@ function taskPairsPay(levelWalkNs: number, clusters: number, groupPos: Float64Ar
  */
 const PACK = 2 ** 26;
 
-/** Groups from which the WebAssembly gather is used (below, a draw is cheap either way). */
-const KERNEL_GROUPS = 2048;
+/**
+ * Groups from which the WebAssembly gather is used (below, a draw is cheap either way). At 2,048 the
+ * paper-sized case (87 tasks × 19 levels, 1,650 groups) took the dense JavaScript rows, 0.75 ns a cell
+ * against the gather's 0.45 ns a group: 2,000 draws 6.6 → 3.8–4.4 ms (bench/bootstrap-bench.ts).
+ */
+const KERNEL_GROUPS = 512;
 
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and
