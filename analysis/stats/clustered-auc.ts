@@ -343,20 +343,28 @@ function groupByLevelAndCluster(
   clusters: number,
 ) {
   const n = scores.length;
-  // A loop rather than new Set(scores): a typed array's iterator boxes every element.
-  const levels = new Set<number>();
-  for (let i = 0; i < n; i++) levels.add(scores[i]);
-  const distinct = Float64Array.from(levels).sort();
+  // Each score's level in one pass: its value's first-seen code, then the codes ranked by value (no search
+  // per score). A loop rather than new Map(...): a typed array's iterator boxes every element.
+  const codes = new Map<number, number>();
+  const code = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let c = codes.get(scores[i]);
+    if (c === undefined) codes.set(scores[i], (c = codes.size));
+    code[i] = c;
+  }
+  const distinct = Float64Array.from(codes.keys()).sort();
   const L = distinct.length;
   const gc: number[] = [];
   const gp: number[] = [];
   const gn: number[] = [];
   const ends: number[] = [];
   if (L * clusters <= 4 * n + 1024) {
+    const rank = new Int32Array(L);
+    for (const [value, c] of codes) rank[c] = lowerBound(distinct, value);
     const pos = new Float64Array(L * clusters);
     const neg = new Float64Array(L * clusters);
     for (let i = 0; i < n; i++) {
-      const cell = lowerBound(distinct, scores[i]) * clusters + clusterOf[i];
+      const cell = rank[code[i]] * clusters + clusterOf[i];
       if (outcomes[i]) pos[cell]++;
       else neg[cell]++;
     }
