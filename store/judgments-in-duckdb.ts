@@ -75,10 +75,19 @@ export async function judgmentsInDuckDB(
   );
   if (!o.clean() || hasProblems(checks)) return { checks };
   o.options.onProgress?.("building label vectors in DuckDB");
+  // The table holds exactly the rows read (the store is clean), and ref_items exactly the items rows.
+  const sizes = new Map<string, number>();
+  let longest = 0;
+  for (const it of (tables.items ?? []) as { task_id: string }[]) {
+    const size = (sizes.get(it.task_id) ?? 0) + 1;
+    sizes.set(it.task_id, size);
+    if (size > longest) longest = size;
+  }
   const labels = await startLabelVectors(ctx.judgments, ctx.primaryJudge, tables.trajectories as Trajectory[], {
     evidence: o.options.evidence,
     bucketJudgments: o.options.labelBucketJudgments,
     strings: ctx.strings,
+    known: { judgments: o.rows, longestChecklist: longest },
   });
   return { checks, labels };
 }

@@ -29,12 +29,20 @@ export async function startLabelVectors(
   conn: DuckDBConnection,
   primaryJudge: string,
   trajectories: readonly { trajectory_id: string }[],
-  options: { evidence?: boolean; bucketJudgments?: number; strings?: StringPool } = {},
+  options: {
+    evidence?: boolean;
+    bucketJudgments?: number;
+    strings?: StringPool;
+    /**
+     * The judgments table's rows and the longest checklist of ref_items, when the caller knows them (each is
+     * otherwise one more query: a few milliseconds, which is most of a small store's read).
+     */
+    known?: { judgments: number; longestChecklist: number };
+  } = {},
 ): Promise<LabelVectorsUnderWay> {
   // Judges and label strings repeat (a label string is one of few patterns): one copy each.
   const strings = options.strings ?? new StringPool();
-  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
-  const judgments = Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+  const judgments = options.known?.judgments ?? (await judgmentRows(conn));
   // DuckDB's join-order optimizer joined the trajectories to every item of their task first (3.8 M rows at
   // scale 100) and the judgments to that; in the order written (judgments ⋈ trajectories ⋈ items, each
   // hash table built on the smaller side) the joins took 1.2 → 0.3 s. The setting is global only, and this
@@ -42,7 +50,7 @@ export async function startLabelVectors(
   await conn.run("SET GLOBAL disabled_optimizers = 'join_order'");
   const reset = () => conn.run("RESET GLOBAL disabled_optimizers");
   try {
-    if (!options.evidence && (await longestChecklist(conn)) <= PACKED_ITEMS) {
+    if (!options.evidence && (options.known?.longestChecklist ?? (await longestChecklist(conn))) <= PACKED_ITEMS) {
       const packed = await startPackedLabelRuns(conn, primaryJudge, trajectories, strings);
       return {
         finish: async () => {
@@ -176,6 +184,11 @@ function labelVectorSql(options: { evidence?: boolean }): string {
 export const PACKED_ITEMS = 52;
 
 /** The most items a task's checklist holds, in `items` (a table or a file's table expression). */
+async function judgmentRows(conn: DuckDBConnection): Promise<number> {
+  const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
+  return Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
+}
+
 export async function longestChecklist(conn: DuckDBConnection, items = "ref_items"): Promise<number> {
   const r = await conn.runAndReadAll(
     `SELECT coalesce(max(n), 0)::INTEGER AS n FROM (SELECT count(*) AS n FROM ${items} GROUP BY task_id)`,
