@@ -35,6 +35,16 @@ test("usage errors exit 2 with a message; help exits 0", () => {
   const threads = gcpc("report", valid, "--threads", "3");
   assert.equal(threads.status, 2);
   assert.match(threads.stderr, /--threads must be 1 or 2/);
+  // gcpc site: an output folder or a live preview, not both; --port belongs to the preview.
+  for (const [args, message] of [
+    [["site", valid], /site needs --out DIR \(or --preview\)/],
+    [["site", valid, "--preview", "--out", "x"], /--preview serves the pages live and writes no --out/],
+    [["site", valid, "--out", "x", "--port", "3001"], /--port applies to --preview/],
+  ] as const) {
+    const site = gcpc(...args);
+    assert.equal(site.status, 2, args.join(" "));
+    assert.match(site.stderr, message);
+  }
 });
 
 test("an invalid store exits 2 and writes no output file", () => {
