@@ -1,5 +1,5 @@
-import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { PRIMARY_RUN_JUDGMENTS, parquetScoringViews } from "../store/sql/trajectory-scores.js";
 
 /**
  * The floor `gcpc report` is measured against at scale (`npm run bench -- scale`): one DuckDB query over the
@@ -9,10 +9,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
  * It reads every judgment once and returns one row per trajectory: the least any report must do.
  */
 export const FLOOR_SQL = `
-WITH j AS (
-  SELECT trajectory_id, item_id, label FROM judgments
-  WHERE coalesce(run, 1) = 1 AND coalesce(judge, $primary) = $primary
-),
+WITH ${PRIMARY_RUN_JUDGMENTS},
 counted AS (
   SELECT t.trajectory_id,
          count(*) FILTER (WHERE j.label = 'Yes') AS yes,
@@ -43,10 +40,7 @@ export async function timeFloor(dir: string, primaryJudge = "primary"): Promise<
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {
-    for (const table of ["trajectories", "items", "judgments"]) {
-      const path = join(dir, `${table}.parquet`).replaceAll("'", "''");
-      await conn.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
-    }
+    await parquetScoringViews(conn, dir);
     const reader = await conn.runAndReadAll(FLOOR_SQL, { primary: primaryJudge });
     const rows = reader.currentRowCount;
     return { seconds: (performance.now() - t0) / 1000, rows };

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { readStore } from "../store/read-store.js";
-import { trajectoryScores } from "../store/sql/trajectory-scores.js";
+import { parquetScoringViews, trajectoryScores } from "../store/sql/trajectory-scores.js";
 
 test("plain GCPC from one SQL GROUP BY over the Parquet store equals the TypeScript scorer for every demo trajectory", async () => {
   const dir = join(new URL("..", import.meta.url).pathname, "data/demo");
@@ -34,8 +34,7 @@ test("the scale bench's DuckDB floor computes plain GCPC and GCPC with the offic
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {
-    for (const table of ["trajectories", "items", "judgments"])
-      await conn.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${join(dir, `${table}.parquet`)}')`);
+    await parquetScoringViews(conn, dir);
     const rows = (await conn.runAndReadAll(FLOOR_SQL, { primary: p.primaryJudge })).getRowObjectsJS();
     let compared = 0;
     for (const r of rows) {

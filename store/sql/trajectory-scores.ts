@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 
 /**
  * Per-trajectory plain GCPC as one SQL GROUP BY over the store's files (scoring as plain SQL
@@ -10,11 +10,14 @@ import { DuckDBInstance } from "@duckdb/node-api";
  * Only O(trajectories) rows come back. The TypeScript scorer (analysis/scoring) stays the reference;
  * test/sql-scoring.test.ts checks both agree on every trajectory of the demo.
  */
-export const TRAJECTORY_SCORES_SQL = `
-WITH j AS (
+/** The primary judge's run-1 judgments (contract rules 8 and 13), as the first CTE `j` of a scoring query. */
+export const PRIMARY_RUN_JUDGMENTS = `j AS (
   SELECT trajectory_id, item_id, label FROM judgments
   WHERE coalesce(run, 1) = 1 AND coalesce(judge, $primary) = $primary
-),
+)`;
+
+export const TRAJECTORY_SCORES_SQL = `
+WITH ${PRIMARY_RUN_JUDGMENTS},
 counted AS (
   SELECT t.trajectory_id,
          count(*) FILTER (WHERE j.label = 'Yes') AS yes,
@@ -50,10 +53,7 @@ export async function trajectoryScores(dir: string, primaryJudge: string): Promi
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {
-    for (const table of ["trajectories", "items", "judgments"]) {
-      const path = join(dir, `${table}.parquet`).replaceAll("'", "''");
-      await conn.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
-    }
+    await parquetScoringViews(conn, dir);
     const reader = await conn.runAndReadAll(TRAJECTORY_SCORES_SQL, { primary: primaryJudge });
     const cols = reader.getColumnsObjectJS() as Record<string, unknown[]>;
     const num = (xs: unknown[]) => Float64Array.from(xs, (x) => (x === null ? NaN : Number(x)));
@@ -67,5 +67,13 @@ export async function trajectoryScores(dir: string, primaryJudge: string): Promi
   } finally {
     conn.closeSync?.();
     duck.closeSync?.();
+  }
+}
+
+/** Views `trajectories`, `items` and `judgments` over a Parquet store folder's files: what the scoring SQL reads. */
+export async function parquetScoringViews(conn: DuckDBConnection, dir: string): Promise<void> {
+  for (const table of ["trajectories", "items", "judgments"]) {
+    const path = join(dir, `${table}.parquet`).replaceAll("'", "''");
+    await conn.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
   }
 }
