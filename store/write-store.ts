@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, basename } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
 import type { Store } from "../analysis/schema/store.js";
 import { tableColumns, type TableSchemas } from "../analysis/schema/columns.js";
@@ -34,6 +34,8 @@ export async function writeStore(
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`refusing to overwrite non-empty folder ${out}`);
   mkdirSync(dirname(out), { recursive: true });
   const tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.tmp-`));
+  // One database writes every table (its creation is most of a small table's write).
+  const duck = format === "parquet" ? await parquetWriter() : undefined;
   try {
     writeFileSync(join(tmp, "store.json"), `${JSON.stringify(store.manifest, null, 2)}\n`);
     for (const table of TABLE_NAMES) {
@@ -41,14 +43,29 @@ export async function writeStore(
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
       if (format === "jsonl")
         writeFileSync(join(tmp, `${table}.jsonl`), `${rows.map((r) => JSON.stringify(dropNulls(r))).join("\n")}\n`);
-      else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]));
+      else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]), duck?.conn);
     }
     if (existsSync(out)) rmSync(out, { recursive: true });
     renameSync(tmp, out);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
+  } finally {
+    duck?.close();
   }
+}
+
+/** The one-thread DuckDB database Parquet files are written with, and how to close it. */
+async function parquetWriter(): Promise<{ conn: DuckDBConnection; close: () => void }> {
+  const duck = await DuckDBInstance.create(":memory:", { threads: "1" });
+  const conn = await duck.connect();
+  return {
+    conn,
+    close: () => {
+      conn.closeSync?.();
+      duck.closeSync?.();
+    },
+  };
 }
 
 /**
@@ -60,16 +77,19 @@ export async function writeParquet(
   path: string,
   rows: Record<string, unknown>[],
   columns?: [string, string][],
+  /** A writer's connection to use (writeStore's, for every table); else one is made and closed here. */
+  conn?: DuckDBConnection,
 ): Promise<void> {
   const src = `${path}.src.jsonl`;
   const shaped = columns ? rows.map((r) => Object.fromEntries(columns.map(([c]) => [c, r[c] ?? null]))) : rows;
   writeFileSync(src, `${shaped.map((r) => JSON.stringify(r)).join("\n")}\n`);
-  const duck = await DuckDBInstance.create(":memory:", { threads: "1" });
-  const conn = await duck.connect();
+  const own = conn ? undefined : await parquetWriter();
   try {
-    await conn.run(`COPY (${jsonlSelectSql(src, columns)}) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`);
+    await (conn ?? own!.conn).run(
+      `COPY (${jsonlSelectSql(src, columns)}) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
+    );
   } finally {
-    conn.closeSync?.();
+    own?.close();
     rmSync(src, { force: true });
   }
 }
