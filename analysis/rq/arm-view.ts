@@ -18,12 +18,14 @@ export function preparedArmView(p: PreparedStore): ArmView {
     id: (k) => p.trajectories[k].trajectory_id,
     task: (k) => p.trajectories[k].task_id,
     column: (f) => {
+      // A reader per field with the property written out: a loop over a million slots then makes no
+      // field-name dispatch (fieldOf's); any other field reads through fieldOf.
       const ts = p.trajectories;
-      if (f === "benchmark" || f === "domain") return (k) => fieldOf(p, ts[k], f);
       if (f === "harness") return (k) => ts[k].harness;
       if (f === "model") return (k) => ts[k].model;
       if (f === "source") return (k) => ts[k].source ?? null;
-      return (k) => ts[k].condition ?? null;
+      if (f === "condition") return (k) => ts[k].condition ?? null;
+      return (k) => fieldOf(p, ts[k], f);
     },
     trial: (k) => p.trajectories[k].trial ?? null,
   };
