@@ -305,14 +305,14 @@ export class ClusteredAuc {
 }
 
 /**
- * Whether the task-pair form pays for a draw: about 0.2·clusters² ns a draw (a draw leaves ≈ 37% of the
- * clusters out, and the form's loop halves K² by symmetry, ≈ 0.6 ns a step) against the level walk's
- * estimate, with its build (≈ 1 ns per PASS group × cluster) repaid within 2,000 draws, and its
- * clusters² table at most 32 MB.
+ * Whether the task-pair form pays for a draw: about 0.55·clusters² ns a draw as measured (87 clusters:
+ * 2,000 draws in 8.2 ms; a draw leaves ≈ 37% of the clusters out and the loop halves K² by symmetry, so
+ * ≈ 1.7 ns a step) against the level walk's estimate, with its build (≈ 1 ns per PASS group × cluster)
+ * repaid within 2,000 draws, and its clusters² table at most 32 MB.
  */
 function taskPairsPay(levelWalkNs: number, clusters: number, groupPos: Float64Array): boolean {
   if (clusters > 2048) return false;
-  const formNs = 0.2 * clusters * clusters;
+  const formNs = 0.55 * clusters * clusters;
   let passGroups = 0;
   for (let g = 0; g < groupPos.length; g++) if (groupPos[g] > 0) passGroups++;
   return formNs < 0.67 * levelWalkNs && passGroups * clusters < 2000 * (levelWalkNs - formNs);
