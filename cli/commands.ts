@@ -350,7 +350,6 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
   const build = {
     store: dir,
-    out: out ?? "",
     cacheBase,
     seed,
     interval,
@@ -372,7 +371,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   // an interrupted build left beside it is removed first.
   const release = lockOut(out);
   for (const dir of removeLeftovers(out)) progress(`removed ${dir}, left by an interrupted build`);
-  const { workspace, cached } = await buildSite(build).finally(release);
+  const { workspace, cached } = await buildSite({ ...build, out }).finally(release);
   io.out(
     `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +
       `(cache ${workspace}${cached ? ", analysis reused" : ""})\n`,

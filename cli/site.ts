@@ -39,6 +39,7 @@ import { pinFrameworkNpm, STAGING_OWNER, withInterruptCleanup } from "./site-gua
  */
 export const REPO = repoRoot();
 export const SITE_MARKER = ".gcpc-site.json";
+const FRAMEWORK_BIN = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
 const LINKED = ["analysis", "store", "report", "cli", "data", "node_modules", "package.json", "tsconfig.json"];
 
 /**
@@ -116,7 +117,7 @@ export function siteKey(b: Pick<SiteBuild, "store" | "seed" | "interval">): { ke
 }
 
 /** A build's workspace, ready for Framework: pages, links, bundles, pins; its archive path and whether it exists. */
-async function siteWorkspace(b: SiteBuild) {
+async function siteWorkspace(b: Omit<SiteBuild, "out">) {
   const { key, storeHash } = siteKey(b);
   const ws = join(b.cacheBase, key);
   // A static file of the workspace: Framework reads it before it looks for the loader (site.zip.ts).
@@ -130,7 +131,7 @@ async function siteWorkspace(b: SiteBuild) {
 }
 
 /** The site's data archive, computed and renamed into place complete (a reader never sees half of it). */
-async function writeArchive(b: SiteBuild, archivePath: string): Promise<void> {
+async function writeArchive(b: Pick<SiteBuild, "archive" | "onProgress">, archivePath: string): Promise<void> {
   b.onProgress("running the analysis once for every page");
   const tmp = `${archivePath}.${process.pid}.tmp`;
   writeFileSync(tmp, await b.archive());
@@ -212,21 +213,17 @@ function startFramework(
 ): { done: Promise<{ status: number | null; output: string }>; stop: () => Promise<unknown> } {
   const log = join(ws, "framework.log");
   const fd = openSync(log, "w");
-  const bin = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
-  const child = spawn(process.execPath, [bin, "build"], {
+  const child = spawn(process.execPath, [FRAMEWORK_BIN, "build"], {
     cwd: ws,
     detached: true,
     stdio: ["ignore", fd, fd],
-    // Framework spawns `tsx` for .ts loaders: the repo's own, whatever the caller's PATH.
-    env: {
-      ...process.env,
-      PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
+    env: frameworkEnv({
       GCPC_SITE_ARCHIVE: b.archivePath,
       GCPC_SITE_CLI_PID: String(process.pid),
       GCPC_SITE_OUT: staging,
       GCPC_STORE_NAME: b.storeName,
       NO_COLOR: "1",
-    },
+    }),
   });
   closeSync(fd);
   const done = new Promise<{ status: number | null; output: string }>((settle) => {
@@ -253,31 +250,33 @@ function startFramework(
  * the pages only through that archive: there is no second reader and no second cache key. Resolves to
  * Framework's exit code once it stops (Ctrl-C).
  */
-export async function previewSite(b: SiteBuild & { port?: number }): Promise<number> {
+export async function previewSite(b: Omit<SiteBuild, "out"> & { port?: number }): Promise<number> {
   const { ws, archivePath, cached } = await siteWorkspace(b);
   if (!cached) await writeArchive(b, archivePath);
-  const components = join(REPO, "src", "components");
   cpSync(archivePath, join(REPO, "src", "data", "site.zip"));
-  bundleAnalysisForBrowser(REPO, join(components, "gcpc-analysis.js"));
-  bundleCompareWorker(REPO, join(components, "compare-worker.js"));
-  rmSync(join(components, "vendor"), { recursive: true, force: true });
-  cpSync(await b.vendor, join(components, "vendor"), { recursive: true });
+  // The workspace's browser bundles and vendored libraries, just made from the same sources: copied, not
+  // bundled a second time.
+  for (const name of ["gcpc-analysis.js", "compare-worker.js", "vendor"]) {
+    const to = join(REPO, "src", "components", name);
+    rmSync(to, { recursive: true, force: true });
+    cpSync(join(ws, "src", "components", name), to, { recursive: true });
+  }
   pinFrameworkNpm(REPO, REPO);
   b.onProgress(`previewing ${b.store} (data of workspace ${ws}${cached ? ", cached analysis" : ""})`);
-  const bin = join(REPO, "node_modules/@observablehq/framework/dist/bin/observable.js");
   const port = b.port === undefined ? [] : ["--port", String(b.port)];
-  const child = spawn(process.execPath, [bin, "preview", "--no-open", ...port], {
+  const child = spawn(process.execPath, [FRAMEWORK_BIN, "preview", "--no-open", ...port], {
     cwd: REPO,
     stdio: "inherit",
-    env: {
-      ...process.env,
-      PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`,
-      GCPC_STORE_NAME: b.storeName,
-    },
+    env: frameworkEnv({ GCPC_STORE_NAME: b.storeName }),
   });
   const stop = () => child.kill("SIGTERM");
   process.once("SIGINT", stop).once("SIGTERM", stop);
   return new Promise((settle) => child.on("close", (status) => settle(status ?? 0)));
+}
+
+/** Framework's environment: it spawns `tsx` for .ts loaders, the repo's own whatever the caller's PATH. */
+function frameworkEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${join(REPO, "node_modules/.bin")}${delimiter}${process.env.PATH ?? ""}`, ...extra };
 }
 
 /**
