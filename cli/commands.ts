@@ -103,8 +103,7 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
   if (out) checkWriteTarget(out, { kind: "file", inputs: [dir] });
   // The store is not held past this call: writing a large report then reuses its memory.
   const { report, manifest } = await analyzeStoreAt(dir, values, io, progress, settings, threads);
-  const paper: PaperFigures | undefined =
-    values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
+  const paper = paperFiguresFor(manifest, values);
   if (format === "json") {
     // In chunks: at 100× the paper the indented report is longer than a JavaScript string can be.
     if (out) {
@@ -121,6 +120,14 @@ export async function reportCommand({ values, positionals }: Parsed, io: Io, pro
     progress(`wrote ${out}`);
   } else io.out(text);
   return 0;
+}
+
+/** The paper's figures a report shows beside its own: with --paper, or for the paper demo unless --no-paper. */
+export function paperFiguresFor(
+  manifest: Parameters<typeof isPaperDemo>[0],
+  values: { paper?: unknown; "no-paper"?: unknown },
+): PaperFigures | undefined {
+  return values.paper || (isPaperDemo(manifest) && !values["no-paper"]) ? loadPaperFigures() : undefined;
 }
 
 /** What `gcpc report --format md|csv|latex` prints for an analysis (the golden test renders every format of one). */

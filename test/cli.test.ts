@@ -10,9 +10,8 @@ import { readStore } from "../store/read-store.js";
 import { tableContent as norm } from "./helpers/table-content.js";
 import { methodScoreRows } from "../analysis/schema/method-score-columns.js";
 import { tempDir } from "./helpers/temp-dir.js";
-import { analyzeStoreAt, reportText } from "../cli/commands.js";
+import { analyzeStoreAt, paperFiguresFor, reportText } from "../cli/commands.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { isPaperDemo, loadPaperFigures } from "../report/paper.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const gcpc = (...args: string[]) =>
@@ -102,7 +101,7 @@ test("md, csv and latex reports render every table; the demo shows the paper's v
   const settings = { ...DEFAULT_SETTINGS, resamples: 200, headline_resamples: 200 };
   const io = { out: () => {}, err: () => {}, progressTty: false };
   const { report, manifest } = await analyzeStoreAt(join(repo, "data/demo"), {}, io, () => {}, settings, 2);
-  const paper = isPaperDemo(manifest) ? loadPaperFigures() : undefined;
+  const paper = paperFiguresFor(manifest, {});
   assert.equal(reportText(report, "md", paper, settings), md.stdout);
   const csv = { stdout: reportText(report, "csv", paper, settings) };
   const tex = { stdout: reportText(report, "latex", paper, settings) };

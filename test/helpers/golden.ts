@@ -3,10 +3,9 @@
 // per output) and test/golden/report-figures.json (the figures themselves, readable), and prints every
 // figure that changed; a failing golden test names the figures that moved, not only the output.
 import { createHash } from "node:crypto";
-import { analyzeStoreAt, reportText } from "../../cli/commands.js";
+import { analyzeStoreAt, paperFiguresFor, reportText } from "../../cli/commands.js";
 import { DEFAULT_SETTINGS } from "../../analysis/estimates/bootstrap-interval.js";
 import { prettyJsonChunks } from "../../report/json-chunks.js";
-import { isPaperDemo, loadPaperFigures } from "../../report/paper.js";
 
 export const GOLDEN_FILE = new URL("../golden/report-outputs.json", import.meta.url);
 export const GOLDEN_FIGURES_FILE = new URL("../golden/report-figures.json", import.meta.url);
@@ -44,14 +43,14 @@ export async function goldenOutputs(): Promise<{ digests: Digests; figures: Figu
   }
   for (const [dir, texts] of outputs) {
     const io = { out: () => {}, err: () => {}, progressTty: false };
-    const { report, manifest } = await analyzeStoreAt(dir, {}, io, () => {}, GOLDEN_SETTINGS, 2);
-    const paper = isPaperDemo(manifest) ? loadPaperFigures() : undefined;
+    const { report, manifest } = await analyzeStoreAt(dir, {}, io, () => {}, DEFAULT_SETTINGS, 2);
+    const paper = paperFiguresFor(manifest, {});
     for (const format of texts.keys())
       texts.set(
         format,
         format === "json"
           ? [...prettyJsonChunks(report)].join("")
-          : reportText(report, format as "md" | "csv" | "latex", paper, GOLDEN_SETTINGS),
+          : reportText(report, format as "md" | "csv" | "latex", paper, DEFAULT_SETTINGS),
       );
   }
   for (const args of GOLDEN_RUNS) {
@@ -62,9 +61,6 @@ export async function goldenOutputs(): Promise<{ digests: Digests; figures: Figu
   }
   return { digests, figures };
 }
-
-/** `gcpc report`'s settings when no option is given. */
-const GOLDEN_SETTINGS = DEFAULT_SETTINGS;
 
 /** The digests alone (what the byte-identity check compares). */
 export async function goldenDigests(): Promise<Digests> {
