@@ -1,10 +1,12 @@
 import type { StoreFrame } from "../analysis/schema/store.js";
-import type { TableName } from "../analysis/schema/tables.js";
-import type { FrameTables } from "../analysis/rq/trajectory-frame.js";
+import { TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
+import { FRAME_FIELDS, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import type { TableRead } from "../store/read-options.js";
 
-/** The tables a trajectory frame is built from (analysis/rq/trajectory-frame.ts): none holds a judgment. */
-const FRAME_TABLES = ["trajectories", "tasks", "method_scores", "verifier_results"] as const;
+/** The tables a trajectory frame is built from (its fields that are tables): none holds a judgment. */
+const FRAME_TABLES = FRAME_FIELDS.filter((f): f is (typeof FRAME_FIELDS)[number] & TableName =>
+  (TABLE_NAMES as readonly string[]).includes(f),
+);
 
 /**
  * A store read's `onTableRead` that calls `onFrame` once, when every frame table the folder holds is read

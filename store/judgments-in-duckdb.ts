@@ -92,10 +92,10 @@ export async function judgmentsInDuckDB(
   return { checks, labels };
 }
 
-export const hasProblems = (checks: { duplicates: Problem[]; references: Problem[] }) =>
+const hasProblems = (checks: { duplicates: Problem[]; references: Problem[] }) =>
   checks.duplicates.length > 0 || checks.references.length > 0;
 
-export async function checkJudgments(
+async function checkJudgments(
   conn: DuckDBConnection,
   tables: Partial<Record<TableName, unknown[]>>,
   file: string,

@@ -61,7 +61,7 @@ export interface ReadContext {
  * table spills to the temp folder: 3.0 GiB, and 109 → 120 s; at scale 100, 1.37 → 1.25 GiB at the same
  * speed (docs/scaling.md).
  */
-export const READ_MEMORY_LIMIT = "512MB";
+const READ_MEMORY_LIMIT = "512MB";
 
 /** Where the read's databases spill, and their buffer pool limit. */
 export const DUCKDB_TEMP = { temp: join(tmpdir(), "gcpc-duckdb"), memoryLimit: READ_MEMORY_LIMIT };

@@ -1,11 +1,10 @@
 import { StringPool } from "./string-pool.js";
 import { join } from "node:path";
-import { TABLE_SCHEMAS, type TableName, type Trajectory } from "../analysis/schema/tables.js";
+import { DEFAULT_JUDGE, TABLE_SCHEMAS, type TableName, type Trajectory } from "../analysis/schema/tables.js";
 import type { StoreFrame } from "../analysis/schema/store.js";
 import { tableColumns } from "../analysis/schema/columns.js";
 import { ProblemList, StoreValidationError } from "./problems.js";
 import { checkReferences, type RowLocations } from "./check-references.js";
-import { DEFAULT_JUDGE } from "../analysis/schema/tables.js";
 import { judgmentsInDuckDB, loadJudgmentsFirst } from "./judgments-in-duckdb.js";
 import { type ReadContext, trajectoriesInDuckDB } from "./read-context.js";
 import { readTable } from "./read-table.js";

@@ -18,7 +18,7 @@ import {
 import { loadRecords } from "./table-records.js";
 import { issueField, issueMessage } from "./zod-issues.js";
 
-export interface TableRows {
+interface TableRows {
   valid: unknown[];
   locations: RowLocations;
   complete: boolean;
@@ -102,7 +102,7 @@ export async function readTable(ctx: ReadContext, table: TableName, file: string
  * DuckDB cannot read is reported there too). Only under the contract's own row schema, which the screen
  * restates, and with the trajectories read and their ids unique.
  */
-export async function methodScoresAsColumns(ctx: ReadContext, path: string): Promise<MethodScoreColumns | undefined> {
+async function methodScoresAsColumns(ctx: ReadContext, path: string): Promise<MethodScoreColumns | undefined> {
   if (ctx.schemas.method_scores !== TABLE_SCHEMAS.method_scores) return undefined;
   const duck = await duckOf(ctx);
   try {
@@ -114,7 +114,7 @@ export async function methodScoresAsColumns(ctx: ReadContext, path: string): Pro
   return ctx.methodScoreColumns;
 }
 
-export function validateRecord(
+function validateRecord(
   ctx: ReadContext,
   schema: TableSchemas[TableName],
   file: string,

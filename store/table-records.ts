@@ -51,7 +51,7 @@ async function* oneChunk(records: RawRecord[]): AsyncIterable<RawRecord[]> {
  * name that reader gives file row numbers, or with more columns than its null mask holds, is read row
  * by row as JSON.
  */
-export async function parquetRecords(
+async function parquetRecords(
   ctx: ReadContext,
   duck: DuckDBInstance,
   table: TableName,
@@ -113,13 +113,13 @@ async function* parquetChunks(duck: DuckDBInstance, from: string): AsyncIterable
   }
 }
 
-export async function parquetRow(conn: DuckDBConnection, from: string, i: number): Promise<Record<string, unknown>> {
+async function parquetRow(conn: DuckDBConnection, from: string, i: number): Promise<Record<string, unknown>> {
   return parquetValues((await conn.runAndReadAll(`SELECT * FROM ${from} LIMIT 1 OFFSET ${i}`)).getRowObjectsJS()[0]);
 }
 
 /** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON
  * arrays). */
-export function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
+function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, cell] of Object.entries(rec.values) as [string, string][]) {
     if (cell === "") continue; // absent
@@ -128,7 +128,7 @@ export function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord):
   return out;
 }
 
-export function convertCell(kind: ColumnKind, cell: string): unknown {
+function convertCell(kind: ColumnKind, cell: string): unknown {
   if (kind === "int" || kind === "number") {
     // "NaN" / "Infinity" become numbers the schema rejects as non-finite; other text stays text and is
     // rejected as such.
