@@ -39,6 +39,17 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A free TCP port on the loopback interface. */
+function freePort(): Promise<number> {
+  return new Promise((settle, fail) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => settle(port));
+    });
+    server.on("error", fail);
+  });
+}
+
 test("the site was built with no network at all (unshare -n), for a store and a cache never built before", (t) => {
   if (!offline) {
     t.skip("NOT PROVEN HERE: `unshare -n` is unavailable (needs root or user namespaces), so the build had a network");
@@ -76,7 +87,7 @@ test("the build names its store in every page's static HTML, escaped; the repo's
 });
 
 test("every sidebar link works on a plain python3 -m http.server (no clean-URL rewrites)", async () => {
-  const port = 18000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", join(tmp, "dist")], {
     stdio: "ignore",
   });
@@ -220,17 +231,6 @@ test("a second store built with the same cache shows itself, and a failed build 
   assert.equal(r.status, 2);
   assert.equal(readFileSync(join(dist, "index.html"), "utf8"), index, "the previous site is unchanged");
 });
-
-/** A free TCP port on the loopback interface. */
-function freePort(): Promise<number> {
-  return new Promise((settle, fail) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => settle(port));
-    });
-    server.on("error", fail);
-  });
-}
 
 // Last in this file: the preview writes into the repo's src/ (its .observablehq cache, data/site.zip, the
 // bundles), which the tests above check no build touches.
