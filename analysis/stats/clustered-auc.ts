@@ -102,7 +102,7 @@ export class ClusteredAuc {
     const groups = { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
     this.taskPairs =
       (options.taskPairs ?? taskPairsPay(this.levelWalkNs, clusters, groups.pos))
-        ? TaskPairAuc.fromGroups(groups, clusters)
+        ? TaskPairAuc.fromGroups(groups, { pos: this.clusterPos, neg: this.clusterNeg })
         : undefined;
   }
 

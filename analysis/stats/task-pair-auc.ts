@@ -29,20 +29,15 @@ export class TaskPairAuc {
   }
 
   /**
-   * The form of (level, cluster) groups in level order (ClusteredAuc's), or undefined when a draw's
-   * numerator could exceed 2⁵³ (the form would no longer be exact).
+   * The form of (level, cluster) groups in level order and each cluster's PASS and FAIL counts
+   * (ClusteredAuc's), or undefined when a draw's numerator could exceed 2⁵³ (the form would no longer be exact).
    */
   static fromGroups(
     groups: { cluster: Int32Array; pos: Float64Array; neg: Float64Array; levelEnd: Int32Array },
-    clusters: number,
+    totals: { pos: Float64Array; neg: Float64Array },
   ): TaskPairAuc | undefined {
-    const K = clusters;
-    const pos = new Float64Array(K);
-    const neg = new Float64Array(K);
-    for (let g = 0; g < groups.cluster.length; g++) {
-      pos[groups.cluster[g]] += groups.pos[g];
-      neg[groups.cluster[g]] += groups.neg[g];
-    }
+    const K = totals.pos.length;
+    const { pos, neg } = totals;
     // A draw's weights sum to at most K, so its numerator is at most 2·(K·max pos)·(K·max neg).
     let maxPos = 0;
     let maxNeg = 0;
