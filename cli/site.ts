@@ -142,22 +142,26 @@ export async function buildSite(b: SiteBuild): Promise<{ workspace: string; cach
   const { ws, storeHash, archivePath, cached } = await siteWorkspace(b);
   const outAbs = resolve(b.out);
   mkdirSync(dirname(outAbs), { recursive: true });
-  const staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
-  chmodSync(staging, 0o755); // mkdtemp makes it private; a static server must read it
-  // Who builds here: a later build removes this folder only once this process is gone (removeLeftovers).
-  writeFileSync(join(staging, STAGING_OWNER), `${process.pid}\n`);
-  b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
-  // Framework starts at once: its first seconds (reading pages, bundling its client) need no data, and
-  // run on the second core while this process computes the archive. Should Framework reach the data
-  // first, the loader waits for the archive to appear (src/data/site.zip.ts).
-  const framework = startFramework(ws, staging, { ...b, archivePath });
+  let staging: string | undefined;
+  let framework: ReturnType<typeof startFramework> | undefined;
   const cleanup = async () => {
-    await framework.stop();
-    rmSync(staging, { recursive: true, force: true });
+    await framework?.stop();
+    if (staging) rmSync(staging, { recursive: true, force: true });
   };
-  return withInterruptCleanup(cleanup, () =>
-    finishBuild(b, { ws, staging, outAbs, archivePath, storeHash, cached, framework }),
-  );
+  // The handlers are in place before the staging folder and Framework exist: a signal that arrives between
+  // spawning Framework and installing them would end this process with the default action, leaving both.
+  return withInterruptCleanup(cleanup, () => {
+    staging = mkdtempSync(join(dirname(outAbs), `.${basename(outAbs)}.building-`));
+    chmodSync(staging, 0o755); // mkdtemp makes it private; a static server must read it
+    // Who builds here: a later build removes this folder only once this process is gone (removeLeftovers).
+    writeFileSync(join(staging, STAGING_OWNER), `${process.pid}\n`);
+    b.onProgress(`building pages (workspace ${ws}${cached ? ", cached analysis" : ""})`);
+    // Framework starts at once: its first seconds (reading pages, bundling its client) need no data, and
+    // run on the second core while this process computes the archive. Should Framework reach the data
+    // first, the loader waits for the archive to appear (src/data/site.zip.ts).
+    framework = startFramework(ws, staging, { ...b, archivePath });
+    return finishBuild(b, { ws, staging, outAbs, archivePath, storeHash, cached, framework });
+  });
 }
 
 /** The rest of a build once Framework runs: the archive (unless cached), then the swap into --out. */

@@ -36,8 +36,9 @@ test("SIGINT during the page build exits 130, stops Framework's process group an
   const staging = () => readdirSync(dir).find((n) => n.startsWith(".site.building-"));
   await waitFor(() => staging() !== undefined, "the build's staging folder", 60_000);
   const stagingPath = join(dir, staging()!);
-  // Framework is running once a process carries the staging folder in its environment.
-  await waitFor(() => processesNaming(stagingPath).length > 0, "Framework's build process", 60_000);
+  // Framework is running once a process carries the staging folder in its environment. Polled without a
+  // pause, so the signal lands as early as it can: right after the spawn, which once raced the handlers.
+  await waitFor(() => processesNaming(stagingPath).length > 0, "Framework's build process", 60_000, 0);
   child.kill("SIGINT");
   const code = await Promise.race([
     exited,
