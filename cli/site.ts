@@ -268,13 +268,15 @@ export async function previewSite(b: Omit<SiteBuild, "out"> & { port?: number })
   pinFrameworkNpm(REPO, REPO);
   b.onProgress(`previewing ${b.store} (data of workspace ${ws}${cached ? ", cached analysis" : ""})`);
   const port = b.port === undefined ? [] : ["--port", String(b.port)];
-  const child = spawn(process.execPath, [FRAMEWORK_BIN, "preview", "--no-open", ...port], {
+  // The handlers come first, as in buildSite: a signal right after the spawn must not end this process with
+  // the default action and orphan the preview. (Node runs a handler on the event loop, so after the spawn.)
+  let child: ReturnType<typeof spawn> | undefined;
+  process.once("SIGINT", () => child?.kill("SIGTERM")).once("SIGTERM", () => child?.kill("SIGTERM"));
+  child = spawn(process.execPath, [FRAMEWORK_BIN, "preview", "--no-open", ...port], {
     cwd: REPO,
     stdio: "inherit",
     env: frameworkEnv({ GCPC_STORE_NAME: b.storeName }),
   });
-  const stop = () => child.kill("SIGTERM");
-  process.once("SIGINT", stop).once("SIGTERM", stop);
   return new Promise((settle) => child.on("close", (status) => settle(status ?? 0)));
 }
 
