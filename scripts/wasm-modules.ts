@@ -16,6 +16,11 @@ export const WASM_MODULES = [
     module: "analysis/stats/wasm/level-totals-bytes.ts",
     name: "LEVEL_TOTALS_WASM",
   },
+  {
+    source: "analysis/stats/wasm/task-pair-form.wat",
+    module: "analysis/stats/wasm/task-pair-form-bytes.ts",
+    name: "TASK_PAIR_FORM_WASM",
+  },
 ];
 
 /** The module's bytes, assembled from its source with the features it uses (SIMD, bulk memory). */

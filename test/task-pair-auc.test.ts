@@ -24,13 +24,16 @@ const sample = fc
     }),
   );
 
-test("task-pair draws equal the level walk's bit for bit (integer weights within the clusters' sum)", () => {
+test("task-pair draws, in WebAssembly and in JavaScript, equal the level walk's bit for bit (integer weights within the clusters' sum)", () => {
   fc.assert(
     fc.property(sample, ({ clusters, rows, weights }) => {
       const args = [rows.map((r) => r.score), rows.map((r) => r.pass), rows.map((r) => r.cluster), clusters] as const;
       const form = new ClusteredAuc(...args, { taskPairs: true });
+      const formJs = new ClusteredAuc(...args, { taskPairs: true, wasm: false });
       const walk = new ClusteredAuc(...args, { taskPairs: false, wasm: false });
       assert.equal(form.drawPath, "task-pairs");
+      assert.equal(form.taskPairEngine, "wasm");
+      assert.equal(formJs.taskPairEngine, "js");
       // Scale the weights down to sum to at most `clusters`, as a draw's do.
       const total = weights.reduce((a, b) => a + b, 0);
       const w = Float64Array.from(weights, (x) => (total > clusters ? Math.floor((x * clusters) / total) : x));
@@ -38,6 +41,7 @@ test("task-pair draws equal the level walk's bit for bit (integer weights within
         Object.is(form.evaluateDraw(w), walk.evaluateDraw(w)),
         `${form.evaluateDraw(w)} vs ${walk.evaluateDraw(w)}`,
       );
+      assert.ok(Object.is(formJs.evaluateDraw(w), walk.evaluateDraw(w)), "JavaScript engine");
       const ones = new Float64Array(clusters).fill(1);
       const plain = auc(
         rows.map((r) => r.score),
@@ -59,12 +63,15 @@ test("continuous scores on many observations choose the task-pair form, and its 
   const score = pass.map((p) => next() + (p ? 0.3 : 0));
   const auto = new ClusteredAuc(score, pass, cluster, clusters);
   const walk = new ClusteredAuc(score, pass, cluster, clusters, { taskPairs: false });
+  const formJs = new ClusteredAuc(score, pass, cluster, clusters, { taskPairs: true, wasm: false });
   assert.equal(auto.drawPath, "task-pairs");
+  assert.equal(auto.taskPairEngine, "wasm");
   assert.equal(walk.drawPath, "level");
   const draws = clusterDraws("task-pair-test", clusters);
   const w = new Float64Array(clusters);
   for (let r = 0; r < 500; r++) {
     draws.draw(w);
     assert.ok(Object.is(auto.evaluateDraw(w), walk.evaluateDraw(w)), `draw ${r}`);
+    assert.ok(Object.is(formJs.evaluateDraw(w), walk.evaluateDraw(w)), `draw ${r}, JavaScript engine`);
   }
 });

@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 import { LevelTotalsKernel } from "./level-totals.js";
-import { lowerBound } from "./ranks.js";
-import { TaskPairAuc } from "./task-pair-auc.js";
+import { levelCodes } from "./level-codes.js";
+import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
 
 /**
  * AUC prepared for cluster-weighted evaluation: sort once, then evaluate any
@@ -77,11 +77,12 @@ export class ClusteredAuc {
       else this.clusterNeg[c]++;
     }
     const { gc, gp, gn, ends } = groupByLevelAndCluster(scores, outcomes, clusterOf, clusters);
-    this.groupCluster = Int32Array.from(gc);
-    this.groupPos = Float64Array.from(gp);
-    this.groupNeg = Float64Array.from(gn);
-    this.groupPacked = Float64Array.from(gp, (pos, g) => pos + PACK * gn[g]);
-    this.levelEnd = Int32Array.from(ends);
+    this.groupCluster = gc;
+    this.groupPos = gp;
+    this.groupNeg = gn;
+    this.groupPacked = new Float64Array(gp.length);
+    for (let g = 0; g < gp.length; g++) this.groupPacked[g] = gp[g] + PACK * gn[g];
+    this.levelEnd = ends;
     let largest = 0;
     for (let g = 0; g < gp.length; g++) largest = Math.max(largest, gp[g], gn[g]);
     this.largestCount = largest;
@@ -101,8 +102,9 @@ export class ClusteredAuc {
       for (; g < ends[l]; g++) this.dense[l * clusters + gc[g]] = this.groupPacked[g];
     const groups = { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
     this.taskPairs =
-      (options.taskPairs ?? taskPairsPay(this.levelWalkNs, clusters, groups.pos))
-        ? TaskPairAuc.fromGroups(groups, { pos: this.clusterPos, neg: this.clusterNeg })
+      (options.taskPairs ??
+      taskPairsPay(this.levelWalkNs, clusters, groups.pos, options.wasm !== false && taskPairKernelAvailable()))
+        ? TaskPairAuc.fromGroups(groups, { pos: this.clusterPos, neg: this.clusterNeg }, { wasm: options.wasm })
         : undefined;
   }
 
@@ -118,6 +120,11 @@ export class ClusteredAuc {
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
   get path(): "level" | "packed" | "dense" | "kernel" {
     return !this.fewLevels ? "level" : this.kernel ? "kernel" : this.dense.length > 0 ? "dense" : "packed";
+  }
+
+  /** Where the task-pair form's draws run, when it serves them. */
+  get taskPairEngine(): "wasm" | "js" | undefined {
+    return this.taskPairs?.engine;
   }
 
   /** The walk a bootstrap draw (`evaluateDraw`) takes. */
@@ -305,14 +312,16 @@ export class ClusteredAuc {
 }
 
 /**
- * Whether the task-pair form pays for a draw: about 0.55·clusters² ns a draw as measured (87 clusters:
- * 2,000 draws in 8.2 ms; a draw leaves ≈ 37% of the clusters out and the loop halves K² by symmetry, so
- * ≈ 1.7 ns a step) against the level walk's estimate, with its build (≈ 1 ns per PASS group × cluster)
- * repaid within 2,000 draws, and its clusters² table at most 32 MB.
+ * Whether the task-pair form pays for a draw, against the level walk's estimate, with its build (≈ 1 ns per
+ * PASS group × cluster) repaid within 2,000 draws, and its clusters² table at most 32 MB. A draw's cost as
+ * measured (bench/bootstrap-bench.ts): in WebAssembly about
+ * 200 + 0.1·K² ns up to 512 clusters and 0.15·K² beyond (the table leaves the cache); in JavaScript about
+ * 0.55·K² (a draw leaves ≈ 37% of the rows out and the loop halves K² by symmetry: ≈ 1.7 ns a step).
  */
-function taskPairsPay(levelWalkNs: number, clusters: number, groupPos: Float64Array): boolean {
+function taskPairsPay(levelWalkNs: number, clusters: number, groupPos: Float64Array, wasm: boolean): boolean {
   if (clusters > 2048) return false;
-  const formNs = 0.55 * clusters * clusters;
+  const K2 = clusters * clusters;
+  const formNs = !wasm ? 0.55 * K2 : clusters <= 512 ? 200 + 0.1 * K2 : 0.15 * K2;
   let passGroups = 0;
   for (let g = 0; g < groupPos.length; g++) if (groupPos[g] > 0) passGroups++;
   return formNs < 0.67 * levelWalkNs && passGroups * clusters < 2000 * (levelWalkNs - formNs);
@@ -334,7 +343,8 @@ const KERNEL_GROUPS = 512;
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and
  * FAIL counts, and the end of each level's run of groups. Few distinct scores (GCPC's k/n grid): one
- * pass into a dense level × cluster count table, O(n log L); many: one sort by (score, cluster).
+ * pass into a dense level × cluster count table; many: a counting sort by cluster, then a stable one by
+ * level (O(n + levels + clusters), no comparisons).
  */
 function groupByLevelAndCluster(
   scores: ArrayLike<number>,
@@ -343,28 +353,20 @@ function groupByLevelAndCluster(
   clusters: number,
 ) {
   const n = scores.length;
-  // Each score's level in one pass: its value's first-seen code, then the codes ranked by value (no search
-  // per score). A loop rather than new Map(...): a typed array's iterator boxes every element.
-  const codes = new Map<number, number>();
-  const code = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    let c = codes.get(scores[i]);
-    if (c === undefined) codes.set(scores[i], (c = codes.size));
-    code[i] = c;
-  }
-  const distinct = Float64Array.from(codes.keys()).sort();
-  const L = distinct.length;
-  const gc: number[] = [];
-  const gp: number[] = [];
-  const gn: number[] = [];
-  const ends: number[] = [];
+  const { level, values } = levelCodes(scores);
+  const L = values.length;
+  // At most n groups and n levels: filled, then trimmed (typed arrays throughout; a typed array made
+  // from an array walks its iterator, which cost as much as the grouping).
+  const gc = new Int32Array(n);
+  const gp = new Float64Array(n);
+  const gn = new Float64Array(n);
+  const ends = new Int32Array(L);
+  let groups = 0;
   if (L * clusters <= 4 * n + 1024) {
-    const rank = new Int32Array(L);
-    for (const [value, c] of codes) rank[c] = lowerBound(distinct, value);
     const pos = new Float64Array(L * clusters);
     const neg = new Float64Array(L * clusters);
     for (let i = 0; i < n; i++) {
-      const cell = rank[code[i]] * clusters + clusterOf[i];
+      const cell = level[i] * clusters + clusterOf[i];
       if (outcomes[i]) pos[cell]++;
       else neg[cell]++;
     }
@@ -372,30 +374,40 @@ function groupByLevelAndCluster(
       for (let c = 0; c < clusters; c++) {
         const cell = l * clusters + c;
         if (pos[cell] + neg[cell] === 0) continue;
-        gc.push(c);
-        gp.push(pos[cell]);
-        gn.push(neg[cell]);
+        gc[groups] = c;
+        gp[groups] = pos[cell];
+        gn[groups++] = neg[cell];
       }
-      ends.push(gc.length);
+      ends[l] = groups;
     }
-    return { gc, gp, gn, ends };
-  }
-  const order = Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => scores[a] - scores[b] || clusterOf[a] - clusterOf[b],
-  );
-  for (let i = 0; i < n; i++) {
-    const idx = order[i];
-    const prev = i > 0 ? order[i - 1] : -1;
-    const newLevel = i === 0 || scores[idx] !== scores[prev];
-    if (newLevel && i > 0) ends.push(gc.length);
-    if (newLevel || clusterOf[idx] !== clusterOf[prev]) {
-      gc.push(clusterOf[idx]);
-      gp.push(0);
-      gn.push(0);
+  } else {
+    const order = countingSort(countingSort(identity(n), clusterOf, clusters), level, L);
+    for (let i = 0; i < n; i++) {
+      const idx = order[i];
+      const prev = i > 0 ? order[i - 1] : -1;
+      const newLevel = i === 0 || level[idx] !== level[prev];
+      if (newLevel && i > 0) ends[level[prev]] = groups;
+      if (newLevel || clusterOf[idx] !== clusterOf[prev]) gc[groups++] = clusterOf[idx];
+      if (outcomes[idx]) gp[groups - 1]++;
+      else gn[groups - 1]++;
     }
-    if (outcomes[idx]) gp[gp.length - 1]++;
-    else gn[gn.length - 1]++;
+    if (n > 0) ends[L - 1] = groups;
   }
-  if (n > 0) ends.push(gc.length);
-  return { gc, gp, gn, ends };
+  return { gc: gc.slice(0, groups), gp: gp.slice(0, groups), gn: gn.slice(0, groups), ends };
+}
+
+function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+/** `items` stably reordered by key[item] ascending, keys integers in [0, keys). */
+function countingSort(items: Int32Array, key: ArrayLike<number>, keys: number): Int32Array {
+  const start = new Int32Array(keys + 1);
+  for (let i = 0; i < items.length; i++) start[key[items[i]] + 1]++;
+  for (let k = 0; k < keys; k++) start[k + 1] += start[k];
+  const out = new Int32Array(items.length);
+  for (let i = 0; i < items.length; i++) out[start[key[items[i]]]++] = items[i];
+  return out;
 }

@@ -1,3 +1,6 @@
+import { TASK_PAIR_FORM_WASM } from "./wasm/task-pair-form-bytes.js";
+import { compileWasm, reserveBytes } from "./wasm/compile.js";
+
 /**
  * The clustered AUC as a quadratic form in the cluster weights (the task-pair form). With
  * D[k][k'] = 2·#(PASS in cluster k, FAIL in cluster k', s_PASS > s_FAIL) + #(such pairs tied), the
@@ -10,22 +13,32 @@
  * walk sums, and the AUC is the same double bit for bit (test/task-pair-auc.test.ts).
  *
  * Stored as E = D + Dᵀ above the diagonal and D's diagonal: w′Dw = Σ_k w_k (w_k D_kk + Σ_{k′>k} w_k′ E_kk′),
- * half the products, and a row whose weight is 0 (about 37% of a draw's) is skipped whole.
+ * half the products, and a row whose weight is 0 (about 37% of a draw's) is skipped whole. A draw runs in
+ * WebAssembly (wasm/task-pair-form.wat, SIMD) where the runtime allows it, else in the JavaScript loop
+ * below: the same integers, so the same bits.
  */
 export class TaskPairAuc {
   private readonly upper: Float64Array;
   private readonly diagonal: Float64Array;
   private readonly pos: Float64Array;
   private readonly neg: Float64Array;
+  private readonly kernel: TaskPairKernel | undefined;
 
   private constructor(
     readonly clusters: number,
     parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array },
+    wasm: boolean,
   ) {
     this.upper = parts.upper;
     this.diagonal = parts.diagonal;
     this.pos = parts.pos;
     this.neg = parts.neg;
+    this.kernel = wasm ? TaskPairKernel.create(parts) : undefined;
+  }
+
+  /** Where a draw runs: "wasm", or "js" (asked for, or WebAssembly refused). */
+  get engine(): "wasm" | "js" {
+    return this.kernel ? "wasm" : "js";
   }
 
   /**
@@ -35,6 +48,7 @@ export class TaskPairAuc {
   static fromGroups(
     groups: { cluster: Int32Array; pos: Float64Array; neg: Float64Array; levelEnd: Int32Array },
     totals: { pos: Float64Array; neg: Float64Array },
+    options: { wasm?: boolean } = {},
   ): TaskPairAuc | undefined {
     const K = totals.pos.length;
     const { pos, neg } = totals;
@@ -53,11 +67,16 @@ export class TaskPairAuc {
       diagonal[i] = d[i * K + i];
       for (let j = i + 1; j < K; j++) upper[i * K + j] = d[i * K + j] + d[j * K + i];
     }
-    return new TaskPairAuc(K, { upper, diagonal, pos, neg });
+    return new TaskPairAuc(K, { upper, diagonal, pos, neg }, options.wasm !== false);
   }
 
   /** The AUC with cluster k counted w[k] times, w non-negative integers summing to at most `clusters`. */
   evaluateDraw(w: Float64Array): number {
+    if (this.kernel) {
+      const { twiceNum, totalPos, totalNeg } = this.kernel.draw(w);
+      if (totalPos === 0 || totalNeg === 0) return NaN;
+      return twiceNum / 2 / (totalPos * totalNeg);
+    }
     const K = this.clusters;
     const { upper, diagonal } = this;
     let twiceNum = 0;
@@ -117,4 +136,62 @@ function pairCounts(
     for (let g = start; g < end; g++) twiceBelow[groups.cluster[g]] += 2 * groups.neg[g];
   }
   return d;
+}
+
+type DrawFormExport = (
+  w: number,
+  pos: number,
+  neg: number,
+  diagonal: number,
+  upper: number,
+  k: number,
+  totals: number,
+) => number;
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** Whether this runtime runs the form's WebAssembly (with SIMD); else its draws take the JavaScript loop. */
+export function taskPairKernelAvailable(): boolean {
+  if (compiled === undefined) compiled = compileWasm(TASK_PAIR_FORM_WASM) ?? null;
+  return compiled !== null;
+}
+
+/** A form's draws in WebAssembly: its tables live in the memory of its own instance; a draw copies w in. */
+class TaskPairKernel {
+  private readonly run: DrawFormExport;
+  private readonly weights: Float64Array;
+  private readonly totals: Float64Array;
+  private readonly clusters: number;
+
+  /** A kernel for this form, or undefined where WebAssembly (with SIMD) is refused. */
+  static create(parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array }) {
+    return taskPairKernelAvailable() && compiled ? new TaskPairKernel(compiled, parts) : undefined;
+  }
+
+  private constructor(
+    module: WebAssembly.Module,
+    parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array },
+  ) {
+    const K = parts.pos.length;
+    const instance = new WebAssembly.Instance(module);
+    const memory = instance.exports.memory as WebAssembly.Memory;
+    this.run = instance.exports.drawForm as DrawFormExport;
+    this.clusters = K;
+    // w, pos, neg, diagonal (K each), the totals (2), then the K × K upper table: all f64.
+    reserveBytes(memory, 8 * (4 * K + 2 + K * K));
+    const at = (slot: number, length: number) => new Float64Array(memory.buffer, 8 * slot, length);
+    this.weights = at(0, K);
+    at(K, K).set(parts.pos);
+    at(2 * K, K).set(parts.neg);
+    at(3 * K, K).set(parts.diagonal);
+    this.totals = at(4 * K, 2);
+    at(4 * K + 2, K * K).set(parts.upper);
+  }
+
+  draw(w: Float64Array): { twiceNum: number; totalPos: number; totalNeg: number } {
+    const K = this.clusters;
+    this.weights.set(w);
+    const twiceNum = this.run(0, 8 * K, 16 * K, 24 * K, 8 * (4 * K + 2), K, 32 * K);
+    return { twiceNum, totalPos: this.totals[0], totalNeg: this.totals[1] };
+  }
 }
