@@ -136,11 +136,12 @@ test("weights the packed counts cannot carry exactly (fractions, or too large) g
   }
 });
 
-test("the WebAssembly gather gives the JavaScript walks' AUC bit for bit, sparse and dense shapes alike", () => {
+test("the WebAssembly gather and dense rows give the JavaScript walks' AUC bit for bit, sparse and dense shapes", () => {
   const rng = seedrandom("kernel");
   for (const [n, tasks, levels, jsPath] of [
     [30_000, 3000, 41, "packed"], // few levels over many tasks: sparse cells
     [30_000, 700, 6, "dense"], // most cells filled: the dense rows without the kernel
+    [30_000, 703, 7, "dense"], // a cluster count that leaves a tail after the two-lane pairs
   ] as const) {
     const cluster = Int32Array.from({ length: n }, () => Math.floor(rng() * tasks));
     const pass = Uint8Array.from({ length: n }, () => (rng() < 0.45 ? 1 : 0));
@@ -148,19 +149,22 @@ test("the WebAssembly gather gives the JavaScript walks' AUC bit for bit, sparse
       pass,
       (p) => Math.round((rng() * 0.7 + (p ? 0.3 : 0)) * (levels - 1)) / (levels - 1),
     );
-    const kernel = new ClusteredAuc(score, pass, cluster, tasks);
     const js = new ClusteredAuc(score, pass, cluster, tasks, { wasm: false });
-    assert.equal(kernel.path, "kernel");
     assert.equal(js.path, jsPath);
-    assert.equal(kernel.estimate(), js.estimate());
-    for (let draw = 0; draw < 30; draw++) {
+    for (const layout of ["gather", "dense"] as const) {
+      const kernel = new ClusteredAuc(score, pass, cluster, tasks, { kernelLayout: layout, taskPairs: false });
+      assert.equal(kernel.path, "kernel");
+      assert.equal(kernel.kernelLayout, layout);
+      assert.equal(kernel.estimate(), js.estimate());
+      for (let draw = 0; draw < 30; draw++) {
+        const w = new Float64Array(tasks);
+        for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
+        assert.equal(kernel.evaluate(w), js.evaluate(w), `${layout} vs ${jsPath}, draw ${draw}`);
+      }
+      // And the value itself, against the definition on one draw (a check apart from both walks).
       const w = new Float64Array(tasks);
       for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
-      assert.equal(kernel.evaluate(w), js.evaluate(w), `${jsPath}, draw ${draw}`);
+      assert.ok(Math.abs(kernel.evaluate(w) - aucOfDraw(score, pass, cluster, w)) < 1e-12);
     }
-    // And the value itself, against the definition on one draw (a check apart from both walks).
-    const w = new Float64Array(tasks);
-    for (let k = 0; k < tasks; k++) w[Math.floor(rng() * tasks)]++;
-    assert.ok(Math.abs(kernel.evaluate(w) - aucOfDraw(score, pass, cluster, w)) < 1e-12);
   }
 });

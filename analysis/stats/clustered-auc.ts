@@ -1,5 +1,5 @@
 import { argError } from "../errors.js";
-import { LevelTotalsKernel } from "./level-totals.js";
+import { LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
 import { levelCodes } from "./level-codes.js";
 import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
 
@@ -53,7 +53,7 @@ export class ClusteredAuc {
      * `wasm: false` keeps every draw in JavaScript (the kernel's tests compare the two); `taskPairs` forces the
      * task-pair form of draws on or off (by default: where it is cheaper, {@link taskPairsPay}).
      */
-    options: { wasm?: boolean; taskPairs?: boolean } = {},
+    options: { wasm?: boolean; taskPairs?: boolean; kernelLayout?: LevelTotalsLayout } = {},
   ) {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n) {
@@ -66,17 +66,21 @@ export class ClusteredAuc {
     }
     this.n = n;
     this.clusters = clusters;
-    this.clusterPos = new Float64Array(clusters);
-    this.clusterNeg = new Float64Array(clusters);
     for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(scores[i])) throw argError("ClusteredAuc", `scores[${i}]`, scores[i], "must be finite");
+      // s − s is 0 exactly for finite s; (c | 0) === c for integers in int32 (cheaper than Number.is*).
+      const s = scores[i];
+      if (s - s !== 0) throw argError("ClusteredAuc", `scores[${i}]`, s, "must be finite");
       const c = clusterOf[i];
-      if (!(Number.isInteger(c) && c >= 0 && c < clusters))
+      if (!((c | 0) === c && c >= 0 && c < clusters))
         throw argError("ClusteredAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
-      if (outcomes[i]) this.clusterPos[c]++;
-      else this.clusterNeg[c]++;
     }
     const { gc, gp, gn, ends } = groupByLevelAndCluster(scores, outcomes, clusterOf, clusters);
+    this.clusterPos = new Float64Array(clusters);
+    this.clusterNeg = new Float64Array(clusters);
+    for (let g = 0; g < gc.length; g++) {
+      this.clusterPos[gc[g]] += gp[g];
+      this.clusterNeg[gc[g]] += gn[g];
+    }
     this.groupCluster = gc;
     this.groupPos = gp;
     this.groupNeg = gn;
@@ -88,12 +92,13 @@ export class ClusteredAuc {
     this.largestCount = largest;
     const L = ends.length;
     this.levelPacked = new Float64Array(L);
-    // The WebAssembly gather costs 0.4–0.5 ns a group, against ≈ 0.75 ns a dense cell and 1.6–2.4 ns a
-    // group in JavaScript (bench/bootstrap-bench.ts), so it serves every shape with few levels once the
-    // groups repay copying the weights in (a copy of `clusters` doubles a draw).
+    // The WebAssembly gather costs 0.4–0.5 ns a group, its dense rows DENSE_CELL_NS a cell, against ≈ 0.75 ns
+    // a dense cell and 1.6–2.4 ns a group in JavaScript (bench/bootstrap-bench.ts), so WebAssembly serves
+    // every shape with few levels once the groups repay copying the weights in (`clusters` doubles a draw).
+    const layout = options.kernelLayout ?? (DENSE_CELL_NS * L * clusters < 0.45 * gc.length ? "dense" : "gather");
     this.kernel =
       options.wasm !== false && this.fewLevels && gc.length >= KERNEL_GROUPS
-        ? LevelTotalsKernel.create(this.groupCluster, this.groupPacked, this.levelEnd, clusters)
+        ? LevelTotalsKernel.create(this.groupCluster, this.groupPacked, this.levelEnd, clusters, layout)
         : undefined;
     // Without it: dense rows cost L·clusters multiply-adds a draw against `groups` gathers; measured on
     // this machine a gather costs about twice a dense step, so past half the cells filled the dense rows win.
@@ -112,7 +117,8 @@ export class ClusteredAuc {
   private get levelWalkNs(): number {
     const path = this.path;
     const groups = this.groupCluster.length;
-    if (path === "kernel") return 0.45 * groups;
+    if (path === "kernel")
+      return this.kernel?.layout === "dense" ? DENSE_CELL_NS * this.levelEnd.length * this.clusters : 0.45 * groups;
     if (path === "dense") return 0.75 * this.levelEnd.length * this.clusters;
     return 2 * groups;
   }
@@ -120,6 +126,11 @@ export class ClusteredAuc {
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
   get path(): "level" | "packed" | "dense" | "kernel" {
     return !this.fewLevels ? "level" : this.kernel ? "kernel" : this.dense.length > 0 ? "dense" : "packed";
+  }
+
+  /** How the WebAssembly kernel holds the groups, when it serves the level walk. */
+  get kernelLayout(): LevelTotalsLayout | undefined {
+    return this.kernel?.layout;
   }
 
   /** Where the task-pair form's draws run, when it serves them. */
@@ -340,6 +351,9 @@ const PACK = 2 ** 26;
  */
 const KERNEL_GROUPS = 512;
 
+/** A dense cell's cost in the WebAssembly rows (two f64 lanes), in ns (bench/bootstrap-bench.ts). */
+const DENSE_CELL_NS = 0.2;
+
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and
  * FAIL counts, and the end of each level's run of groups. Few distinct scores (GCPC's k/n grid): one
@@ -355,28 +369,26 @@ function groupByLevelAndCluster(
   const n = scores.length;
   const { level, values } = levelCodes(scores);
   const L = values.length;
-  // At most n groups and n levels: filled, then trimmed (typed arrays throughout; a typed array made
+  // At most min(n, L·clusters) groups: filled, then trimmed (typed arrays throughout; a typed array made
   // from an array walks its iterator, which cost as much as the grouping).
-  const gc = new Int32Array(n);
-  const gp = new Float64Array(n);
-  const gn = new Float64Array(n);
+  const dense = L * clusters <= 4 * n + 1024;
+  const most = dense ? Math.min(n, L * clusters) : n;
+  const gc = new Int32Array(most);
+  const gp = new Float64Array(most);
+  const gn = new Float64Array(most);
   const ends = new Int32Array(L);
   let groups = 0;
-  if (L * clusters <= 4 * n + 1024) {
-    const pos = new Float64Array(L * clusters);
-    const neg = new Float64Array(L * clusters);
-    for (let i = 0; i < n; i++) {
-      const cell = level[i] * clusters + clusterOf[i];
-      if (outcomes[i]) pos[cell]++;
-      else neg[cell]++;
-    }
+  if (dense) {
+    // One counter pair per (level, cluster) cell, PASS then FAIL: the class picks the slot, no branch on it.
+    const counts = new Int32Array(2 * L * clusters);
+    for (let i = 0; i < n; i++) counts[2 * (level[i] * clusters + clusterOf[i]) + (outcomes[i] ? 0 : 1)]++;
     for (let l = 0; l < L; l++) {
       for (let c = 0; c < clusters; c++) {
-        const cell = l * clusters + c;
-        if (pos[cell] + neg[cell] === 0) continue;
+        const cell = 2 * (l * clusters + c);
+        if (counts[cell] + counts[cell + 1] === 0) continue;
         gc[groups] = c;
-        gp[groups] = pos[cell];
-        gn[groups++] = neg[cell];
+        gp[groups] = counts[cell];
+        gn[groups++] = counts[cell + 1];
       }
       ends[l] = groups;
     }
@@ -393,6 +405,7 @@ function groupByLevelAndCluster(
     }
     if (n > 0) ends[L - 1] = groups;
   }
+  if (groups === most) return { gc, gp, gn, ends };
   return { gc: gc.slice(0, groups), gp: gp.slice(0, groups), gn: gn.slice(0, groups), ends };
 }
 
