@@ -81,11 +81,14 @@ function numpyPeer(d: ReturnType<typeof data>, tasks: number, resamples: number,
 }
 
 /**
- * Issue 10: the clustered bootstrap AUC against the best vectorised peer (numpy, one matrix
- * product per class) on tie-heavy scores at three sizes, and on continuous scores; our time is
- * also shown per "floor" operation, resamples × levels × tasks multiply-adds.
+ * The clustered bootstrap AUC against the strongest numpy forms we know (bench/peers/bootstrap_auc_numpy.py:
+ * the level form and the task-pair quadratic form, single-threaded BLAS) on tie-heavy scores at three sizes
+ * and on continuous scores; our time is also shown per "floor" operation, resamples × levels × tasks
+ * multiply-adds. Each side's time is its best of `runs` whole runs (counts, draws, AUCs, interval), 20 by
+ * default: with 5, ours on the first case still paid V8's warm-up (the optimising compiler's tiers) in some
+ * runs and not in others (4.6–8.7 ms for the same work); numpy's time moves little either way.
  */
-export function benchBootstrap(resamples = 2000, runs = 5): string[] {
+export function benchBootstrap(resamples = 2000, runs = 20): string[] {
   const lines: string[] = [];
   const cases: [number, number, number | "continuous"][] = [
     [4455, 87, 19],

@@ -1,5 +1,5 @@
 // The CLI as one esbuild bundle of its TypeScript, for bin/gcpc.js: Node then loads a few plain modules
-// instead of tsx transforming each of some 150 (issue 10: startup took 1.8 s of which tsx about 1 s, at
+// instead of tsx transforming each of some 150 (measured: startup took 1.8 s of which tsx about 1 s, at
 // every command and in the job worker). The bundle is built on the first run and again when any of its
 // sources changed (their size and mtime, recorded by the build), into node_modules/.cache/gcpc-cli/, one
 // folder per build so that a process already running one keeps its files (its worker loads later).

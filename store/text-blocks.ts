@@ -5,7 +5,7 @@ const EMPTY: Uint8Array = new Uint8Array(0);
 /**
  * A text column of a Parquet file read as a few large blocks instead of cell by cell: the cells of each
  * 2,048 rows concatenated in file order by DuckDB (string_agg), and each cell cut from its block by its
- * length in bytes, which the row query reads as an integer. Issue 10: a cell longer than 12 bytes costs
+ * length in bytes, which the row query reads as an integer. Measured at scale 100: a cell longer than 12 bytes costs
  * @duckdb/node-api a native call and an ArrayBuffer to read (about 1.2 µs, and garbage to collect); the
  * 970,000 trajectory ids and log hashes of demo × 100 took 0.6–0.7 s of the main thread that way, the
  * blocks 0.05 s (and about 0.2 s of DuckDB's own threads).

@@ -1,5 +1,5 @@
 // Property-based: mutated stores never crash the CLI, never leak a stack trace, never get written to.
-// fast-check, fixed seed, ≥ 1,000 cases per run (issue 8).
+// fast-check, fixed seed, ≥ 1,000 cases per run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import jStat from "jstat";
 import { signTestPValue } from "../analysis/stats/sign-test.js";
 
-// Issue 10: at 100× the paper (2.1 M trajectories) the FAIL→FAIL sign test saw n in the hundreds of
+// At 100× the paper (2.1 M trajectories) the FAIL→FAIL sign test saw n in the hundreds of
 // thousands and `Math.max(...terms)` overflowed the call stack. Reference values: the normal
 // approximation with continuity correction, accurate to ~1e-3 relative at this n.
 test("the sign test p-value is finite and correct for n = 400,000 (no argument-limit crash)", () => {

@@ -31,7 +31,7 @@ test("normal quantile matches tabulated values", () => {
   assert.ok(Math.abs(normalQuantile(0.01) + 2.3263478740408408) < 1e-8);
 });
 
-// Contract rule 15 (issue 11, defect 1): I10 / I01 count the clusters holding a positive / a negative.
+// Contract rule 15: I10 / I01 count the clusters holding a positive / a negative.
 // Expected values come from test/fixtures/obuchowski_reference.py, an O(M·N) implementation written
 // from Obuchowski (1997) as funcs_clusteredROC.R computes it, not from this code.
 import { readFileSync } from "node:fs";

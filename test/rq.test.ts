@@ -281,7 +281,7 @@ test("degenerate samples give explicit notes, never NaN: one class, one task, em
   assert.ok(JSON.stringify([oneClass, empty, oneTask, tied]).indexOf("NaN") === -1);
 });
 
-// Issue 11, defects 2 and 3 (contract rules 12 and 14).
+// Contract rules 12 (no trial index, never matched) and 14 (an interval that cannot be computed is null).
 import { aucWithCI } from "../analysis/rq/common.js";
 
 test("rule 14: no bootstrap is redrawn around a sample where < 2 tasks hold a PASS: the CI is null with a reason", () => {

@@ -7,7 +7,7 @@ import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { readStore } from "../store/read-store.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
-// Issue 10: a store past what one piece can hold is written shard by shard. Small shards here stand in
+// A store past what one piece can hold is written shard by shard. Small shards here stand in
 // for the CLI's scale-25 shards of `gcpc generate --scale 430`.
 test("a sharded store holds each shard's own demo store, ids prefixed per shard, and reads back valid", async () => {
   const dir = tempDir("gcpc-shards-");

@@ -9,7 +9,7 @@ import { writeStore } from "../store/write-store.js";
 import { buildSite, launch, openOffline, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
-// Issue 12: "no chart is empty on the degenerate store (AUC 1.0)". A store where GCPC separates
+// "No chart is empty on the degenerate store (AUC 1.0)". A store where GCPC separates
 // PASS from FAIL perfectly (every PASS trajectory judged all Yes, every FAIL all No) and which
 // holds no human annotations: the charts with a fixed AUC range or a human scatter used to be empty.
 let tmp: string, origin: string, server: Server, browser: Browser;

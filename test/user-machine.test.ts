@@ -1,4 +1,4 @@
-// Issue 8: a user's machine with a user's data. Each test names the finding it guards.
+// A user's machine with a user's data. Each test names the finding it guards.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -11,7 +11,7 @@ buildSite(resolve(process.env.GCPC_STORE ?? join(repo, "data/demo")), dist, join
 const { server, origin } = await serve(dist);
 const browser = await launch();
 mkdirSync(out, { recursive: true });
-// Every page at desktop (1280 px) and phone (390 px) width, light and dark (issue 12). JPEG keeps the
+// Every page at desktop (1280 px) and phone (390 px) width, light and dark. JPEG keeps the
 // committed set small; the full page is captured so nothing below the fold goes unseen.
 for (const path of PAGES) {
   for (const width of [1280, 390]) {

@@ -1,5 +1,5 @@
-// Report outputs whose bytes must not change unless a figure changes on purpose (issue 9:
-// "behaviour unchanged"). `npm run golden:update` rewrites test/golden/report-outputs.json (a digest
+// Report outputs whose bytes must not change unless a figure changes on purpose (a refactor
+// must leave behaviour unchanged). `npm run golden:update` rewrites test/golden/report-outputs.json (a digest
 // per output) and test/golden/report-figures.json (the figures themselves, readable), and prints every
 // figure that changed; a failing golden test names the figures that moved, not only the output.
 import { createHash } from "node:crypto";
