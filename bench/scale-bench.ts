@@ -3,7 +3,8 @@
 // measured. With --against, the same command of git revision REV (a worktree sharing this node_modules) runs
 // alternated with this tree's in the one sitting: the machine's speed drifts by up to 20% between hours, so
 // only runs alternated like this compare. The scaling targets (docs/scaling.md): scale 100 in ≤ 20 s and
-// ≤ 1.5 GiB, scale 430 in ≤ 2 min and ≤ 4 GiB. Not part of the default `npm run bench` (minutes per run at these scales).
+// ≤ 1.5 GiB, scale 430 in ≤ 2 min and ≤ 4 GiB. Not part of the default `npm run bench` (minutes per run at
+// these scales).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
