@@ -1,4 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { openDuckSession } from "./duck-session.js";
 import type { LabelVectors } from "../analysis/schema/label-vectors.js";
 import { invalidJudgmentSql } from "./judgment-table.js";
 import {
@@ -46,7 +47,7 @@ export interface JudgmentPass {
     strings: StringPool,
   ): Promise<{ finish(): Promise<LabelVectors>; abandon(): Promise<void> }>;
   /** Frees the pass's database (once; later calls do nothing). */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface JudgmentPassFiles {
@@ -63,19 +64,20 @@ export interface JudgmentPassFiles {
 
 /** The pass, or undefined when it does not apply or does not hold (the read then checks row by row). */
 export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPass | undefined> {
-  // A database of its own: the joins must run in the order written (see placedSql), and DuckDB sets that
-  // only for a whole database, while the read's database runs other queries meanwhile.
-  const duck = await DuckDBInstance.create(":memory:", {
+  // An instance of its own (shared by the process's passes, store/duck-session.ts): the joins must run in
+  // the order written (see placedSql), and DuckDB sets that only for a whole instance, while the read's
+  // database runs other queries meanwhile.
+  const duck = await openDuckSession({
     temp_directory: files.temp,
     memory_limit: files.memoryLimit,
     disabled_optimizers: "join_order",
   });
   let closed = false;
-  const close = () => {
+  const close = async () => {
     if (closed) return;
     closed = true;
     conn?.closeSync?.();
-    duck.closeSync?.();
+    await duck.close().catch(() => undefined);
   };
   let conn: DuckDBConnection | undefined;
   try {

@@ -45,8 +45,10 @@ export async function startLabelVectors(
   const judgments = options.known?.judgments ?? (await judgmentRows(conn));
   // DuckDB's join-order optimizer joined the trajectories to every item of their task first (3.8 M rows at
   // scale 100) and the judgments to that; in the order written (judgments ⋈ trajectories ⋈ items, each
-  // hash table built on the smaller side) the joins took 1.2 → 0.3 s. The setting is global only, and this
-  // database belongs to one read, which runs nothing else meanwhile.
+  // hash table built on the smaller side) the joins took 1.2 → 0.3 s. The setting is global only: a read
+  // running at the same time in this process (its database shares the instance, store/duck-session.ts)
+  // plans its joins unreordered meanwhile, which changes its speed, not its rows (its ordered reads say
+  // ORDER BY).
   await conn.run("SET GLOBAL disabled_optimizers = 'join_order'");
   const reset = () => conn.run("RESET GLOBAL disabled_optimizers");
   try {

@@ -1,4 +1,4 @@
-import type { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckSession } from "./duck-session.js";
 import { parquetSource } from "./parquet-source.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 import type { StringPool } from "./string-pool.js";
@@ -19,7 +19,7 @@ const PLAIN_COLUMNS = "method:VARCHAR,score:DOUBLE,trajectory_id:VARCHAR";
  * with unique ids, and `_idx` their positions.
  */
 export async function parquetMethodScoreColumns(
-  duck: DuckDBInstance,
+  duck: DuckSession,
   path: string,
   strings: StringPool,
 ): Promise<MethodScoreColumns | undefined> {

@@ -1,4 +1,5 @@
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
+import type { DuckSession } from "./duck-session.js";
 import { parquetSource } from "./parquet-source.js";
 import type { RawRecord } from "./parse-text.js";
 import type { StringPool } from "./string-pool.js";
@@ -24,7 +25,7 @@ import { TextBlocks } from "./text-blocks.js";
  * carry `interned: true`: every pooled string already is its pool's copy.
  */
 export async function* parquetTypedRows(
-  duck: DuckDBInstance,
+  duck: DuckSession,
   path: string,
   o: {
     strings: StringPool;

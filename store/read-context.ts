@@ -2,7 +2,7 @@
 // Parquet files and the judgments table live in, and what the trajectories' read left for the other tables.
 import type { StringPool } from "./string-pool.js";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { openDuckSession, type DuckSession } from "./duck-session.js";
 import type { TableName, Trajectory } from "../analysis/schema/tables.js";
 import type { Column, TableSchemas } from "../analysis/schema/columns.js";
 import type { Problem } from "./problems.js";
@@ -26,7 +26,7 @@ export interface ReadContext {
   columns: Record<TableName, Column[]>;
   schemas: TableSchemas;
   /** Created on first use; a promise, so that two steps asking at once (the early judgments) share one. */
-  duck?: Promise<DuckDBInstance>;
+  duck?: Promise<DuckSession & { close(): Promise<void> }>;
   /** The connection holding the judgments table (created when the store has one). */
   judgments?: DuckDBConnection;
   /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
@@ -67,15 +67,13 @@ const READ_MEMORY_LIMIT = "512MB";
 export const DUCKDB_TEMP = { temp: join(tmpdir(), "gcpc-duckdb"), memoryLimit: READ_MEMORY_LIMIT };
 
 /**
- * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory,
- * spilling to the OS temp folder when large. Created on first use, and only once: the judgments' load
- * and the first table's read ask for it at once (two databases would not see each other's tables).
+ * The one DuckDB database of a reading pass (Parquet files, the judgments table): in memory, in the
+ * process's shared instance (store/duck-session.ts), spilling to the OS temp folder when large. Created on
+ * first use, and only once: the judgments' load and the first table's read ask for it at once (two
+ * databases would not see each other's tables).
  */
-export async function duckOf(ctx: ReadContext): Promise<DuckDBInstance> {
-  ctx.duck ??= DuckDBInstance.create(":memory:", {
-    temp_directory: DUCKDB_TEMP.temp,
-    memory_limit: DUCKDB_TEMP.memoryLimit,
-  });
+export async function duckOf(ctx: ReadContext): Promise<DuckSession> {
+  ctx.duck ??= openDuckSession({ temp_directory: DUCKDB_TEMP.temp, memory_limit: DUCKDB_TEMP.memoryLimit });
   return ctx.duck;
 }
 
@@ -115,7 +113,7 @@ export async function trajectoriesInDuckDB(ctx: ReadContext, path: string): Prom
  * The trajectories read, loaded once as ref_trajectories; undefined when there are none or an id repeats
  * (a join would then repeat rows; the repeat is reported by the key check).
  */
-export async function trajectoryReference(ctx: ReadContext, duck: DuckDBInstance): Promise<Trajectory[] | undefined> {
+export async function trajectoryReference(ctx: ReadContext, duck: DuckSession): Promise<Trajectory[] | undefined> {
   if (ctx.trajectoryReference === undefined && ctx.trajectories) {
     const conn = await duck.connect();
     try {

@@ -80,9 +80,9 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     return { store, files, warnings, rows: rowsCount };
   } finally {
     // The pass is the read's to close (through its load: also when the read stopped before taking it).
-    (await ctx.judgmentLoad)?.pass?.close();
+    await (await ctx.judgmentLoad)?.pass?.close();
     ctx.judgments?.closeSync?.();
-    (await ctx.duck?.catch(() => undefined))?.closeSync?.();
+    await (await ctx.duck?.catch(() => undefined))?.close().catch(() => undefined);
   }
 }
 

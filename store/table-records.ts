@@ -1,7 +1,7 @@
 import { parquetSource } from "./parquet-source.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckSession } from "./duck-session.js";
 import type { TableName } from "../analysis/schema/tables.js";
 import type { ColumnKind } from "../analysis/schema/columns.js";
 import { decodeUtf8, parseCsv, parseJsonl, type RawRecord } from "./parse-text.js";
@@ -53,7 +53,7 @@ async function* oneChunk(records: RawRecord[]): AsyncIterable<RawRecord[]> {
  */
 async function parquetRecords(
   ctx: ReadContext,
-  duck: DuckDBInstance,
+  duck: DuckSession,
   table: TableName,
   path: string,
 ): Promise<{ chunks: AsyncIterable<RawRecord[]>; columns: string[] }> {
@@ -82,7 +82,7 @@ async function parquetRecords(
  * V8's native JSON.parse: one string to decode per row instead of one per cell, about twice as fast on
  * trajectories and method scores (`npm run bench -- store`).
  */
-async function* parquetChunks(duck: DuckDBInstance, from: string): AsyncIterable<RawRecord[]> {
+async function* parquetChunks(duck: DuckSession, from: string): AsyncIterable<RawRecord[]> {
   const conn = await duck.connect();
   let cells: DuckDBConnection | undefined;
   try {

@@ -1,4 +1,5 @@
-import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckSession } from "./duck-session.js";
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 
@@ -32,7 +33,7 @@ export class TextBlocks {
   ) {}
 
   /** The blocks of `column` (a quoted name) in the file `from` (a read_parquet with file_row_number). */
-  static async open(duck: DuckDBInstance, from: string, column: string): Promise<TextBlocks> {
+  static async open(duck: DuckSession, from: string, column: string): Promise<TextBlocks> {
     const conn = await duck.connect();
     const result = await conn.stream(
       `SELECT file_row_number // 2048 AS block, encode(string_agg(coalesce(${column}, ''), '' ORDER BY file_row_number))
