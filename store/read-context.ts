@@ -19,31 +19,42 @@ import {
 import type { TrajectoryOrder } from "../analysis/schema/trajectory-order.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 
-/** Everything one reading pass needs: where problems go and which tables could not be read. */
-export interface ReadContext {
-  dir: string;
-  add: (p: Problem) => void;
-  columns: Record<TableName, Column[]>;
-  schemas: TableSchemas;
+/**
+ * What a read is asked to do, fixed before its first table is read (the manifest is read first): where
+ * problems go, the schemas, the primary judge, whether evidence is kept. No stage changes it.
+ */
+export interface ReadSettings {
+  readonly dir: string;
+  readonly add: (p: Problem) => void;
+  readonly columns: Record<TableName, Column[]>;
+  readonly schemas: TableSchemas;
+  /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
+  readonly strings: StringPool;
+  /** The primary judge (store.json), which normalises the judgments' keys. */
+  readonly primaryJudge: string;
+  /** Whether the judgments' evidence is kept (ReadStoreOptions.evidence). */
+  readonly evidence: boolean;
+}
+
+/** The read's DuckDB database (store/duck-session.ts) and the connection holding its judgments table. */
+export interface ReadDatabase {
   /** Created on first use; a promise, so that two steps asking at once (the early judgments) share one. */
   duck?: Promise<DuckSession & { close(): Promise<void> }>;
   /** The connection holding the judgments table (created when the store has one). */
   judgments?: DuckDBConnection;
-  /** Shared copies of repeated string values across every table of the read (store/string-pool.ts). */
-  strings: StringPool;
+}
+
+/** What a stage leaves for the later ones: each field is written by one stage and read after it. */
+export interface ReadHandoffs {
   /** The valid trajectories, once read (the first table read). */
   trajectories?: Trajectory[];
   /** Whether they are loaded as ref_trajectories (for the other tables' Parquet read), and with unique ids. */
   trajectoryReference?: "unique" | "repeated";
   /** method_scores.parquet read as columns (store/method-score-table.ts), when nothing in it is to report. */
   methodScoreColumns?: MethodScoreColumns;
-  /** The primary judge (store.json), which normalises the judgments' keys. */
-  primaryJudge: string;
-  /** Whether the judgments' evidence is kept (ReadStoreOptions.evidence). */
-  evidence: boolean;
   /** judgments.parquet, loading in DuckDB since the trajectories began to stream (store/early-judgments.ts). */
   judgmentLoad?: Promise<JudgmentLoad>;
-  /** Starts that load (once; nothing when there is none to start). */
+  /** Starts that load (once; nothing when there is none to start). Set by the stage that plans it. */
   startJudgmentLoad: () => void;
   /** The judgments' duplicate screen (duplicateScreen), when it ran with the load. */
   judgmentRepeats?: number;
@@ -54,6 +65,9 @@ export interface ReadContext {
   /** The same, once that table is read. */
   order?: TrajectoryOrder;
 }
+
+/** One reading pass: its fixed settings, its database, and what its stages hand on to each other. */
+export interface ReadContext extends ReadSettings, ReadDatabase, ReadHandoffs {}
 
 /**
  * DuckDB's buffer pool while reading. Its default, 80% of RAM, let the judgments table of a large store
@@ -72,13 +86,13 @@ export const DUCKDB_TEMP = { temp: join(tmpdir(), "gcpc-duckdb"), memoryLimit: R
  * first use, and only once: the judgments' load and the first table's read ask for it at once (two
  * databases would not see each other's tables).
  */
-export async function duckOf(ctx: ReadContext): Promise<DuckSession> {
+export async function duckOf(ctx: ReadDatabase): Promise<DuckSession> {
   ctx.duck ??= openDuckSession({ temp_directory: DUCKDB_TEMP.temp, memory_limit: DUCKDB_TEMP.memoryLimit });
   return ctx.duck;
 }
 
 /** The connection holding the judgments table. */
-export async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConnection> {
+export async function judgmentsConnection(ctx: ReadDatabase): Promise<DuckDBConnection> {
   const conn = await (await duckOf(ctx)).connect();
   await conn.run(JUDGMENTS_DDL);
   ctx.judgments = conn;
@@ -90,7 +104,7 @@ export async function judgmentsConnection(ctx: ReadContext): Promise<DuckDBConne
  * are unique, their order computed meanwhile (store/trajectory-reference.ts). On any failure nothing is kept
  * and trajectoryReference loads the rows read, as for the other formats.
  */
-export async function trajectoriesInDuckDB(ctx: ReadContext, path: string): Promise<void> {
+export async function trajectoriesInDuckDB(ctx: ReadDatabase & ReadHandoffs, path: string): Promise<void> {
   const duck = await duckOf(ctx);
   const conn = await duck.connect();
   try {
@@ -113,7 +127,7 @@ export async function trajectoriesInDuckDB(ctx: ReadContext, path: string): Prom
  * The trajectories read, loaded once as ref_trajectories; undefined when there are none or an id repeats
  * (a join would then repeat rows; the repeat is reported by the key check).
  */
-export async function trajectoryReference(ctx: ReadContext, duck: DuckSession): Promise<Trajectory[] | undefined> {
+export async function trajectoryReference(ctx: ReadHandoffs, duck: DuckSession): Promise<Trajectory[] | undefined> {
   if (ctx.trajectoryReference === undefined && ctx.trajectories) {
     const conn = await duck.connect();
     try {

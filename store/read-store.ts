@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_JUDGE, TABLE_SCHEMAS, type TableName, type Trajectory } from "../analysis/schema/tables.js";
 import type { StoreFrame } from "../analysis/schema/store.js";
 import { tableColumns } from "../analysis/schema/columns.js";
-import { ProblemList, StoreValidationError } from "./problems.js";
+import { ProblemList, StoreValidationError, type Problem } from "./problems.js";
 import { checkReferences, type RowLocations } from "./check-references.js";
 import { judgmentsInDuckDB, loadJudgmentsFirst } from "./judgments-in-duckdb.js";
 import { type ReadContext, trajectoriesInDuckDB } from "./read-context.js";
@@ -31,24 +31,36 @@ export interface ReadStoreResult {
 export async function readStore(dir: string, options: ReadStoreOptions = {}): Promise<ReadStoreResult> {
   const problems = new ProblemList(options.maxProblems ?? 50);
   const schemas = options.schemas ?? TABLE_SCHEMAS;
-  const ctx: ReadContext = {
-    dir,
-    add: (p) => problems.add(p),
-    schemas,
-    columns: tableColumns(schemas),
-    strings: new StringPool(),
-    primaryJudge: DEFAULT_JUDGE,
-    evidence: options.evidence === true,
-    startJudgmentLoad: () => {},
+  // Problems go to the list of the table being read while the tables are read (each table's are held
+  // until the read reaches it), to the read's own list otherwise: `routeProblems` moves the target.
+  let target: { add(p: Problem): void } = problems;
+  const add = (p: Problem) => target.add(p);
+  const routeProblems = (to: { add(p: Problem): void }) => {
+    target = to;
   };
   checkIsFolder(dir);
   const warnings: string[] = [];
   const found = findTableFiles(dir, warnings);
-  const manifest = readManifest(dir, ctx.add);
-  ctx.primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
+  const manifest = readManifest(dir, add);
+  const ctx: ReadContext = {
+    dir,
+    add,
+    schemas,
+    columns: tableColumns(schemas),
+    strings: new StringPool(),
+    primaryJudge: manifest.primary_judge ?? DEFAULT_JUDGE,
+    evidence: options.evidence === true,
+    startJudgmentLoad: () => {},
+  };
   const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
   checkRequiredTables(found, optionalJudgments, ctx.add);
-  const { files, tables, locations, rowsCount, incomplete } = await readTables(ctx, found, problems, options);
+  const { files, tables, locations, rowsCount, incomplete } = await readTables(
+    ctx,
+    found,
+    problems,
+    options,
+    routeProblems,
+  );
   try {
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
@@ -96,6 +108,7 @@ async function readTables(
   found: Map<TableName, string[]>,
   problems: ProblemList,
   options: ReadStoreOptions,
+  routeProblems: (to: { add(p: Problem): void }) => void,
 ) {
   const read: TablesRead = {
     files: {},
@@ -108,13 +121,13 @@ async function readTables(
   };
   loadJudgmentsFirst(ctx, found, options.judgmentPass !== false);
   try {
-    await readEachTable(ctx, found, problems.cap, options, read);
+    await readEachTable(ctx, found, problems.cap, options, read, routeProblems);
   } finally {
     // Never left running past the read (their connections are closed then), even when a read step threw.
     await ctx.judgmentLoad;
     ctx.order = await ctx.trajectoryOrder;
   }
-  ctx.add = (p) => problems.add(p);
+  routeProblems(problems);
   for (const table of found.keys()) {
     const own = read.tableProblems.get(table)!;
     for (const p of own.items) problems.add(p);
@@ -141,12 +154,13 @@ async function readEachTable(
   cap: number,
   options: ReadStoreOptions,
   { files, tables, locations, rowsCount, incomplete, tableProblems }: TablesRead,
+  routeProblems: (to: { add(p: Problem): void }) => void,
 ): Promise<void> {
   const foundTables: ReadonlySet<TableName> = new Set(found.keys());
   for (const [table, names] of [...found].sort(([a], [b]) => readRank(a) - readRank(b))) {
     const own = new ProblemList(cap);
     tableProblems.set(table, own);
-    ctx.add = (p) => own.add(p);
+    routeProblems(own);
     if (names.length > 1) {
       ctx.add({ file: names.join(", "), message: `two files for table "${table}": keep exactly one` });
       incomplete.add(table);
