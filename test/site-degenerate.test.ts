@@ -65,7 +65,7 @@ test("on a store with AUC 1.0 and no human data, no chart on any page is empty o
   const seen: string[] = [];
   for (const path of ["/", "/rq1", "/rq2", "/rq3", "/rq4", "/rq5", "/explorer", "/compare"]) {
     const { page, problems } = await openOffline(browser, origin + path);
-    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
     if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
     if (path === "/compare") await page.waitForSelector("#compare-table", { timeout: 60_000 });
     await page.waitForTimeout(300);
@@ -83,7 +83,7 @@ test("on a store with AUC 1.0 and no human data, no chart on any page is empty o
 
 test("the degenerate store's AUC is 1.0 on the RQ1 page (the case the test is about)", async () => {
   const { page } = await openOffline(browser, `${origin}/rq1`);
-  await page.waitForSelector("#synthetic-banner", { timeout: 30_000 });
+  await page.waitForSelector("#synthetic-banner", { timeout: 60_000 });
   const text = await page.textContent("main");
   assert.match(text ?? "", /1\.000/);
   assert.match(text ?? "", /studentized/, "the captions name the interval the site was built with");

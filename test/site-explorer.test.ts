@@ -102,7 +102,7 @@ test("the explorer lists the FAIL→FAIL pairs of any two arms (the CLI's count)
     const firstRow = page.locator("#arms-ff-count").locator("xpath=../following::form[1]//tbody//tr[1]");
     const task = (await firstRow.locator("td").nth(1).textContent())!.trim();
     await firstRow.locator("input").check({ force: true });
-    await page.waitForSelector("#arms-changed-count", { timeout: 20_000 });
+    await page.waitForSelector("#arms-changed-count", { timeout: 60_000 });
     // Every criterion of the chosen pair's task is listed (the store's own checklist), the changed ones counted.
     const items = readFileSync(join(store, "items.jsonl"), "utf8")
       .trim()
@@ -136,7 +136,7 @@ test("brushing the explorer's Δ histogram filters the table to the CLI's count 
   await page.mouse.up();
   const expected = ff.filter((p: any) => p.delta >= 0.1 && p.delta <= 0.5).length;
   await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
-    timeout: 20_000,
+    timeout: 60_000,
   });
   assert.equal(Number(await page.textContent("#pair-count")), expected);
   assert.match(page.url(), /min=0\.1&max=0\.5/);
@@ -153,26 +153,26 @@ test("clicking a criterion bar keeps the CLI's count of pairs in which it moved;
   const [task, item] = key.split(" · ");
   const c = cli.rq3.criteria_fail_fail.find((x: any) => x.task_id === task && x.item_id === item);
   await page.click(`#criterion-bars rect[data-key="${key}"]`);
-  await page.waitForSelector("#clear-criterion", { timeout: 20_000 });
+  await page.waitForSelector("#clear-criterion", { timeout: 60_000 });
   // A pair counts once per criterion: the pairs in which it moved are its improved + regressed pairs.
   await page.waitForFunction(
     (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
     c.improved + c.regressed,
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
   );
   assert.match(page.url(), new RegExp(`ctask=${encodeURIComponent(task)}&citem=${encodeURIComponent(item)}`));
   await page.click("#clear-criterion");
   await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, all, {
-    timeout: 20_000,
+    timeout: 60_000,
   });
   // Category: click, note the count and URL, reload that URL: same filter, same count.
   const category = (await page.getAttribute("#category-bars rect[data-key]", "data-key"))!;
   await page.click(`#category-bars rect[data-key="${category}"]`);
-  await page.waitForSelector("#clear-category", { timeout: 20_000 });
+  await page.waitForSelector("#clear-category", { timeout: 60_000 });
   await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, all, {
-    timeout: 20_000,
+    timeout: 60_000,
   });
   const filtered = await count(page);
   assert.ok(filtered > 0 && filtered < all, `${filtered} of ${all}`);
@@ -210,7 +210,7 @@ test("the explorer's per-criterion McNemar p and BH q equal the library's (the C
 
 test("figures download as SVG and PNG with no network", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/rq1`);
-  await page.waitForSelector(".download-svg", { timeout: 30_000 });
+  await page.waitForSelector(".download-svg", { timeout: 60_000 });
   const [svg] = await Promise.all([page.waitForEvent("download"), page.locator(".download-svg").first().click()]);
   const svgText = readFileSync((await svg.path())!, "utf8");
   assert.match(svgText, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -241,7 +241,7 @@ async function choosePairWithChanges(page: Page): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.locator("form table tbody tr").first().locator("td").nth(2).click();
     const shown = await page
-      .waitForSelector("#pair-detail tr.changed", { timeout: 15_000 })
+      .waitForSelector("#pair-detail tr.changed", { timeout: 60_000 })
       .then(() => true)
       .catch(() => false);
     if (shown) return;
@@ -281,7 +281,7 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   await atLeast.fill("0.05");
   await atLeast.dispatchEvent("input");
   await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, {
-    timeout: 20_000,
+    timeout: 60_000,
   });
   const after = Number(await page.textContent("#pair-count"));
   const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
@@ -300,14 +300,14 @@ test("the explorer filters pairs, shows a chosen pair's changed criteria, and re
   assert.deepEqual(problems.dialogs, []);
   // The filter and the selected pair are in the URL; opening that URL restores both (same count, same pair).
   assert.match(page.url(), /[?&]min=0\.05/);
-  await page.waitForFunction(() => /[?&]pair=/.test(location.search), null, { timeout: 10_000 });
+  await page.waitForFunction(() => /[?&]pair=/.test(location.search), null, { timeout: 60_000 });
   const detail = await page.textContent("#pair-detail");
   const shared = await openOffline(browser, page.url());
   await shared.page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
     timeout: 60_000,
   });
   assert.equal(Number(await shared.page.textContent("#pair-count")), expected);
-  await shared.page.waitForSelector("#changed-count", { timeout: 20_000 });
+  await shared.page.waitForSelector("#changed-count", { timeout: 60_000 });
   assert.equal(await shared.page.textContent("#pair-detail"), detail, "the shared URL selects the same pair");
   await shared.page.close();
   await page.close();

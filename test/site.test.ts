@@ -109,7 +109,7 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
     for (const href of links) {
       await page.goto(`${base}/`);
       await page.locator(`#observablehq-sidebar a[href="${href}"]`).first().click();
-      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
     }
     // Navigating on aborts the previous page's pending loads (net::ERR_ABORTED): not a failure of the server.
     assert.deepEqual(
@@ -140,7 +140,7 @@ test("every page renders offline at 390 and 1280 px, light and dark: no failed r
   ];
   for (const path of PAGES) {
     const { page, problems } = await openOffline(browser, origin + path, "networkidle", views[0]);
-    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 30_000 });
+    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
     if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
     await page.waitForTimeout(300);
     for (const view of views) {

@@ -21,7 +21,7 @@ for (const path of PAGES) {
       if (path === "/explorer") {
         await page.waitForSelector("#pair-count", { timeout: 60_000 });
         await page.locator("table input[type=radio]").first().check({ force: true });
-        await page.waitForSelector("#changed-count", { timeout: 20_000 });
+        await page.waitForSelector("#changed-count", { timeout: 60_000 });
       }
       // The Compare page computes in a worker: wait for its numbers, not the "Computing…" line.
       if (path === "/compare") await page.waitForSelector("#recompute-ms", { timeout: 60_000 });
