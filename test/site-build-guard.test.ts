@@ -40,10 +40,15 @@ test("SIGINT during the page build exits 130, stops Framework's process group an
   // pause, so the signal lands as early as it can: right after the spawn, which once raced the handlers.
   await waitFor(() => processesNaming(stagingPath).length > 0, "Framework's build process", 60_000, 0);
   child.kill("SIGINT");
+  // The timer is cleared once the race is decided: left pending, it kept this file's process alive for the
+  // rest of its 30 s after the last test.
+  let timer: NodeJS.Timeout | undefined;
   const code = await Promise.race([
     exited,
-    new Promise((_, fail) => setTimeout(() => fail(new Error("no exit in 30 s")), 30_000)),
-  ]);
+    new Promise((_, fail) => {
+      timer = setTimeout(() => fail(new Error("no exit in 30 s")), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
   assert.equal(code, 130);
   assert.equal(existsSync(stagingPath), false, "staging folder removed");
   await waitFor(() => processesNaming(stagingPath).length === 0, "Framework's processes to end", 10_000);
