@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { openDuckSession } from "./duck-session.js";
+import { openDuckSession, type CloseOptions } from "./duck-session.js";
 import type { LabelVectors } from "../analysis/schema/label-vectors.js";
 import { invalidJudgmentSql } from "./judgment-table.js";
 import {
@@ -47,7 +47,7 @@ export interface JudgmentPass {
     strings: StringPool,
   ): Promise<{ finish(): Promise<LabelVectors>; abandon(): Promise<void> }>;
   /** Frees the pass's database (once; later calls do nothing). */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }
 
 export interface JudgmentPassFiles {
@@ -73,11 +73,11 @@ export async function judgmentPass(files: JudgmentPassFiles): Promise<JudgmentPa
     disabled_optimizers: "join_order",
   });
   let closed = false;
-  const close = async () => {
+  const close = async (options?: CloseOptions) => {
     if (closed) return;
     closed = true;
     conn?.closeSync?.();
-    await duck.close().catch(() => undefined);
+    await duck.close(options).catch(() => undefined);
   };
   let conn: DuckDBConnection | undefined;
   try {

@@ -2,7 +2,7 @@
 // Parquet files and the judgments table live in, and what the trajectories' read left for the other tables.
 import type { StringPool } from "./string-pool.js";
 import { join } from "node:path";
-import { openDuckSession, type DuckSession } from "./duck-session.js";
+import { openDuckSession, type CloseOptions, type DuckSession } from "./duck-session.js";
 import type { TableName, Trajectory } from "../analysis/schema/tables.js";
 import type { Column, TableSchemas } from "../analysis/schema/columns.js";
 import type { Problem } from "./problems.js";
@@ -39,7 +39,7 @@ export interface ReadSettings {
 /** The read's DuckDB database (store/duck-session.ts) and the connection holding its judgments table. */
 export interface ReadDatabase {
   /** Created on first use; a promise, so that two steps asking at once (the early judgments) share one. */
-  duck?: Promise<DuckSession & { close(): Promise<void> }>;
+  duck?: Promise<DuckSession & { close(options?: CloseOptions): Promise<void> }>;
   /** The connection holding the judgments table (created when the store has one). */
   judgments?: DuckDBConnection;
 }

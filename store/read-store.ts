@@ -21,6 +21,9 @@ export interface ReadStoreResult {
   rows: Record<string, number>;
 }
 
+/** Rows read from which a read closes its DuckDB instance instead of leaving it to the next read. */
+const RELEASE_ROWS = 100_000;
+
 /**
  * Reads and validates a verdict store folder (docs/verdict-store.md).
  * JSONL and CSV are parsed in TypeScript so every problem names its exact
@@ -91,10 +94,13 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     };
     return { store, files, warnings, rows: rowsCount };
   } finally {
+    // A large read hands its DuckDB memory back (store/duck-session.ts, CloseOptions); a small one leaves the
+    // instance to the next read of this process.
+    const closing = { release: Object.values(rowsCount).reduce((a, b) => a + b, 0) >= RELEASE_ROWS };
     // The pass is the read's to close (through its load: also when the read stopped before taking it).
-    await (await ctx.judgmentLoad)?.pass?.close();
+    await (await ctx.judgmentLoad)?.pass?.close(closing);
     ctx.judgments?.closeSync?.();
-    await (await ctx.duck?.catch(() => undefined))?.close().catch(() => undefined);
+    await (await ctx.duck?.catch(() => undefined))?.close(closing).catch(() => undefined);
   }
 }
 

@@ -50,3 +50,23 @@ test("a configuration DuckDB refuses fails that pass, and is not kept for the ne
   await assert.rejects(openDuckSession({ memory_limit: "not a size" }));
   await assert.rejects(openDuckSession({ memory_limit: "not a size" }));
 });
+
+test("release closes the instance only once no pass holds a database in it; the next pass gets a new one", async () => {
+  const config = { memory_limit: "128MB" };
+  const a = await openDuckSession(config);
+  const b = await openDuckSession(config);
+  const cb = await b.connect();
+  await cb.run("CREATE TABLE kept AS SELECT 5 AS v");
+  await a.close({ release: true });
+  // b still holds a database: the instance stays, and b's table with it.
+  assert.deepEqual((await cb.runAndReadAll("SELECT v FROM kept")).getRows(), [[5]]);
+  cb.closeSync();
+  await b.close({ release: true });
+  // The instance is closed now: a connection made before would fail; a new pass opens a new instance.
+  const c = await openDuckSession(config);
+  const cc = await c.connect();
+  await assert.rejects(cc.run("SELECT v FROM kept"), /does not exist/);
+  assert.deepEqual((await cc.runAndReadAll("SELECT 1 AS one")).getRows(), [[1]]);
+  cc.closeSync();
+  await c.close();
+});
