@@ -57,14 +57,12 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
   };
   const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
   checkRequiredTables(found, optionalJudgments, ctx.add);
-  const { files, tables, locations, rowsCount, incomplete } = await readTables(
-    ctx,
-    found,
-    problems,
-    options,
-    routeProblems,
-  );
+  // The read's DuckDB databases are closed whatever happens from here, the tables' read included.
+  let rowsCount: Record<string, number> = {};
   try {
+    const read = await readTables(ctx, found, problems, options, routeProblems);
+    const { files, tables, locations, incomplete } = read;
+    rowsCount = read.rowsCount;
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = ctx.primaryJudge;
