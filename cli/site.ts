@@ -271,7 +271,8 @@ export async function previewSite(b: Omit<SiteBuild, "out"> & { port?: number })
   // The handlers come first, as in buildSite: a signal right after the spawn must not end this process with
   // the default action and orphan the preview. (Node runs a handler on the event loop, so after the spawn.)
   let child: ReturnType<typeof spawn> | undefined;
-  process.once("SIGINT", () => child?.kill("SIGTERM")).once("SIGTERM", () => child?.kill("SIGTERM"));
+  const stop = () => child?.kill("SIGTERM");
+  process.once("SIGINT", stop).once("SIGTERM", stop);
   child = spawn(process.execPath, [FRAMEWORK_BIN, "preview", "--no-open", ...port], {
     cwd: REPO,
     stdio: "inherit",

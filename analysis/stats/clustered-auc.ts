@@ -92,10 +92,12 @@ export class ClusteredAuc {
     this.largestCount = largest;
     const L = ends.length;
     this.levelPacked = new Float64Array(L);
-    // The WebAssembly gather costs 0.4–0.5 ns a group, its dense rows DENSE_CELL_NS a cell, against ≈ 0.75 ns
-    // a dense cell and 1.6–2.4 ns a group in JavaScript (bench/bootstrap-bench.ts), so WebAssembly serves
-    // every shape with few levels once the groups repay copying the weights in (`clusters` doubles a draw).
-    const layout = options.kernelLayout ?? (DENSE_CELL_NS * L * clusters < 0.45 * gc.length ? "dense" : "gather");
+    // The WebAssembly gather costs 0.4–0.5 ns a group and its dense rows 0.2 ns a cell (kernelNs), against
+    // ≈ 0.75 ns a dense cell and 1.6–2.4 ns a group in JavaScript (bench/bootstrap-bench.ts), so WebAssembly
+    // serves every shape with few levels once the groups repay copying the weights in (`clusters` doubles a draw).
+    const layout =
+      options.kernelLayout ??
+      (kernelNs("dense", L, clusters, gc.length) < kernelNs("gather", L, clusters, gc.length) ? "dense" : "gather");
     this.kernel =
       options.wasm !== false && this.fewLevels && gc.length >= KERNEL_GROUPS
         ? LevelTotalsKernel.create(this.groupCluster, this.groupPacked, this.levelEnd, clusters, layout)
@@ -117,8 +119,8 @@ export class ClusteredAuc {
   private get levelWalkNs(): number {
     const path = this.path;
     const groups = this.groupCluster.length;
-    if (path === "kernel")
-      return this.kernel?.layout === "dense" ? DENSE_CELL_NS * this.levelEnd.length * this.clusters : 0.45 * groups;
+    if (path === "kernel" && this.kernel)
+      return kernelNs(this.kernel.layout, this.levelEnd.length, this.clusters, groups);
     if (path === "dense") return 0.75 * this.levelEnd.length * this.clusters;
     return 2 * groups;
   }
@@ -351,8 +353,12 @@ const PACK = 2 ** 26;
  */
 const KERNEL_GROUPS = 512;
 
-/** A dense cell's cost in the WebAssembly rows (two f64 lanes), in ns (bench/bootstrap-bench.ts). */
-const DENSE_CELL_NS = 0.2;
+/**
+ * A draw's estimated cost in the WebAssembly level totals, in ns (bench/bootstrap-bench.ts): 0.45 a group in
+ * the gather, 0.2 a (level, cluster) cell in the dense rows (two f64 lanes).
+ */
+const kernelNs = (layout: LevelTotalsLayout, levels: number, clusters: number, groups: number): number =>
+  layout === "dense" ? 0.2 * levels * clusters : 0.45 * groups;
 
 /**
  * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and

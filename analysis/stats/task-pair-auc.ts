@@ -158,10 +158,9 @@ export function taskPairKernelAvailable(): boolean {
 
 /** A form's draws in WebAssembly: its tables live in the memory of its own instance; a draw copies w in. */
 class TaskPairKernel {
-  private readonly run: DrawFormExport;
+  private readonly run: () => number;
   private readonly weights: Float64Array;
   private readonly totals: Float64Array;
-  private readonly clusters: number;
 
   /** A kernel for this form, or undefined where WebAssembly (with SIMD) is refused. */
   static create(parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array }) {
@@ -175,23 +174,24 @@ class TaskPairKernel {
     const K = parts.pos.length;
     const instance = new WebAssembly.Instance(module);
     const memory = instance.exports.memory as WebAssembly.Memory;
-    this.run = instance.exports.drawForm as DrawFormExport;
-    this.clusters = K;
-    // w, pos, neg, diagonal (K each), the totals (2), then the K × K upper table: all f64.
-    reserveBytes(memory, 8 * (4 * K + 2 + K * K));
-    const at = (slot: number, length: number) => new Float64Array(memory.buffer, 8 * slot, length);
-    this.weights = at(0, K);
-    at(K, K).set(parts.pos);
-    at(2 * K, K).set(parts.neg);
-    at(3 * K, K).set(parts.diagonal);
-    this.totals = at(4 * K, 2);
-    at(4 * K + 2, K * K).set(parts.upper);
+    // Byte offsets: w, pos, neg, diagonal (K f64 each), the totals (2 f64), then the K × K upper table.
+    const [w, pos, neg, diagonal, totals] = [0, 8 * K, 16 * K, 24 * K, 32 * K];
+    const upper = totals + 16;
+    reserveBytes(memory, upper + 8 * K * K);
+    const view = (byte: number, length: number) => new Float64Array(memory.buffer, byte, length);
+    this.weights = view(w, K);
+    view(pos, K).set(parts.pos);
+    view(neg, K).set(parts.neg);
+    view(diagonal, K).set(parts.diagonal);
+    this.totals = view(totals, 2);
+    view(upper, K * K).set(parts.upper);
+    const drawForm = instance.exports.drawForm as DrawFormExport;
+    this.run = () => drawForm(w, pos, neg, diagonal, upper, K, totals);
   }
 
   draw(w: Float64Array): { twiceNum: number; totalPos: number; totalNeg: number } {
-    const K = this.clusters;
     this.weights.set(w);
-    const twiceNum = this.run(0, 8 * K, 16 * K, 24 * K, 8 * (4 * K + 2), K, 32 * K);
+    const twiceNum = this.run();
     return { twiceNum, totalPos: this.totals[0], totalNeg: this.totals[1] };
   }
 }
