@@ -320,7 +320,7 @@ function transitionIntervals(
         : `median Δ (type-7) and shares of Δ > +${threshold.toFixed(4)} / < −${threshold.toFixed(4)} on the same ` +
           "task-clustered draw; percentile",
     statistics: {
-      median: (w) => q.evaluate(w),
+      median: (w) => q.evaluateDraw(w),
       improved: bothShares,
       regressed: () => shares[1],
     },

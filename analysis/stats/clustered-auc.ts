@@ -1,6 +1,7 @@
 import { argError } from "../errors.js";
 import { LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
 import { levelCodes } from "./level-codes.js";
+import { countingSort, identity } from "./counting-sort.js";
 import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
 
 /**
@@ -413,20 +414,4 @@ function groupByLevelAndCluster(
   }
   if (groups === most) return { gc, gp, gn, ends };
   return { gc: gc.slice(0, groups), gp: gp.slice(0, groups), gn: gn.slice(0, groups), ends };
-}
-
-function identity(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
-}
-
-/** `items` stably reordered by key[item] ascending, keys integers in [0, keys). */
-function countingSort(items: Int32Array, key: ArrayLike<number>, keys: number): Int32Array {
-  const start = new Int32Array(keys + 1);
-  for (let i = 0; i < items.length; i++) start[key[items[i]] + 1]++;
-  for (let k = 0; k < keys; k++) start[k + 1] += start[k];
-  const out = new Int32Array(items.length);
-  for (let i = 0; i < items.length; i++) out[start[key[items[i]]]++] = items[i];
-  return out;
 }
