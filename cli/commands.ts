@@ -34,7 +34,7 @@ import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { frameWatch } from "./early-frame.js";
-import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
+import { startEarlyOutcomes, startEarlyStored, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 
 export type Progress = (step: string) => void;
 
@@ -54,14 +54,18 @@ export async function loadValidStore(
   values: Parsed["values"],
   io: Io,
   progress: Progress,
-  options: { evidence?: boolean; onFrameTables?: (tables: FrameTables) => void } = {},
+  options: {
+    evidence?: boolean;
+    /** `frame`, then `methodScores`, as cli/early-frame.ts's `frameWatch` calls them. */
+    onFrameTables?: { frame: (tables: FrameTables) => void; methodScores: (tables: FrameTables) => void };
+  } = {},
 ) {
   progress(`reading ${dir}`);
   const result = await readStore(dir, {
     maxProblems: intOption("max-problems", values["max-problems"], 50, 1),
     onProgress: progress,
     evidence: options.evidence,
-    onTableRead: options.onFrameTables && frameWatch(options.onFrameTables),
+    onTableRead: options.onFrameTables && frameWatch(options.onFrameTables.frame, options.onFrameTables.methodScores),
   });
   for (const w of result.warnings) io.err(`gcpc: warning: ${w}\n`);
   progress(
@@ -175,7 +179,12 @@ export async function analyzeStoreAt(
   // Not with --benchmark: the analysis then reads a subset of the store.
   const early = threads === 2 && values.benchmark === undefined;
   const started: { runner?: WorkerJobRunner; early?: EarlyJobs } = { runner: early ? runnerAhead(dir) : undefined };
-  const onFrameTables = early ? (tables: FrameTables) => startEarly(tables, settings, started, progress) : undefined;
+  const onFrameTables = early
+    ? {
+        frame: (tables: FrameTables) => startEarly(tables, settings, started, progress),
+        methodScores: (tables: FrameTables) => startEarlyMethodScores(tables, started, progress),
+      }
+    : undefined;
   try {
     const { store: whole } = await loadValidStore(dir, values, io, progress, { onFrameTables });
     const store = values.benchmark === undefined ? whole : onlyBenchmark(whole, String(values.benchmark));
@@ -184,7 +193,8 @@ export async function analyzeStoreAt(
       perTrajectory: Boolean(values["per-trajectory"]),
       onProgress: progress,
       runner: started.runner,
-      early: started.early,
+      // Only a frame the method scores completed stands for the store (else its plans compute everything).
+      early: started.early?.rq1Stored ? started.early : undefined,
     });
     return { report, manifest: store.manifest };
   } finally {
@@ -192,7 +202,7 @@ export async function analyzeStoreAt(
   }
 }
 
-/** Starts the early intervals on a worker, when the store is large enough to use one. */
+/** Starts the uplift rows on a worker, when the store is large enough to use one (analysis/rq/early-jobs.ts). */
 function startEarly(
   tables: FrameTables,
   settings: BootstrapSettings,
@@ -202,14 +212,30 @@ function startEarly(
   started.runner = settleRunner(started.runner, tables.trajectories.length);
   if (!started.runner) return;
   try {
-    started.early = startEarlyJobs(trajectoryFrame(tables), settings, started.runner);
+    started.early = startEarlyOutcomes(trajectoryFrame(tables), settings, started.runner);
   } catch {
     // Tables the read goes on to reject (e.g. repeated ids): the read reports them; nothing is started.
     return;
   }
-  const { rq1Stored, outcomes } = started.early;
-  const uplift = "available" in outcomes.plan ? 0 : outcomes.plan.jobs.length;
-  progress(`started ${rq1Stored.jobs.length + uplift} intervals that read no judgment on the worker`);
+  const { outcomes } = started.early;
+  progress(`started ${"available" in outcomes.plan ? 0 : outcomes.plan.jobs.length} uplift intervals on the worker`);
+}
+
+/** Then, once the method scores are read, the stored methods' AUC intervals. */
+function startEarlyMethodScores(
+  tables: FrameTables,
+  started: { runner?: WorkerJobRunner; early?: EarlyJobs },
+  progress: Progress,
+): void {
+  if (!started.early) return;
+  try {
+    startEarlyStored(started.early, tables, started.runner);
+  } catch {
+    // As above: the read reports what was wrong; the report's plans then compute these intervals.
+    started.early.rq1Stored = undefined;
+    return;
+  }
+  progress(`started ${started.early.rq1Stored?.jobs.length ?? 0} stored methods' AUC intervals on the worker`);
 }
 
 export async function generateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {

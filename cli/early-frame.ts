@@ -13,23 +13,44 @@ const FRAME_TABLES = FRAME_FIELDS.filter((f): f is (typeof FRAME_FIELDS)[number]
  * without a problem: the analyses that need no judgment can start on the other thread while the judgments
  * are still being read. Nothing is called when a frame table had a problem, or when the folder lacks
  * trajectories or tasks (the store is then invalid: both are required).
+ *
+ * With `onMethodScores`, in two steps: `onFrame` once every frame table but the method scores is read (its
+ * tables may then lack them: the uplift rows need none), and `onMethodScores` with every frame table once
+ * they are read too (at once when the folder has none, or had them read already).
  */
-export function frameWatch(onFrame: (tables: FrameTables) => void): (read: TableRead) => void {
-  let waiting: Set<TableName> | undefined;
-  let done = false;
+export function frameWatch(
+  onFrame: (tables: FrameTables) => void,
+  onMethodScores?: (tables: FrameTables) => void,
+): (read: TableRead) => void {
+  const readSoFar = new Set<TableName>();
+  let stage: "frame" | "method scores" | "done" = "frame";
   return (read) => {
-    if (done) return;
+    if (stage === "done") return;
     if (!read.found.has("trajectories") || !read.found.has("tasks")) {
-      done = true;
+      stage = "done";
       return;
     }
-    waiting ??= new Set(FRAME_TABLES.filter((t) => read.found.has(t)));
-    if (!waiting.delete(read.table)) return;
-    if (read.incomplete.has(read.table)) done = true;
-    else if (waiting.size === 0) {
-      done = true;
-      onFrame(frameTablesOf(read.tables()));
+    const frameTable = (FRAME_TABLES as readonly TableName[]).includes(read.table);
+    if (frameTable && read.incomplete.has(read.table)) {
+      stage = "done";
+      return;
     }
+    readSoFar.add(read.table);
+    const present = FRAME_TABLES.filter((t) => read.found.has(t));
+    if (stage === "frame") {
+      const first = present.filter((t) => !onMethodScores || t !== "method_scores");
+      if (!first.every((t) => readSoFar.has(t))) return;
+      onFrame(frameTablesOf(read.tables()));
+      if (!onMethodScores) {
+        stage = "done";
+        return;
+      }
+      stage = "method scores";
+    }
+    // The method scores may be read already, or absent: then the read that completed the frame completes them.
+    if (!onMethodScores || !present.every((t) => readSoFar.has(t))) return;
+    stage = "done";
+    onMethodScores(frameTablesOf(read.tables()));
   };
 }
 

@@ -200,9 +200,17 @@ async function readEachTable(
  * needs: see `onTableRead`), then the rest.
  */
 const readRank = (table: TableName) =>
-  table === "trajectories" ? 0 : (READ_EARLY as readonly string[]).includes(table) ? 1 : 2;
+  table === "trajectories"
+    ? 0
+    : (READ_EARLY as readonly string[]).includes(table)
+      ? 1 + READ_EARLY.indexOf(table as never)
+      : 9;
 
-const READ_EARLY = ["tasks", "method_scores", "verifier_results"] as const;
+/**
+ * The method scores last of these: the uplift rows need the others only, and start on the other thread while
+ * the method scores are read (cli/early-frame.ts).
+ */
+const READ_EARLY = ["tasks", "verifier_results", "method_scores"] as const;
 
 /** The tables read so far as the store will hold them (method scores read as columns replace the rows). */
 function tablesAsStored(tables: Partial<Record<TableName, unknown[]>>, ctx: ReadContext): Partial<StoreFrame> {

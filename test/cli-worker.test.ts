@@ -16,7 +16,7 @@ const gcpc = (...args: string[]) =>
   });
 
 // A store past the worker threshold, so that `--threads 2` (the default) starts the worker and the
-// intervals that read no judgment start on it while the judgments are read (analysis/rq/early-jobs.ts).
+// intervals that read no judgment start on it while the other tables are read (analysis/rq/early-jobs.ts).
 test("gcpc report on a worker, early intervals included, writes the bytes of a one-thread run", () => {
   const dir = tempDir("gcpc-worker-");
   try {
@@ -33,8 +33,14 @@ test("gcpc report on a worker, early intervals included, writes the bytes of a o
     };
     const one = run("1");
     const two = run("2");
-    assert.match(two.stderr, /started \d+ intervals that read no judgment on the worker/);
-    assert.doesNotMatch(one.stderr, /intervals that read no judgment/);
+    // In two steps: the uplift rows once the trajectories and tasks are read, the stored methods' AUCs once
+    // the method scores are read too.
+    assert.match(
+      two.stderr,
+      /started \d+ uplift intervals on the worker\n.*reading method_scores.*\n.*started \d+ stored/,
+    );
+    assert.match(two.stderr, /started [1-9]\d* stored methods' AUC intervals on the worker/);
+    assert.doesNotMatch(one.stderr, /intervals on the worker/);
     assert.ok(two.bytes.length > 100_000);
     assert.ok(two.bytes.equals(one.bytes), "the two reports differ");
 
@@ -44,7 +50,7 @@ test("gcpc report on a worker, early intervals included, writes the bytes of a o
     const out = join(dir, "never.json");
     const bad = gcpc("report", store, "--format", "json", "--resamples", "200", "--out", out);
     assert.equal(bad.status, 2, bad.stderr);
-    assert.match(bad.stderr, /started \d+ intervals that read no judgment on the worker/);
+    assert.match(bad.stderr, /started \d+ stored methods' AUC intervals on the worker/);
     assert.match(bad.stderr, /required table "items" is missing/);
     assert.equal(existsSync(out), false);
   } finally {

@@ -6,7 +6,7 @@ import { readStore } from "../store/read-store.js";
 import { StoreValidationError } from "../store/problems.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { startEarlyJobs, type EarlyJobs } from "../analysis/rq/early-jobs.js";
+import { startEarlyJobs, startEarlyOutcomes, startEarlyStored, type EarlyJobs } from "../analysis/rq/early-jobs.js";
 import { FRAME_FIELDS, trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
@@ -44,7 +44,7 @@ test("intervals started from the frame give the report the plans give, with or w
         early = startEarlyJobs(trajectoryFrame(tables), settings, runner);
       }),
     });
-    assert.ok(early && early.rq1Stored.jobs.length > 0, "the demo has stored method scores");
+    assert.ok(early?.rq1Stored && early.rq1Stored.jobs.length > 0, "the demo has stored method scores");
     assert.ok(!("available" in early.outcomes.plan) && early.outcomes.plan.jobs.length > 0);
     const withEarly = JSON.stringify(analyzeStore(store, settings, { runner, early }));
     const plain = JSON.stringify(analyzeStore(store, settings));
@@ -55,6 +55,50 @@ test("intervals started from the frame give the report the plans give, with or w
     // Started with other settings, they are refused rather than mixed into this report.
     const other = startEarlyJobs(trajectoryFrame(store), { ...settings, seed: 1 });
     assert.throws(() => analyzeStore(store, settings, { early: other }), /other settings/);
+  } finally {
+    await runner.close();
+  }
+});
+
+test("in two steps: the uplift rows start before the method scores are read, the stored AUCs after; same report", async () => {
+  const steps: string[] = [];
+  const seen: { step: string; before: number; methodScores: boolean }[] = [];
+  let early: EarlyJobs | undefined;
+  const runner = new WorkerJobRunner();
+  try {
+    const { store } = await readStore(demo, {
+      onProgress: (s) => steps.push(s),
+      onTableRead: frameWatch(
+        (tables) => {
+          const methodScores = tables.method_scores !== undefined || tables.method_score_columns !== undefined;
+          seen.push({ step: "frame", before: steps.length, methodScores });
+          early = startEarlyOutcomes(trajectoryFrame(tables), settings, runner);
+        },
+        (tables) => {
+          seen.push({ step: "method scores", before: steps.length, methodScores: true });
+          startEarlyStored(early!, tables, runner);
+        },
+      ),
+    });
+    assert.deepEqual(
+      seen.map((s) => [s.step, s.methodScores]),
+      [
+        ["frame", false],
+        ["method scores", true],
+      ],
+    );
+    // The first call comes before the method scores' read starts, the second before the judgments'.
+    const at = (prefix: string) => steps.findIndex((s) => s.startsWith(prefix));
+    assert.ok(seen[0].before <= at("reading method_scores"), steps.join("; "));
+    assert.ok(seen[1].before <= at("reading judgments"), steps.join("; "));
+    for (const k of FRAME_FIELDS) assert.equal(early!.frame.source[k], store[k], k);
+    assert.ok(early?.rq1Stored && early.rq1Stored.jobs.length > 0);
+    const plain = JSON.stringify(analyzeStore(store, settings));
+    assert.equal(JSON.stringify(analyzeStore(store, settings, { runner, early })), plain);
+    // Once a frame's stored scores were read, method scores can no longer be attached to it.
+    const frame = trajectoryFrame({ ...store, method_scores: undefined, method_score_columns: undefined });
+    void frame.storedScores;
+    assert.throws(() => startEarlyStored(startEarlyOutcomes(frame, settings), store), /stored scores were read/);
   } finally {
     await runner.close();
   }
@@ -72,7 +116,7 @@ test("a store whose judgments fail validation still fails with its problems whil
     await assert.rejects(
       readStore(dir, {
         onTableRead: frameWatch((tables) => {
-          started = startEarlyJobs(trajectoryFrame(tables), settings, runner).rq1Stored.jobs.length;
+          started = startEarlyJobs(trajectoryFrame(tables), settings, runner).rq1Stored?.jobs.length ?? 0;
         }),
       }),
       (e: unknown) => e instanceof StoreValidationError && /judgments\.jsonl, line 1, field "label"/.test(String(e)),

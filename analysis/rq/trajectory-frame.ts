@@ -77,10 +77,31 @@ export function trajectoryFrame(source: FrameTables): TrajectoryFrame {
     tasks,
     testResults,
     get storedScores() {
-      stored ??= storedScoresOf(source, slotsOf(), testResults);
+      if (!stored) {
+        scoresRead.add(source);
+        stored = storedScoresOf(source, slotsOf(), testResults);
+      }
       return stored;
     },
   };
+}
+
+/** The sources of frames whose stored scores were read: their method scores can no longer be attached. */
+const scoresRead = new WeakSet<FrameTables>();
+
+/**
+ * Gives a frame built before the method scores were read its method score tables (the CLI's first early
+ * start, analysis/rq/early-jobs.ts, needs none of them): the frame then stands for the whole store, as if
+ * built after them. Only before its stored scores are first read (which read the method scores).
+ */
+export function attachMethodScores(
+  frame: TrajectoryFrame,
+  tables: Pick<FrameTables, "method_scores" | "method_score_columns">,
+): void {
+  if (scoresRead.has(frame.source))
+    throw new Error("attachMethodScores: the frame's stored scores were read before its method scores came");
+  frame.source.method_scores = tables.method_scores;
+  frame.source.method_score_columns = tables.method_score_columns;
 }
 
 /** Deduplication by log_hash (paper §4.1): sorted by trajectory_id, the first of each hash is kept. */

@@ -132,10 +132,10 @@ export class ClusteredQuantile {
 const ANCHOR_GROUPS_PER_CLUSTER = 2;
 
 /**
- * Indices ordered by (value, cluster, index). With finite values, two counting sorts on integer codes (the
- * value's rank among the distinct values, −0 as +0, as the comparator sees them; analysis/stats/level-codes.ts): O(n + levels + clusters),
- * no comparisons (the comparator sort of 200,000 pairs cost as much as their 2,000 draws). NaN keeps the
- * comparator, whose order it has always had.
+ * Indices ordered by (value, cluster, index). With finite values, two counting sorts on integer codes
+ * (the value's rank among the distinct values, −0 as +0, as the comparator sees them;
+ * analysis/stats/level-codes.ts): O(n + levels + clusters), no comparisons (the comparator sort of
+ * 200,000 pairs cost as much as their 2,000 draws). NaN keeps the comparator, whose order it has always had.
  */
 function sortedOrder(values: ArrayLike<number>, clusterOf: ArrayLike<number>): Int32Array {
   const n = values.length;
