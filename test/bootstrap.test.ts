@@ -211,4 +211,26 @@ test("a bootstrap of sums, a batch of draws at once, gives the draws of its weig
   assert.ok(weights.redrawn > 0, "some draws are redrawn");
   assert.equal(bySums.redrawn, weights.redrawn);
   assert.deepEqual(bySums.draws, weights.draws);
+  // Every cluster holding both arms: no draw is undefined, so each batch is copied whole; the same draws.
+  const both = new ClusteredProportions(12);
+  for (let c = 0; c < 12; c++) for (const arm of [0, 1]) both.add(arm, c, rng() < 0.4 ? 1 : 0, 1);
+  const stats = {
+    none: (w: Float64Array) => both.rates2(w, r)[0],
+    curated: () => r[1],
+    uplift: () => r[1] - r[0],
+  };
+  const plain = clusterBootstrap({ clusters: 12, statistics: stats, seed: "whole batches", resamples: 12_345 });
+  const batched = clusterBootstrap({
+    clusters: 12,
+    statistics: stats,
+    seed: "whole batches",
+    resamples: 12_345, // more than one batch of sums, the last one partial
+    sums: {
+      table: both.sums2(),
+      statistics: (t, count, out) =>
+        ratesOfSumsMany(t, count, { rate0: out.none, rate1: out.curated, difference: out.uplift }),
+    },
+  });
+  assert.equal(batched.redrawn, 0);
+  assert.deepEqual(batched.draws, plain.draws);
 });

@@ -17,7 +17,7 @@ export function bcaInterval(
   level = 0.95,
 ): { ci: [number, number]; z0: number; acceleration: number } | null {
   let below = 0;
-  for (const d of draws) below += d < estimate ? 1 : d === estimate ? 0.5 : 0;
+  for (let i = 0; i < draws.length; i++) below += draws[i] < estimate ? 1 : draws[i] === estimate ? 0.5 : 0;
   const share = below / draws.length;
   if (share <= 0 || share >= 1) return null;
   const z0 = normalQuantile(share);

@@ -140,6 +140,14 @@ function drawSums<K extends string>(
     const count = Math.min(resamples - r, SUMS_BATCH);
     source.sumsMany(table, batch, count);
     sums.statistics(batch, count, values);
+    // The usual batch: every draw defined, each statistic's values copied at once. The loop below gives
+    // the same draws in the same places; it takes a batch with an undefined draw (to redraw it).
+    if (r + count <= resamples && !(o.redrawUndefined && valueColumns.some((v) => hasNaN(v, count)))) {
+      for (let s = 0; s < columns.length; s++) columns[s].set(valueColumns[s].subarray(0, count), r);
+      if (count > 0) rejects = 0;
+      r += count;
+      continue;
+    }
     for (let i = 0; i < count && r < resamples; i++) {
       let defined = true;
       if (o.redrawUndefined) for (const v of valueColumns) if (Number.isNaN(v[i])) defined = false;
@@ -156,6 +164,12 @@ function drawSums<K extends string>(
   return redrawn;
 }
 
+/** Whether values[0, count) holds a NaN. */
+function hasNaN(values: Float64Array, count: number): boolean {
+  for (let i = 0; i < count; i++) if (values[i] !== values[i]) return true;
+  return false;
+}
+
 /** Draws per sumsMany call: 10,000 draws' sums are 320 KB. */
 const SUMS_BATCH = 10_000;
 
@@ -167,7 +181,9 @@ export function percentileCI(draws: Float64Array, level = 0.95): [number, number
 /** Share of draws strictly greater than zero (e.g. "ΔAUC > 0 in 97.1% of draws"). */
 export function shareAbove(draws: Float64Array, threshold = 0): number {
   if (draws.length === 0) return NaN;
+  // An indexed loop: for…of walks a typed array through its iterator (an uplift row's share cost as much as
+  // a quarter of its 2,000 draws' sums).
   let k = 0;
-  for (const d of draws) if (d > threshold) k++;
+  for (let i = 0; i < draws.length; i++) if (draws[i] > threshold) k++;
   return k / draws.length;
 }
