@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { obuchowskiAuc, normalQuantile } from "../analysis/stats/obuchowski.js";
+import seedrandom from "seedrandom";
+import { clusterComponents, obuchowskiAuc, normalQuantile } from "../analysis/stats/obuchowski.js";
 
 test("Obuchowski variance on a 3-cluster hand example", () => {
   // cluster 1: pos .9, neg .2; cluster 2: pos .6, neg .6; cluster 3: pos .4, negs .5 .1
@@ -56,4 +57,40 @@ test("Obuchowski is undefined, with a reason, when fewer than 2 clusters hold a 
   const twoSingle = obuchowskiAuc([0.9, 0.8, 0.1, 0.2], [true, true, false, false], [0, 0, 1, 1]);
   assert.equal(twoSingle.auc, 1);
   assert.ok(Number.isNaN(twoSingle.se) && Number.isNaN(twoSingle.ci[0]), "no zero-width interval");
+});
+
+test("the placement values V10 and V01 per cluster are their definition's, on tie-heavy scores with −0 and +0", () => {
+  // V10(x) = (#negatives below x + ½ #tied) / N for a positive x, V01(y) = (#positives above y + ½ #tied) / M
+  // for a negative y (DeLong et al. 1988; Obuchowski 1997), summed per cluster in row order: counted pair
+  // by pair here, against the estimator's counts by level.
+  const rng = seedrandom("placements");
+  for (let rep = 0; rep < 300; rep++) {
+    const n = 2 + Math.floor(rng() * 60);
+    const grid = [3, 7, 0][rep % 3];
+    const scores = Array.from({ length: n }, () => {
+      const v = grid ? Math.floor(rng() * grid) / grid : rng();
+      return v === 0 && rng() < 0.5 ? -0 : v;
+    });
+    const pass = Array.from({ length: n }, () => (rng() < 0.5 ? 1 : 0));
+    const clusters = 1 + Math.floor(rng() * 5);
+    const cluster = Array.from({ length: n }, () => Math.floor(rng() * clusters));
+    const c = clusterComponents(scores, pass, cluster);
+    const M = pass.filter((p) => p).length;
+    const N = n - M;
+    if (M === 0 || N === 0) continue;
+    const slots = [...new Set(cluster)].sort((a, b) => a - b);
+    const V10 = new Array(slots.length).fill(0);
+    const V01 = new Array(slots.length).fill(0);
+    for (let i = 0; i < n; i++) {
+      const others = scores.filter((_, j) => pass[j] !== pass[i]);
+      const below = others.filter((s) => s < scores[i]).length;
+      const above = others.filter((s) => s > scores[i]).length;
+      const tied = others.length - below - above;
+      const k = slots.indexOf(cluster[i]);
+      if (pass[i]) V10[k] += (below + 0.5 * tied) / N;
+      else V01[k] += (above + 0.5 * tied) / M;
+    }
+    assert.deepEqual([...c.V10], V10, `rep ${rep}`);
+    assert.deepEqual([...c.V01], V01, `rep ${rep}`);
+  }
 });

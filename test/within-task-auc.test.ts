@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import seedrandom from "seedrandom";
 import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
 import { auc } from "../analysis/stats/auc.js";
 
@@ -41,4 +42,36 @@ test("a bootstrap weight of 2 equals duplicating the task; tasks with one class 
   const oneClass = new WithinTaskAuc([0.1, 0.2], [true, true], [0, 0], 1);
   assert.equal(oneClass.informativeClusters, 0);
   assert.ok(Number.isNaN(oneClass.estimate()));
+});
+
+test("each task's U is its pair count by definition (PASS above FAIL + ½ tie), ties of −0 and +0 included", () => {
+  const rng = seedrandom("within-task pairs");
+  for (let rep = 0; rep < 300; rep++) {
+    const n = 1 + Math.floor(rng() * 80);
+    const grid = [2, 5, 0][rep % 3];
+    const scores = Array.from({ length: n }, () => {
+      const v = grid ? Math.floor(rng() * grid) / grid : rng();
+      return v === 0 && rng() < 0.5 ? -0 : v;
+    });
+    const pass = Array.from({ length: n }, () => rng() < 0.5);
+    const clusters = 1 + Math.floor(rng() * 6);
+    const cluster = Array.from({ length: n }, () => Math.floor(rng() * clusters));
+    const w = new WithinTaskAuc(scores, pass, cluster, clusters);
+    for (let c = 0; c < clusters; c++) {
+      let u = 0;
+      let m = 0;
+      let f = 0;
+      for (let i = 0; i < n; i++) {
+        if (cluster[i] !== c) continue;
+        if (pass[i]) m++;
+        else f++;
+        if (!pass[i]) continue;
+        for (let j = 0; j < n; j++)
+          if (cluster[j] === c && !pass[j]) u += scores[i] > scores[j] ? 1 : scores[i] === scores[j] ? 0.5 : 0;
+      }
+      assert.equal(w.u[c], u, `rep ${rep}, task ${c}`);
+      assert.equal(w.pairs[c], m * f, `rep ${rep}, task ${c}`);
+    }
+  }
+  assert.throws(() => new WithinTaskAuc([0.5], [true], [3], 2), /clusterOf\[0\]/);
 });

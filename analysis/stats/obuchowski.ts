@@ -1,5 +1,6 @@
 import { argError } from "../errors.js";
-import { denseRanksInto, lowerBound, upperBound } from "./ranks.js";
+import { levelCodes } from "./level-codes.js";
+import { denseRanksInto } from "./ranks.js";
 
 export interface ObuchowskiResult {
   method: "Obuchowski (1997) clustered AUC variance";
@@ -142,39 +143,42 @@ export function clusterComponents(
     n: new Float64Array(I),
   };
   if (M === 0 || N === 0) return out;
-  // v10[x] = share of negatives below x (+½ ties); v01[y] = share of positives above y (+½ ties).
-  const negSorted = scoresOf(neg, scores).sort();
-  const posSorted = scoresOf(pos, scores).sort();
+  // v10[x] = share of negatives below x (+½ ties); v01[y] = share of positives above y (+½ ties). Each
+  // score's level (its value's rank among the distinct values, analysis/stats/level-codes.ts) and the
+  // classes' counts per level give, by cumulative sums, the very counts a binary search of each class's
+  // sorted scores gives (below, and below or equal): the same integers, so the same shares, without
+  // sorting either class or a Map lookup of each score (together a third of the estimator's time).
+  const { level, values } = levelCodes(scores);
+  const L = values.length;
+  const negBelow = new Float64Array(L + 1);
+  const posBelow = new Float64Array(L + 1);
+  for (let i = 0; i < total; i++) {
+    if (outcomes[i]) posBelow[level[i] + 1]++;
+    else negBelow[level[i] + 1]++;
+  }
+  for (let l = 0; l < L; l++) {
+    negBelow[l + 1] += negBelow[l];
+    posBelow[l + 1] += posBelow[l];
+  }
+  const v10Of = new Float64Array(L);
+  const v01Of = new Float64Array(L);
+  for (let l = 0; l < L; l++) {
+    v10Of[l] = (negBelow[l] + 0.5 * (negBelow[l + 1] - negBelow[l])) / N;
+    v01Of[l] = (M - posBelow[l + 1] + 0.5 * (posBelow[l + 1] - posBelow[l])) / M;
+  }
   let sum = 0;
-  // Tie-heavy scores (a k/n grid) repeat a few values: each value's placement is searched once.
-  const v10Of = new Map<number, number>();
   for (let r = 0; r < M; r++) {
     const i = pos[r];
-    const s = scores[i];
-    let v10 = v10Of.get(s);
-    if (v10 === undefined) {
-      const lo = lowerBound(negSorted, s);
-      v10 = (lo + 0.5 * (upperBound(negSorted, s) - lo)) / N;
-      v10Of.set(s, v10);
-    }
+    const v10 = v10Of[level[i]];
     const k = slot[i];
     out.V10[k] += v10;
     out.m[k]++;
     sum += v10;
   }
-  const v01Of = new Map<number, number>();
   for (let r = 0; r < N; r++) {
     const j = neg[r];
-    const s = scores[j];
-    let v01 = v01Of.get(s);
-    if (v01 === undefined) {
-      const lo = lowerBound(posSorted, s);
-      const hi = upperBound(posSorted, s);
-      v01 = (M - hi + 0.5 * (hi - lo)) / M;
-      v01Of.set(s, v01);
-    }
     const k = slot[j];
-    out.V01[k] += v01;
+    out.V01[k] += v01Of[level[j]];
     out.n[k]++;
   }
   out.auc = sum / M;
@@ -206,13 +210,6 @@ function clusterSlots(clusterOf: ArrayLike<number>): { slot: Int32Array; cluster
   const rankOf = new Map(ids.map((c, k) => [c, k]));
   for (let i = 0; i < total; i++) slot[i] = rankOf.get(clusterOf[i])!;
   return { slot, clusters: ids.length };
-}
-
-/** The rows' scores (a loop: `Float64Array.from` with a mapping function walks its source's iterator). */
-function scoresOf(rows: Int32Array, scores: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(rows.length);
-  for (let r = 0; r < rows.length; r++) out[r] = scores[rows[r]];
-  return out;
 }
 
 /** How many distinct slots the rows hold. */

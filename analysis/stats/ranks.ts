@@ -32,30 +32,6 @@ export function sortedOrder(values: ArrayLike<number>): Uint32Array {
   return order;
 }
 
-/** First index whose value is ≥ x in an ascending array (binary search; length if none). */
-export function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose value is > x in an ascending array (binary search; length if none). */
-export function upperBound(sorted: Float64Array, x: number): number {
-  let lo = 0,
-    hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Dense ranks of integers: out[k] = the rank, 0, 1, … ascending, of value k (values[members[k]], or
  * values[k] without members) among the distinct values read; returns how many there are. One array over

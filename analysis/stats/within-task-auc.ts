@@ -1,6 +1,7 @@
 import { argError } from "../errors.js";
 import { ClusterSums } from "./cluster-sums.js";
-import { midranks } from "./ranks.js";
+import { countingSort, identity } from "./counting-sort.js";
+import { levelCodes } from "./level-codes.js";
 
 /**
  * Within-task (stratified) AUC: the probability that a PASS outscores a FAIL *of the same task*,
@@ -13,7 +14,7 @@ import { midranks } from "./ranks.js";
  * with U_t the Mann–Whitney count of task t (midranks; ties ½) and m_t, n_t its PASS and FAIL
  * counts: each within-task pair weighs the same. Tasks holding one class contribute no pair.
  * A task-clustered bootstrap draw weights task t by w_t: Σ w_t U_t / Σ w_t m_t n_t, so a draw
- * costs O(tasks) after one O(n log n) pass.
+ * costs O(tasks) after one O(n) pass.
  */
 export class WithinTaskAuc {
   /** Per cluster: U_t and m_t·n_t. */
@@ -29,27 +30,44 @@ export class WithinTaskAuc {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n)
       throw argError("WithinTaskAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
-    const members: number[][] = Array.from({ length: clusters }, () => []);
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(scores[i])) throw argError("WithinTaskAuc", `scores[${i}]`, scores[i], "must be finite");
-      members[clusterOf[i]].push(i);
+      const c = clusterOf[i];
+      if (!((c | 0) === c && c >= 0 && c < clusters))
+        throw argError("WithinTaskAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
     }
     this.u = new Float64Array(clusters);
     this.pairs = new Float64Array(clusters);
-    for (let c = 0; c < clusters; c++) {
-      const idx = members[c];
-      const ranks = midranks(idx.map((i) => scores[i]));
-      let m = 0;
-      let rankSum = 0;
-      for (let k = 0; k < idx.length; k++) {
-        if (outcomes[idx[k]]) {
-          m++;
-          rankSum += ranks[k];
-        }
+    // U_t counted level by level, scores ascending (their ranks among the distinct values,
+    // analysis/stats/level-codes.ts): a PASS adds the FAILs of its task below it and half of those tied
+    // with it. Every term is a multiple of ½, so U_t is the exact Mann–Whitney count, the one the
+    // midranks' rank sum gives (Σ ranks − m(m+1)/2); without a sort of each task's scores (a comparator
+    // sort of 50-odd scores per task cost as much as the pooled AUC's construction).
+    const { level, values } = levelCodes(scores);
+    const byLevel = countingSort(identity(n), level, values.length);
+    const passes = new Float64Array(clusters);
+    const failsBelow = new Float64Array(clusters);
+    const failsHere = new Float64Array(clusters);
+    for (let start = 0; start < n; ) {
+      let end = start;
+      while (end < n && level[byLevel[end]] === level[byLevel[start]]) end++;
+      for (let k = start; k < end; k++) if (!outcomes[byLevel[k]]) failsHere[clusterOf[byLevel[k]]]++;
+      for (let k = start; k < end; k++) {
+        const i = byLevel[k];
+        if (!outcomes[i]) continue;
+        const c = clusterOf[i];
+        this.u[c] += failsBelow[c] + 0.5 * failsHere[c];
+        passes[c]++;
       }
-      this.pairs[c] = m * (idx.length - m);
-      this.u[c] = this.pairs[c] > 0 ? rankSum - (m * (m + 1)) / 2 : 0;
+      for (let k = start; k < end; k++) {
+        const i = byLevel[k];
+        if (outcomes[i]) continue;
+        failsBelow[clusterOf[i]]++;
+        failsHere[clusterOf[i]] = 0;
+      }
+      start = end;
     }
+    for (let c = 0; c < clusters; c++) this.pairs[c] = passes[c] * failsBelow[c];
   }
 
   /** Tasks holding both a PASS and a FAIL (the only ones that carry pairs). */
