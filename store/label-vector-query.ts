@@ -323,7 +323,8 @@ async function decodePackedRuns(
   const decode = new PackedLabels(strings);
   for (let chunk = await next(); chunk && chunk.rowCount > 0; chunk = await next()) {
     const [indices, judgeCodes, runNumbers, sizes, los, his] = [0, 1, 2, 3, 4, 5].map((c) => chunk.getColumnVector(c));
-    for (let i = 0; i < chunk.rowCount; i++) {
+    const rows = chunk.rowCount; // a native call: read once, not once per row
+    for (let i = 0; i < rows; i++) {
       const run: LabelRun = {
         judge: judges[judgeCodes.getItem(i) as number],
         run: runNumbers.getItem(i) as number,

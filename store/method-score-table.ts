@@ -66,7 +66,8 @@ export async function parquetMethodScoreColumns(
     let k = 0;
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [trajectory, method, score] = [0, 1, 2].map((c) => chunk.getColumnVector(c));
-      for (let i = 0; i < chunk.rowCount; i++, k++) {
+      const rows = chunk.rowCount; // a native call: read once, not once per row
+      for (let i = 0; i < rows; i++, k++) {
         columns.trajectory[k] = trajectory.getItem(i) as number;
         columns.method[k] = method.getItem(i) as number;
         columns.score[k] = score.getItem(i) as number;

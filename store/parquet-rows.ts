@@ -155,7 +155,8 @@ async function dictionaryColumn(
   const result = await conn.stream(`SELECT v FROM ${table} ORDER BY code`);
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const vector = chunk.getColumnVector(0);
-    for (let i = 0; i < chunk.rowCount; i++) values.push(strings.intern(name, vector.getItem(i) as string));
+    const rows = chunk.rowCount; // a native call: read once, not once per row
+    for (let i = 0; i < rows; i++) values.push(strings.intern(name, vector.getItem(i) as string));
   }
   return { name, kind: "dictionary", dictionary: { table, values } };
 }
@@ -206,7 +207,8 @@ async function ensureBlocks(chunk: DuckDBDataChunk, plan: ColumnPlan[], blocks: 
     if (c.kind !== "blocks") continue;
     const lengths = chunk.getColumnVector(at[j]);
     let bytes = 0;
-    for (let i = 0; i < chunk.rowCount; i++) bytes += lengths.getItem(i) as number;
+    const rows = chunk.rowCount; // a native call: read once, not once per row
+    for (let i = 0; i < rows; i++) bytes += lengths.getItem(i) as number;
     await blocks.get(c.name)!.ensure(bytes);
   }
 }

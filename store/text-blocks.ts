@@ -51,7 +51,8 @@ export class TextBlocks {
         break;
       }
       const vector = chunk.getColumnVector(1);
-      for (let i = 0; i < chunk.rowCount; i++) {
+      const rows = chunk.rowCount; // a native call: read once, not once per row
+      for (let i = 0; i < rows; i++) {
         const block = (vector.getItem(i) as { bytes: Uint8Array }).bytes;
         this.queue.push(block);
         this.queued += block.length;

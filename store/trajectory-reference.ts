@@ -43,7 +43,8 @@ export async function trajectoryOrderFromFile(conn: DuckDBConnection, path: stri
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const ranks = chunk.getColumnVector(0);
     const keeps = chunk.getColumnVector(1);
-    for (let i = 0; i < chunk.rowCount; i++) {
+    const rows = chunk.rowCount; // a native call: read once, not once per row
+    for (let i = 0; i < rows; i++) {
       rank.push(ranks.getItem(i) as number);
       kept.push(keeps.getItem(i) as number);
     }
