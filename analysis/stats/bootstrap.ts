@@ -166,7 +166,7 @@ function drawSums<K extends string>(
 
 /** Whether values[0, count) holds a NaN. */
 function hasNaN(values: Float64Array, count: number): boolean {
-  for (let i = 0; i < count; i++) if (values[i] !== values[i]) return true;
+  for (let i = 0; i < count; i++) if (Number.isNaN(values[i])) return true;
   return false;
 }
 
