@@ -1,14 +1,15 @@
-// `npm run bench -- scale [S] [--against REV] [--runs N]`: `gcpc report --format json --out FILE` on a
-// generated store at scale S (default 100; 430 is about 100× the paper), as docs/scaling.md's curve is
+// `npm run bench -- scale [S] [--against REV] [--runs N] [--bound]`: `gcpc report --format json --out FILE`
+// on a generated store at scale S (default 100; 430 is about 100× the paper), as docs/scaling.md's curve is
 // measured. With --against, the same command of git revision REV (a worktree sharing this node_modules) runs
 // alternated with this tree's in the one sitting: the machine's speed drifts by up to 20% between hours, so
-// only runs alternated like this compare. The scaling targets (docs/scaling.md): scale 100 in ≤ 20 s and
-// ≤ 1.5 GiB, scale 430 in ≤ 2 min and ≤ 4 GiB. Not part of the default `npm run bench` (minutes per run at
-// these scales).
+// only runs alternated like this compare. With --bound, the report's interval jobs also run on one thread
+// (bench/job-bound.ts), and the least report ÷ floor they leave on this machine's cores is printed. The
+// scaling targets (docs/scaling.md): scale 100 in ≤ 20 s and ≤ 1.5 GiB, scale 430 in ≤ 2 min and ≤ 4 GiB.
+// Not part of the default `npm run bench` (minutes per run at these scales).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../analysis/stats/quantile.js";
 import { timeFloor } from "./duckdb-floor.js";
@@ -58,6 +59,7 @@ export async function benchScale(args: string[]): Promise<string[]> {
       `trajectory): ${floors.map((f) => `${f.toFixed(2)} s`).join(", ")}; median ${median(floors).toFixed(2)} s; ` +
       `report ÷ floor ${(reportMedian / median(floors)).toFixed(1)}× (medians; target ≤ 6)`,
   );
+  if (args.includes("--bound")) lines.push(...jobBound(store, median(floors)));
   if (against) {
     // The fastest run too: another tenant of the machine only ever adds time, so the fastest of several
     // runs is the least disturbed (the medians moved by 20% between sittings of this machine).
@@ -72,6 +74,31 @@ export async function benchScale(args: string[]): Promise<string[]> {
     );
   }
   return lines;
+}
+
+/**
+ * `--bound`: the report's interval jobs on one thread (bench/job-bound.ts, a child process), and what they
+ * alone make of report ÷ floor on this machine's cores.
+ */
+function jobBound(store: string, floor: number): string[] {
+  const r = run(process.execPath, ["--import", "tsx", join(repo, "bench/job-bound.ts"), store], repo);
+  const b = JSON.parse(r.stdout.trim().split("\n").pop()!) as {
+    jobs: number;
+    seconds: number;
+    indices: number;
+    byKind: Record<string, { jobs: number; seconds: number; indices: number }>;
+  };
+  const cores = availableParallelism();
+  const kinds = Object.entries(b.byKind)
+    .map(([k, v]) => `${k} ${v.jobs} jobs ${v.seconds.toFixed(2)} s ${(v.indices / 1e9).toFixed(2)}×10⁹`)
+    .join("; ");
+  return [
+    `interval jobs on one thread: ${b.seconds.toFixed(1)} s for ${b.jobs} jobs drawing ` +
+      `${(b.indices / 1e9).toFixed(2)}×10⁹ task indices (${kinds})`,
+    `on ${cores} cores doing nothing else they take at least ${(b.seconds / cores).toFixed(1)} s: ` +
+      `${(b.seconds / cores / floor).toFixed(1)}× the floor before a row is read (the least report ÷ floor at ` +
+      "these bytes: the draws are seeded streams, part of the output)",
+  ];
 }
 
 const flagValue = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
