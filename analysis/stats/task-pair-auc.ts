@@ -29,11 +29,13 @@ export class TaskPairAuc {
     parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array },
     wasm: boolean,
   ) {
-    this.upper = parts.upper;
     this.diagonal = parts.diagonal;
     this.pos = parts.pos;
     this.neg = parts.neg;
     this.kernel = wasm ? TaskPairKernel.create(parts) : undefined;
+    // The kernel holds its own copy of the K × K table (up to 32 MB at the 2,048-task cap): this one is kept
+    // only for the JavaScript loop.
+    this.upper = this.kernel ? new Float64Array(0) : parts.upper;
   }
 
   /** Where a draw runs: "wasm", or "js" (asked for, or WebAssembly refused). */
