@@ -92,7 +92,9 @@ const scoresRead = new WeakSet<FrameTables>();
 /**
  * Gives a frame built before the method scores were read its method score tables (the CLI's first early
  * start, analysis/rq/early-jobs.ts, needs none of them): the frame then stands for the whole store, as if
- * built after them. Only before its stored scores are first read (which read the method scores).
+ * built after them. Only before its stored scores are first read (which read the method scores). It writes
+ * into the object the frame was built from: build such a frame from an object of its own (the CLI's
+ * frameWatch makes one per call), not from a store.
  */
 export function attachMethodScores(
   frame: TrajectoryFrame,
