@@ -185,12 +185,13 @@ function labelVectorSql(options: { evidence?: boolean }): string {
 /** Items a packed label run holds: two numbers of 26 two-bit codes each, exact below 2⁵³. */
 export const PACKED_ITEMS = 52;
 
-/** The most items a task's checklist holds, in `items` (a table or a file's table expression). */
+/** Rows of the read's judgments table. */
 async function judgmentRows(conn: DuckDBConnection): Promise<number> {
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments");
   return Number((count.getColumnsObjectJS() as Record<string, bigint[]>).n[0]);
 }
 
+/** The most items a task's checklist holds, in `items` (a table or a file's table expression). */
 export async function longestChecklist(conn: DuckDBConnection, items = "ref_items"): Promise<number> {
   const r = await conn.runAndReadAll(
     `SELECT coalesce(max(n), 0)::INTEGER AS n FROM (SELECT count(*) AS n FROM ${items} GROUP BY task_id)`,

@@ -197,20 +197,18 @@ async function readEachTable(
 /**
  * Sort key reading the trajectories table first (the tables naming a trajectory then read its position),
  * then the other tables without a row per judgment or annotation (small, and all an early look at the store
- * needs: see `onTableRead`), then the rest.
+ * needs: see `onTableRead`), then the rest in the order found.
  */
-const readRank = (table: TableName) =>
-  table === "trajectories"
-    ? 0
-    : (READ_EARLY as readonly string[]).includes(table)
-      ? 1 + READ_EARLY.indexOf(table as never)
-      : 9;
+const readRank = (table: TableName) => {
+  const k = (READ_FIRST as readonly string[]).indexOf(table);
+  return k >= 0 ? k : READ_FIRST.length;
+};
 
 /**
  * The method scores last of these: the uplift rows need the others only, and start on the other thread while
  * the method scores are read (cli/early-frame.ts).
  */
-const READ_EARLY = ["tasks", "verifier_results", "method_scores"] as const;
+const READ_FIRST = ["trajectories", "tasks", "verifier_results", "method_scores"] as const;
 
 /** The tables read so far as the store will hold them (method scores read as columns replace the rows). */
 function tablesAsStored(tables: Partial<Record<TableName, unknown[]>>, ctx: ReadContext): Partial<StoreFrame> {
