@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 import type { ClusterSums } from "./cluster-sums.js";
 import { CLUSTER_DRAWS_WASM } from "./wasm/cluster-draws-bytes.js";
-import { align8, compileWasm, reserveBytes } from "./wasm/compile.js";
+import { align8, compiledOnce, reserveBytes } from "./wasm/compile.js";
 import { Xor4096, xor4096State } from "./xor4096.js";
 
 /**
@@ -215,12 +215,13 @@ class WasmClusterDraws implements ClusterDraws {
   }
 }
 
+const clusterDrawsModule = compiledOnce(CLUSTER_DRAWS_WASM);
 let kernel: DrawKernel | null | undefined;
 
 /** This thread's kernel, compiled on first use; null where WebAssembly (or its SIMD) is refused. */
 function drawKernel(): DrawKernel | undefined {
   if (kernel === undefined) {
-    const module = compileWasm(CLUSTER_DRAWS_WASM);
+    const module = clusterDrawsModule();
     kernel = module ? new DrawKernel(new WebAssembly.Instance(module)) : null;
   }
   return kernel ?? undefined;

@@ -1,10 +1,10 @@
 import { LEVEL_TOTALS_WASM } from "./wasm/level-totals-bytes.js";
-import { align8, compileWasm, reserveBytes } from "./wasm/compile.js";
+import { align8, compiledOnce, reserveBytes } from "./wasm/compile.js";
 
 type LevelTotalsExport = (w: number, cluster: number, packed: number, end: number, levels: number, out: number) => void;
 type DenseTotalsExport = (w: number, dense: number, levels: number, k: number, out: number) => void;
 
-let compiled: WebAssembly.Module | null | undefined;
+const levelTotalsModule = compiledOnce(LEVEL_TOTALS_WASM);
 
 /** How a kernel holds its AUC's groups: a gather through each group's cluster, or a dense level × cluster table. */
 export type LevelTotalsLayout = "gather" | "dense";
@@ -29,10 +29,10 @@ export class LevelTotalsKernel {
     clusters: number,
     layout: LevelTotalsLayout = "gather",
   ) {
-    if (compiled === undefined) compiled = compileWasm(LEVEL_TOTALS_WASM) ?? null;
-    if (!compiled) return undefined;
+    const module = levelTotalsModule();
+    if (!module) return undefined;
     const groups = { cluster: groupCluster, packed: groupPacked, levelEnd };
-    return new LevelTotalsKernel(compiled, groups, clusters, layout);
+    return new LevelTotalsKernel(module, groups, clusters, layout);
   }
 
   private constructor(

@@ -1,5 +1,5 @@
 import { TASK_PAIR_FORM_WASM } from "./wasm/task-pair-form-bytes.js";
-import { compileWasm, reserveBytes } from "./wasm/compile.js";
+import { compiledOnce, reserveBytes } from "./wasm/compile.js";
 
 /**
  * The clustered AUC as a quadratic form in the cluster weights (the task-pair form). With
@@ -150,12 +150,11 @@ type DrawFormExport = (
   totals: number,
 ) => number;
 
-let compiled: WebAssembly.Module | null | undefined;
+const taskPairModule = compiledOnce(TASK_PAIR_FORM_WASM);
 
 /** Whether this runtime runs the form's WebAssembly (with SIMD); else its draws take the JavaScript loop. */
 export function taskPairKernelAvailable(): boolean {
-  if (compiled === undefined) compiled = compileWasm(TASK_PAIR_FORM_WASM) ?? null;
-  return compiled !== null;
+  return taskPairModule() !== undefined;
 }
 
 /** A form's draws in WebAssembly: its tables live in the memory of its own instance; a draw copies w in. */
@@ -166,7 +165,8 @@ class TaskPairKernel {
 
   /** A kernel for this form, or undefined where WebAssembly (with SIMD) is refused. */
   static create(parts: { upper: Float64Array; diagonal: Float64Array; pos: Float64Array; neg: Float64Array }) {
-    return taskPairKernelAvailable() && compiled ? new TaskPairKernel(compiled, parts) : undefined;
+    const module = taskPairModule();
+    return module ? new TaskPairKernel(module, parts) : undefined;
   }
 
   private constructor(

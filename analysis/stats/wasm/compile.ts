@@ -3,12 +3,21 @@
  * undefined where this runtime refuses to compile it (no WebAssembly or SIMD, or a page whose
  * Content-Security-Policy lacks 'wasm-unsafe-eval'): its callers then take their JavaScript path.
  */
-export function compileWasm(base64: string): WebAssembly.Module | undefined {
+function compileWasm(base64: string): WebAssembly.Module | undefined {
   try {
     return new WebAssembly.Module(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   } catch {
     return undefined;
   }
+}
+
+/** The module of `base64`, compiled on the first call and kept for the thread (a refusal too). */
+export function compiledOnce(base64: string): () => WebAssembly.Module | undefined {
+  let module: WebAssembly.Module | null | undefined;
+  return () => {
+    if (module === undefined) module = compileWasm(base64) ?? null;
+    return module ?? undefined;
+  };
 }
 
 /** `byte` rounded up to a multiple of 8 (where a Float64Array view may start). */
