@@ -76,8 +76,7 @@ export class TaskPairAuc {
   evaluateDraw(w: Float64Array): number {
     if (this.kernel) {
       const { twiceNum, totalPos, totalNeg } = this.kernel.draw(w);
-      if (totalPos === 0 || totalNeg === 0) return NaN;
-      return twiceNum / 2 / (totalPos * totalNeg);
+      return aucOfForm(twiceNum, totalPos, totalNeg);
     }
     const K = this.clusters;
     const { upper, diagonal } = this;
@@ -106,9 +105,14 @@ export class TaskPairAuc {
       for (; j < K; j++) s0 += w[j] * upper[row + j];
       twiceNum += wi * (s0 + s1 + (s2 + s3));
     }
-    if (totalPos === 0 || totalNeg === 0) return NaN;
-    return twiceNum / 2 / (totalPos * totalNeg);
+    return aucOfForm(twiceNum, totalPos, totalNeg);
   }
+}
+
+/** The AUC from a draw's w′Dw and weighted PASS and FAIL totals; NaN when a class is absent. */
+function aucOfForm(twiceNum: number, totalPos: number, totalNeg: number): number {
+  if (totalPos === 0 || totalNeg === 0) return NaN;
+  return twiceNum / 2 / (totalPos * totalNeg);
 }
 
 /**
