@@ -1,5 +1,5 @@
 import { argError } from "../errors.js";
-import { LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
+import { fillDenseRows, LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
 import { levelCodes } from "./level-codes.js";
 import { countingSort, identity } from "./counting-sort.js";
 import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
@@ -106,8 +106,8 @@ export class ClusteredAuc {
     // Without it: dense rows cost L·clusters multiply-adds a draw against `groups` gathers; measured on
     // this machine a gather costs about twice a dense step, so past half the cells filled the dense rows win.
     this.dense = new Float64Array(!this.kernel && gc.length > 0.5 * L * clusters ? L * clusters : 0);
-    for (let l = 0, g = 0; this.dense.length > 0 && l < L; l++)
-      for (; g < ends[l]; g++) this.dense[l * clusters + gc[g]] = this.groupPacked[g];
+    if (this.dense.length > 0)
+      fillDenseRows(this.dense, { cluster: gc, packed: this.groupPacked, levelEnd: ends }, clusters);
     const groups = { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
     this.taskPairs =
       (options.taskPairs ??

@@ -53,9 +53,7 @@ export class LevelTotalsKernel {
     const out = layout === "dense" ? cluster + 8 * levels * clusters : align8(end + 4 * levels);
     reserveBytes(memory, out + 8 * levels);
     if (layout === "dense") {
-      const table = new Float64Array(memory.buffer, cluster, levels * clusters);
-      for (let l = 0, g = 0; l < levels; l++)
-        for (; g < groups.levelEnd[l]; g++) table[l * clusters + groups.cluster[g]] = groups.packed[g];
+      fillDenseRows(new Float64Array(memory.buffer, cluster, levels * clusters), groups, clusters);
       const dense = instance.exports.denseTotals as DenseTotalsExport;
       this.run = (w) => dense(w, cluster, levels, clusters, out);
     } else {
@@ -75,4 +73,18 @@ export class LevelTotalsKernel {
     this.run(0);
     acc.set(this.out);
   }
+}
+
+/**
+ * The level × cluster table of packed totals (row l = every cluster's packed counts at level l, 0 where the
+ * cell holds no group) written into `table`, which starts zeroed: the dense rows of ClusteredAuc and of the
+ * kernel.
+ */
+export function fillDenseRows(
+  table: Float64Array,
+  groups: { cluster: Int32Array; packed: Float64Array; levelEnd: Int32Array },
+  clusters: number,
+): void {
+  for (let l = 0, g = 0; l < groups.levelEnd.length; l++)
+    for (; g < groups.levelEnd[l]; g++) table[l * clusters + groups.cluster[g]] = groups.packed[g];
 }
