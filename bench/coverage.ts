@@ -77,7 +77,7 @@ function truth(model: Model): Estimates {
   const d = simulate(seedrandom("coverage-truth"), 20000, model);
   const a = new ClusteredAuc(d.gcpc, d.pass, d.task, 20000).estimate();
   const b = new ClusteredAuc(d.holistic, d.pass, d.task, 20000).estimate();
-  const within = new WithinTaskAuc(d.gcpc, d.pass, d.task, 20000).estimate();
+  const within = WithinTaskAuc.of(d.gcpc, d.pass, d.task, 20000).estimate();
   const improved = d.delta.filter((x) => x > 0.1).length / d.delta.length;
   const median = new ClusteredQuantile(d.delta, d.pairTask, 0.5).estimate();
   return { auc: a, delta: a - b, within, improved, median };

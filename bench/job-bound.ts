@@ -31,7 +31,7 @@ function indicesDrawn(job: AnalysisJob): number {
       // The pooled AUC's draws, and the within-task AUC's over every task too (analysis/rq/common.ts), when
       // at least two tasks hold both outcomes.
       const c = job.columns;
-      const within = new WithinTaskAuc(c.scores, c.pass, c.clusterOf, c.clusters).informativeClusters;
+      const within = WithinTaskAuc.of(c.scores, c.pass, c.clusterOf, c.clusters).informativeClusters;
       return r * c.clusters * (within >= 2 ? 2 : 1);
     }
     case "paired":

@@ -156,7 +156,9 @@ export function aucWithCIColumns(
     ...(ob.reason ? { reason: ob.reason } : {}),
     ...(ob.se === 0 ? { degenerate: true as const } : {}),
   };
-  const within_task = withinTaskEstimate(new WithinTaskAuc(scores, pass, clusterOf, clusters), settings, figure);
+  // The within-task AUC from the pooled AUC's own (score level, task) groups: the sample is grouped once.
+  const within = WithinTaskAuc.fromGroups(prepared.levelGroups, clusters);
+  const within_task = withinTaskEstimate(within, settings, figure);
   const problem = clusterIntervalProblem(pass, clusterOf, clusters);
   if (problem) {
     const note = `CI ${problem}`;

@@ -1,7 +1,6 @@
 import { argError } from "../errors.js";
 import { fillDenseRows, LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
-import { levelCodes } from "./level-codes.js";
-import { countingSort, identity } from "./counting-sort.js";
+import { groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
 import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
 
 /**
@@ -75,7 +74,12 @@ export class ClusteredAuc {
       if (!((c | 0) === c && c >= 0 && c < clusters))
         throw argError("ClusteredAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
     }
-    const { gc, gp, gn, ends } = groupByLevelAndCluster(scores, outcomes, clusterOf, clusters);
+    const {
+      cluster: gc,
+      pos: gp,
+      neg: gn,
+      levelEnd: ends,
+    } = groupByLevelAndCluster(scores, outcomes, clusterOf, clusters);
     this.clusterPos = new Float64Array(clusters);
     this.clusterNeg = new Float64Array(clusters);
     for (let g = 0; g < gc.length; g++) {
@@ -108,7 +112,7 @@ export class ClusteredAuc {
     this.dense = new Float64Array(!this.kernel && gc.length > 0.5 * L * clusters ? L * clusters : 0);
     if (this.dense.length > 0)
       fillDenseRows(this.dense, { cluster: gc, packed: this.groupPacked, levelEnd: ends }, clusters);
-    const groups = { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
+    const groups = this.levelGroups;
     this.taskPairs =
       (options.taskPairs ??
       taskPairsPay(this.levelWalkNs, clusters, groups.pos, options.wasm !== false && taskPairKernelAvailable()))
@@ -129,6 +133,11 @@ export class ClusteredAuc {
   /** Which per-draw walk `evaluate` uses for a bootstrap draw (chosen from the data's shape; see the class). */
   get path(): "level" | "packed" | "dense" | "kernel" {
     return !this.fewLevels ? "level" : this.kernel ? "kernel" : this.dense.length > 0 ? "dense" : "packed";
+  }
+
+  /** The (score level, cluster) groups in level order with their PASS and FAIL counts (stats/level-groups.ts). */
+  get levelGroups(): LevelGroups {
+    return { cluster: this.groupCluster, pos: this.groupPos, neg: this.groupNeg, levelEnd: this.levelEnd };
   }
 
   /** How the WebAssembly kernel holds the groups, when it serves the level walk. */
@@ -360,58 +369,3 @@ const KERNEL_GROUPS = 512;
  */
 const kernelNs = (layout: LevelTotalsLayout, levels: number, clusters: number, groups: number): number =>
   layout === "dense" ? 0.2 * levels * clusters : 0.45 * groups;
-
-/**
- * (score level, cluster) groups in level order, clusters ascending within a level, with their PASS and
- * FAIL counts, and the end of each level's run of groups. Few distinct scores (GCPC's k/n grid): one
- * pass into a dense level × cluster count table; many: a counting sort by cluster, then a stable one by
- * level (O(n + levels + clusters), no comparisons).
- */
-function groupByLevelAndCluster(
-  scores: ArrayLike<number>,
-  outcomes: ArrayLike<boolean | number>,
-  clusterOf: ArrayLike<number>,
-  clusters: number,
-) {
-  const n = scores.length;
-  const { level, values } = levelCodes(scores);
-  const L = values.length;
-  // At most min(n, L·clusters) groups: filled, then trimmed (typed arrays throughout; a typed array made
-  // from an array walks its iterator, which cost as much as the grouping).
-  const dense = L * clusters <= 4 * n + 1024;
-  const most = dense ? Math.min(n, L * clusters) : n;
-  const gc = new Int32Array(most);
-  const gp = new Float64Array(most);
-  const gn = new Float64Array(most);
-  const ends = new Int32Array(L);
-  let groups = 0;
-  if (dense) {
-    // One counter pair per (level, cluster) cell, PASS then FAIL: the class picks the slot, no branch on it.
-    const counts = new Int32Array(2 * L * clusters);
-    for (let i = 0; i < n; i++) counts[2 * (level[i] * clusters + clusterOf[i]) + (outcomes[i] ? 0 : 1)]++;
-    for (let l = 0; l < L; l++) {
-      for (let c = 0; c < clusters; c++) {
-        const cell = 2 * (l * clusters + c);
-        if (counts[cell] + counts[cell + 1] === 0) continue;
-        gc[groups] = c;
-        gp[groups] = counts[cell];
-        gn[groups++] = counts[cell + 1];
-      }
-      ends[l] = groups;
-    }
-  } else {
-    const order = countingSort(countingSort(identity(n), clusterOf, clusters), level, L);
-    for (let i = 0; i < n; i++) {
-      const idx = order[i];
-      const prev = i > 0 ? order[i - 1] : -1;
-      const newLevel = i === 0 || level[idx] !== level[prev];
-      if (newLevel && i > 0) ends[level[prev]] = groups;
-      if (newLevel || clusterOf[idx] !== clusterOf[prev]) gc[groups++] = clusterOf[idx];
-      if (outcomes[idx]) gp[groups - 1]++;
-      else gn[groups - 1]++;
-    }
-    if (n > 0) ends[L - 1] = groups;
-  }
-  if (groups === most) return { gc, gp, gn, ends };
-  return { gc: gc.slice(0, groups), gp: gp.slice(0, groups), gn: gn.slice(0, groups), ends };
-}

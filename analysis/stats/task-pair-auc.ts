@@ -1,5 +1,6 @@
 import { TASK_PAIR_FORM_WASM } from "./wasm/task-pair-form-bytes.js";
 import { compiledOnce, reserveBytes } from "./wasm/compile.js";
+import type { LevelGroups } from "./level-groups.js";
 
 /**
  * The clustered AUC as a quadratic form in the cluster weights (the task-pair form). With
@@ -48,7 +49,7 @@ export class TaskPairAuc {
    * (ClusteredAuc's), or undefined when a draw's numerator could exceed 2⁵³ (the form would no longer be exact).
    */
   static fromGroups(
-    groups: { cluster: Int32Array; pos: Float64Array; neg: Float64Array; levelEnd: Int32Array },
+    groups: LevelGroups,
     totals: { pos: Float64Array; neg: Float64Array },
     options: { wasm?: boolean } = {},
   ): TaskPairAuc | undefined {
@@ -120,10 +121,7 @@ function aucOfForm(twiceNum: number, totalPos: number, totalNeg: number): number
  * a level's PASS group of cluster k adds pos × (2·below + at this level) to row k. O(Σ_levels PASS
  * groups × clusters).
  */
-function pairCounts(
-  groups: { cluster: Int32Array; pos: Float64Array; neg: Float64Array; levelEnd: Int32Array },
-  K: number,
-): Float64Array {
+function pairCounts(groups: LevelGroups, K: number): Float64Array {
   const d = new Float64Array(K * K);
   // twiceBelow[c] = 2·FAILs of cluster c at lower levels, plus (within a level) its FAILs at this level.
   const row = new Float64Array(K);

@@ -1,7 +1,6 @@
 import { argError } from "../errors.js";
 import { ClusterSums } from "./cluster-sums.js";
-import { countingSort, identity } from "./counting-sort.js";
-import { levelCodes } from "./level-codes.js";
+import { groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
 
 /**
  * Within-task (stratified) AUC: the probability that a PASS outscores a FAIL *of the same task*,
@@ -21,12 +20,18 @@ export class WithinTaskAuc {
   readonly u: Float64Array;
   readonly pairs: Float64Array;
 
-  constructor(
+  private constructor(counts: { u: Float64Array; pairs: Float64Array }) {
+    this.u = counts.u;
+    this.pairs = counts.pairs;
+  }
+
+  /** From a sample's columns: checked, then grouped by (score level, cluster). */
+  static of(
     scores: ArrayLike<number>,
     outcomes: ArrayLike<boolean | number>,
     clusterOf: ArrayLike<number>,
     clusters: number,
-  ) {
+  ): WithinTaskAuc {
     const n = scores.length;
     if (outcomes.length !== n || clusterOf.length !== n)
       throw argError("WithinTaskAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
@@ -36,38 +41,12 @@ export class WithinTaskAuc {
       if (!((c | 0) === c && c >= 0 && c < clusters))
         throw argError("WithinTaskAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
     }
-    this.u = new Float64Array(clusters);
-    this.pairs = new Float64Array(clusters);
-    // U_t counted level by level, scores ascending (their ranks among the distinct values,
-    // analysis/stats/level-codes.ts): a PASS adds the FAILs of its task below it and half of those tied
-    // with it. Every term is a multiple of ½, so U_t is the exact Mann–Whitney count, the one the
-    // midranks' rank sum gives (Σ ranks − m(m+1)/2); without a sort of each task's scores (a comparator
-    // sort of 50-odd scores per task cost as much as the pooled AUC's construction).
-    const { level, values } = levelCodes(scores);
-    const byLevel = countingSort(identity(n), level, values.length);
-    const passes = new Float64Array(clusters);
-    const failsBelow = new Float64Array(clusters);
-    const failsHere = new Float64Array(clusters);
-    for (let start = 0; start < n; ) {
-      let end = start;
-      while (end < n && level[byLevel[end]] === level[byLevel[start]]) end++;
-      for (let k = start; k < end; k++) if (!outcomes[byLevel[k]]) failsHere[clusterOf[byLevel[k]]]++;
-      for (let k = start; k < end; k++) {
-        const i = byLevel[k];
-        if (!outcomes[i]) continue;
-        const c = clusterOf[i];
-        this.u[c] += failsBelow[c] + 0.5 * failsHere[c];
-        passes[c]++;
-      }
-      for (let k = start; k < end; k++) {
-        const i = byLevel[k];
-        if (outcomes[i]) continue;
-        failsBelow[clusterOf[i]]++;
-        failsHere[clusterOf[i]] = 0;
-      }
-      start = end;
-    }
-    for (let c = 0; c < clusters; c++) this.pairs[c] = passes[c] * failsBelow[c];
+    return WithinTaskAuc.fromGroups(groupByLevelAndCluster(scores, outcomes, clusterOf, clusters), clusters);
+  }
+
+  /** From a sample's (score level, cluster) groups (a ClusteredAuc's `levelGroups`: no second grouping). */
+  static fromGroups(groups: LevelGroups, clusters: number): WithinTaskAuc {
+    return new WithinTaskAuc(withinTaskCounts(groups, clusters));
   }
 
   /** Tasks holding both a PASS and a FAIL (the only ones that carry pairs). */
@@ -115,4 +94,26 @@ export class WithinTaskAuc {
   ofSumsMany(sums: Float64Array, count: number, out: Float64Array): void {
     for (let i = 0; i < count; i++) out[i] = sums[4 * i + 1] > 0 ? sums[4 * i] / sums[4 * i + 1] : NaN;
   }
+}
+
+/**
+ * U_t and m_t·n_t per cluster, counted level by level over the groups, scores ascending: a group's PASSes
+ * each add the FAILs of their task below them and half of those tied with them (the group's FAILs). Every
+ * term is a multiple of ½, so U_t is the exact Mann–Whitney count, the one the midranks' rank sum gives
+ * (Σ ranks − m(m+1)/2), without a sort of each task's scores (a comparator sort of 50-odd scores per task
+ * cost as much as the pooled AUC's construction). A cluster has one group per level at most.
+ */
+function withinTaskCounts(groups: LevelGroups, clusters: number): { u: Float64Array; pairs: Float64Array } {
+  const u = new Float64Array(clusters);
+  const passes = new Float64Array(clusters);
+  const failsBelow = new Float64Array(clusters);
+  for (let g = 0; g < groups.cluster.length; g++) {
+    const c = groups.cluster[g];
+    u[c] += groups.pos[g] * (failsBelow[c] + 0.5 * groups.neg[g]);
+    passes[c] += groups.pos[g];
+    failsBelow[c] += groups.neg[g];
+  }
+  const pairs = new Float64Array(clusters);
+  for (let c = 0; c < clusters; c++) pairs[c] = passes[c] * failsBelow[c];
+  return { u, pairs };
 }
