@@ -4,25 +4,29 @@
 // than half their time, whatever its read costs: that is the bound on report ÷ floor at these bytes
 // (the draws are seeded streams, part of the output; docs/scaling.md, the engine round's third session).
 import { readStore } from "../store/read-store.js";
-import { prepareStore } from "../analysis/rq/prepared.js";
+import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { runJob, type AnalysisJob } from "../analysis/rq/jobs.js";
-import { rq1Plan } from "../analysis/rq/rq1-discrimination.js";
-import { outcomePlan } from "../analysis/rq/outcome-level.js";
-import { rq3Plan } from "../analysis/rq/rq3-skill-effects.js";
-import { rq4Plan } from "../analysis/rq/rq4-ablations.js";
+import { runJob, type AnalysisJob, type JobResult, type JobRunner } from "../analysis/rq/jobs.js";
 import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
 
-const settings = DEFAULT_SETTINGS;
+// The report's own plans hand their jobs to this runner, which runs each batch here, one job after another,
+// timing each: the jobs are the report's, whatever plans it has.
+const timed: { job: AnalysisJob; seconds: number }[] = [];
+const runner: JobRunner = {
+  submit(jobs) {
+    let results: JobResult[] | undefined;
+    const run = () =>
+      (results ??= jobs.map((job) => {
+        const t0 = performance.now();
+        const result = runJob(job);
+        timed.push({ job, seconds: (performance.now() - t0) / 1000 });
+        return result;
+      }));
+    return { help: () => void run(), wait: run };
+  },
+};
 const { store } = await readStore(process.argv[2]);
-const p = prepareStore(store);
-const outcomes = outcomePlan(p, settings);
-const jobs: AnalysisJob[] = [
-  ...rq1Plan(p, settings).jobs,
-  ...("available" in outcomes ? [] : outcomes.jobs),
-  ...rq3Plan(p, settings).jobs,
-  ...rq4Plan(p, settings, []).jobs,
-];
+analyzeStore(store, DEFAULT_SETTINGS, { runner });
 /** Task indices a job's bootstraps draw: resamples × clusters each (the few redraws aside). */
 function indicesDrawn(job: AnalysisJob): number {
   const r = job.settings.resamples;
@@ -44,10 +48,7 @@ function indicesDrawn(job: AnalysisJob): number {
 }
 const byKind: Record<string, { jobs: number; seconds: number; indices: number }> = {};
 let seconds = 0;
-for (const job of jobs) {
-  const t0 = performance.now();
-  runJob(job);
-  const s = (performance.now() - t0) / 1000;
+for (const { job, seconds: s } of timed) {
   seconds += s;
   const k = (byKind[job.kind] ??= { jobs: 0, seconds: 0, indices: 0 });
   k.jobs++;
@@ -55,4 +56,4 @@ for (const job of jobs) {
   k.indices += indicesDrawn(job);
 }
 const indices = Object.values(byKind).reduce((a, k) => a + k.indices, 0);
-console.log(JSON.stringify({ jobs: jobs.length, seconds, indices, byKind }));
+console.log(JSON.stringify({ jobs: timed.length, seconds, indices, byKind }));
