@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import seedrandom from "seedrandom";
+import { gridScores } from "./helpers/grid-scores.js";
 import { clusterComponents, obuchowskiAuc, normalQuantile } from "../analysis/stats/obuchowski.js";
 
 test("Obuchowski variance on a 3-cluster hand example", () => {
@@ -67,10 +68,7 @@ test("the placement values V10 and V01 per cluster are their definition's, on ti
   for (let rep = 0; rep < 300; rep++) {
     const n = 2 + Math.floor(rng() * 60);
     const grid = [3, 7, 0][rep % 3];
-    const scores = Array.from({ length: n }, () => {
-      const v = grid ? Math.floor(rng() * grid) / grid : rng();
-      return v === 0 && rng() < 0.5 ? -0 : v;
-    });
+    const scores = gridScores(rng, n, grid);
     const pass = Array.from({ length: n }, () => (rng() < 0.5 ? 1 : 0));
     const clusters = 1 + Math.floor(rng() * 5);
     const cluster = Array.from({ length: n }, () => Math.floor(rng() * clusters));

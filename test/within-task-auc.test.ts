@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import seedrandom from "seedrandom";
+import { gridScores } from "./helpers/grid-scores.js";
 import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
 import { auc } from "../analysis/stats/auc.js";
 
@@ -49,10 +50,7 @@ test("each task's U is its pair count by definition (PASS above FAIL + ½ tie), 
   for (let rep = 0; rep < 300; rep++) {
     const n = 1 + Math.floor(rng() * 80);
     const grid = [2, 5, 0][rep % 3];
-    const scores = Array.from({ length: n }, () => {
-      const v = grid ? Math.floor(rng() * grid) / grid : rng();
-      return v === 0 && rng() < 0.5 ? -0 : v;
-    });
+    const scores = gridScores(rng, n, grid);
     const pass = Array.from({ length: n }, () => rng() < 0.5);
     const clusters = 1 + Math.floor(rng() * 6);
     const cluster = Array.from({ length: n }, () => Math.floor(rng() * clusters));
