@@ -1,6 +1,5 @@
-import { argError } from "../errors.js";
 import { fillDenseRows, LevelTotalsKernel, type LevelTotalsLayout } from "./level-totals.js";
-import { groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
+import { checkColumns, groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
 import { TaskPairAuc, taskPairKernelAvailable } from "./task-pair-auc.js";
 
 /**
@@ -55,25 +54,9 @@ export class ClusteredAuc {
      */
     options: { wasm?: boolean; taskPairs?: boolean; kernelLayout?: LevelTotalsLayout } = {},
   ) {
-    const n = scores.length;
-    if (outcomes.length !== n || clusterOf.length !== n) {
-      throw argError(
-        "ClusteredAuc",
-        "lengths",
-        [n, outcomes.length, clusterOf.length],
-        "scores, outcomes and clusterOf must have equal length",
-      );
-    }
-    this.n = n;
+    checkColumns("ClusteredAuc", scores, outcomes, clusterOf, clusters);
+    this.n = scores.length;
     this.clusters = clusters;
-    for (let i = 0; i < n; i++) {
-      // s − s is 0 exactly for finite s; (c | 0) === c for integers in int32 (cheaper than Number.is*).
-      const s = scores[i];
-      if (s - s !== 0) throw argError("ClusteredAuc", `scores[${i}]`, s, "must be finite");
-      const c = clusterOf[i];
-      if (!((c | 0) === c && c >= 0 && c < clusters))
-        throw argError("ClusteredAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
-    }
     const {
       cluster: gc,
       pos: gp,

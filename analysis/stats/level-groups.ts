@@ -1,3 +1,4 @@
+import { argError } from "../errors.js";
 import { countingSort, identity } from "./counting-sort.js";
 import { levelCodes } from "./level-codes.js";
 
@@ -13,6 +14,32 @@ export interface LevelGroups {
   neg: Float64Array;
   /** levelEnd[l] = one past the last group of score level l (levels ascending by score). */
   levelEnd: Int32Array;
+}
+
+/**
+ * Throws, naming `caller`, unless the columns have one length, every score is finite and every cluster an
+ * integer in [0, clusters): what grouping them needs (ClusteredAuc's and WithinTaskAuc's inputs).
+ */
+export function checkColumns(
+  caller: string,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<unknown>,
+  clusterOf: ArrayLike<number>,
+  clusters: number,
+): void {
+  const n = scores.length;
+  if (outcomes.length !== n || clusterOf.length !== n) {
+    const lengths = [n, outcomes.length, clusterOf.length];
+    throw argError(caller, "lengths", lengths, "scores, outcomes and clusterOf must have equal length");
+  }
+  for (let i = 0; i < n; i++) {
+    // s − s is 0 exactly for finite s; (c | 0) === c for integers in int32 (cheaper than Number.is*).
+    const s = scores[i];
+    if (s - s !== 0) throw argError(caller, `scores[${i}]`, s, "must be finite");
+    const c = clusterOf[i];
+    if (!((c | 0) === c && c >= 0 && c < clusters))
+      throw argError(caller, `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
-import { argError } from "../errors.js";
 import { ClusterSums } from "./cluster-sums.js";
-import { groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
+import { checkColumns, groupByLevelAndCluster, type LevelGroups } from "./level-groups.js";
 
 /**
  * Within-task (stratified) AUC: the probability that a PASS outscores a FAIL *of the same task*,
@@ -32,15 +31,7 @@ export class WithinTaskAuc {
     clusterOf: ArrayLike<number>,
     clusters: number,
   ): WithinTaskAuc {
-    const n = scores.length;
-    if (outcomes.length !== n || clusterOf.length !== n)
-      throw argError("WithinTaskAuc", "lengths", [n, outcomes.length, clusterOf.length], "must be equal");
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(scores[i])) throw argError("WithinTaskAuc", `scores[${i}]`, scores[i], "must be finite");
-      const c = clusterOf[i];
-      if (!((c | 0) === c && c >= 0 && c < clusters))
-        throw argError("WithinTaskAuc", `clusterOf[${i}]`, c, `must be an integer in [0, ${clusters})`);
-    }
+    checkColumns("WithinTaskAuc", scores, outcomes, clusterOf, clusters);
     return WithinTaskAuc.fromGroups(groupByLevelAndCluster(scores, outcomes, clusterOf, clusters), clusters);
   }
 
