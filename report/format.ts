@@ -20,9 +20,25 @@ export const ZERO_SE_TEXT = "degenerate: standard error 0";
 export const ci = (c: [number, number] | null | undefined, degenerate?: boolean): string =>
   degenerate ? DEGENERATE_TEXT : c ? `[${f3(c[0])}, ${f3(c[1])}]` : "n/a";
 
-/** p-values: four decimals, or one significant digit in exponent form below 1e-4. */
+/**
+ * The smallest p-value printed as a number; below it every format prints "< 1e-300". The exact tests' tails are
+ * doubles: a probability under 2.2e-308 is subnormal or 0 (every one of 1,100 informative tasks moving the same way
+ * gives p = 2^-1099, stored as 0), and the clustered sign-flip walk (analysis/stats/cluster-sign-test.ts) loses at
+ * most 2.2e-308 per task to underflow: a bound that keeps a p above 1e-300 right to 0.3% even at 100,000 tasks
+ * (test/p-value-floor.test.ts finds both tests within 1e-15 of exact BigInt tails down to 6e-299 at 1,000 tasks).
+ * The JSON and CSV keep the double, as R and scipy return it.
+ */
+export const P_DISPLAY_FLOOR = 1e-300;
+
+/** p-values: four decimals, one significant digit in exponent form below 1e-4, "< 1e-300" below the floor. */
 export const pv = (p: Maybe): string =>
-  p === null || p === undefined ? "n/a" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+  p === null || p === undefined
+    ? "n/a"
+    : p < P_DISPLAY_FLOOR
+      ? "< 1e-300"
+      : p < 1e-4
+        ? p.toExponential(1)
+        : p.toFixed(4);
 
 export function signedPct(x: Maybe): string {
   if (x === null || x === undefined) return "n/a";
