@@ -91,7 +91,7 @@ test("the binomial sign test's p equals the exact BigInt tail 2·Σ C(n, j) / 2^
 
 test("p-values print as a number down to 1e-300 and as '< 1e-300' below it, in the report and on the site", async () => {
   // The site's formatter is plain JavaScript served to the browser (no types): imported by a computed path.
-  const page = "../src/components/section-table.js";
+  const page = "../src/components/number-format.js";
   const { fmtP } = (await import(page)) as { fmtP: (p: number | null) => string };
   const cases: [number | null, string][] = [
     [null, "n/a"],

@@ -29,19 +29,7 @@ export function syntheticBanner(report) {
         ${report.store.description ?? ""}</div>`;
 }
 
-/** The site's number formats, one copy for every page (the report's are in report/format.ts). */
-export const fmt = (x) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? "n/a" : Number(x).toFixed(3));
-export const fmtCI = (c, missing = "n/a") => (c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : missing);
-/** p-values as the report prints them (report/format.ts, pv): four decimals, one significant digit below 1e-4,
- * "< 1e-300" below the floor where doubles no longer resolve an exact test's tail (an underflowed p is 0). */
-export const fmtP = (p) =>
-  p === null || p === undefined || !Number.isFinite(p)
-    ? "n/a"
-    : p < 1e-300
-      ? "< 1e-300"
-      : p < 1e-4
-        ? p.toExponential(1)
-        : p.toFixed(4);
+export { fmt, fmtCI, fmtP } from "./number-format.js";
 
 /**
  * An x domain that fits every value given (estimates, interval ends, paper ticks), padded, and
