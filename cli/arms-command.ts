@@ -108,7 +108,7 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
       `(unmatched: ${r.matched.unmatched_a} of a, ${r.matched.unmatched_b} of b; ` +
       `${r.matched.no_trial} without a trial index).`,
     "",
-    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true)}**; ${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
+    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
     `Noise floor ${f3(r.noise_floor.value)} (${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
@@ -221,7 +221,8 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
 
 function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
   const value = r.metric === "pass_rate" ? pct : f3;
-  const interval = (c: [number, number] | null) => (r.metric === "pass_rate" ? ciPct(c) : ci(c));
+  const interval = (c: [number, number] | null, degenerate?: boolean) =>
+    r.metric === "pass_rate" ? ciPct(c, false, degenerate) : ci(c, degenerate);
   const lines = [
     `# Leaderboard: ${escapeMarkdownCell(name)}`,
     "",
@@ -234,7 +235,7 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
     ...r.rows.map(
       (x) =>
         `| ${x.rank} [${x.rank_ci ? `${x.rank_ci[0]}, ${x.rank_ci[1]}` : "n/a"}] | ${escapeMarkdownCell(x.arm)} | ` +
-        `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci)} | ` +
+        `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci, x.degenerate)} | ` +
         `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} |`,
     ),
     "",
@@ -246,7 +247,7 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
     ...r.pairwise.map(
       (x) =>
         `| ${escapeMarkdownCell(x.row)} − ${escapeMarkdownCell(x.column)} | ${x.tasks} | ` +
-        `${f3(x.delta)} ${ci(x.ci)} | ` +
+        `${f3(x.delta)} ${ci(x.ci, x.degenerate)} | ` +
         `${pv(x.p)} | ${pv(x.p_holm)} |`,
     ),
   ];

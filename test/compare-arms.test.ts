@@ -229,3 +229,28 @@ test("RQ3's matched pairs are gcpc compare's trial pairs of condition none again
   assert.equal(compare.length, rq3.length);
   assert.deepEqual(compare, rq3);
 });
+
+test("a zero-width interval prints 'degenerate' in gcpc leaderboard and gcpc compare, as in the report", async () => {
+  // Model C passes every one of the 10 tasks: each draw of the tasks gives it 100%, so its interval is [1, 1].
+  const rows: SmallTrajectory[] = [];
+  for (let t = 0; t < 10; t++) {
+    rows.push({ task: `t${t}`, outcome: t < 6 ? "PASS" : "FAIL", labels: ["Yes", "No"], model: "A", trial: 1 });
+    rows.push({ task: `t${t}`, outcome: t < 3 ? "PASS" : "FAIL", labels: ["No", "No"], model: "B", trial: 1 });
+    rows.push({ task: `t${t}`, outcome: "PASS", labels: ["Yes", "Yes"], model: "C", trial: 1 });
+  }
+  const board = leaderboard(prepareStore(smallStore("three arms (synthetic)", rows)), { by: ["model"], settings });
+  assert.ok(!("available" in board));
+  const c = board.rows.find((r) => r.arm === "C")!;
+  assert.deepEqual([c.value, c.ci, c.degenerate], [1, [1, 1], true]);
+  assert.equal(board.rows.find((r) => r.arm === "A")!.degenerate, undefined, "A's pass rate varies over draws");
+  const store = join(tempDir("gcpc-degenerate-arms-"), "s");
+  await writeStore(store, smallStore("three arms (synthetic)", rows), "jsonl");
+  const lb = await cli(["leaderboard", store, "--by", "model", "--resamples", "200"]);
+  assert.equal(lb.code, 0, lb.stderr);
+  assert.match(lb.stdout, /\| C \| 10 \| 10 \| 100\.0% degenerate: every draw equals the estimate \|/);
+  assert.doesNotMatch(lb.stdout, /\[100\.0%, 100\.0%\]/);
+  // An arm against itself: Δ is 0 on every draw.
+  const same = await cli(["compare", store, "--a", "model=C", "--b", "model=C", "--resamples", "200"]);
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /\*\*Pass-rate Δ \+0\.0 pp degenerate: every draw equals the estimate\*\*/);
+});

@@ -89,3 +89,20 @@ test("the degenerate store's AUC is 1.0 on the RQ1 page (the case the test is ab
   assert.match(text ?? "", /studentized/, "the captions name the interval the site was built with");
   await page.close();
 });
+
+test("a zero-width interval reads 'degenerate' on every page, as in the report, never '[1.000, 1.000]'", async () => {
+  for (const path of ["/", "/rq1", "/compare"]) {
+    const { page } = await openOffline(browser, origin + path);
+    await page.waitForSelector("#synthetic-banner", { timeout: 60_000 });
+    if (path === "/compare") await page.waitForSelector("#auc-a-ci", { timeout: 60_000 });
+    const text = (await page.textContent("main")) ?? "";
+    assert.match(text, /degenerate: every draw equals the estimate/, path);
+    assert.doesNotMatch(text, /\[1\.000, 1\.000\]/, path);
+    if (path === "/compare") {
+      // GCPC is method A by default: its AUC, computed in the browser, is 1 on every draw.
+      assert.equal(await page.textContent("#auc-a-ci"), "degenerate: every draw equals the estimate");
+      assert.match(text, /degenerate: standard error 0/, "Obuchowski's SE is 0 at AUC 1");
+    }
+    await page.close();
+  }
+});

@@ -1,5 +1,6 @@
 import {
   bootstrapIntervals,
+  degenerateMark,
   FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -23,6 +24,8 @@ export interface LeaderboardRow {
   /** Pooled over the arm's trajectories (pass rate: passes / trials; gcpc: mean score). */
   value: number;
   ci: [number, number] | null;
+  /** Every draw gave the arm this value (e.g. it passed every task): `ci` has zero width and says nothing. */
+  degenerate?: true;
   few_clusters: boolean;
   /** What public leaderboards print: the mean of the per-run values (run = trial index) ± the SE over runs. */
   runs: { k: number; mean: number | null; se: number | null };
@@ -38,6 +41,8 @@ export interface PairwiseRow {
   tasks: number;
   delta: number | null;
   ci: [number, number] | null;
+  /** Every draw gave this Δ (e.g. the same difference on every common task). */
+  degenerate?: true;
   p: number | null;
   p_holm: number | null;
 }
@@ -99,6 +104,7 @@ export function leaderboard(
     tasks: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0),
     value: ratio(a, null),
     ci: ranks.valueCi[i],
+    ...degenerateMark(ranks.bootstrap, `value:${i}`),
     few_clusters: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0) < FEW_CLUSTERS,
     runs: runFigure(a),
     rank: ranks.estimate[i],
@@ -277,7 +283,7 @@ function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): 
       },
     },
   });
-  return { ...base, delta, ci: res.ci.delta, p };
+  return { ...base, delta, ci: res.ci.delta, ...degenerateMark(res.bootstrap), p };
 }
 
 /**

@@ -50,7 +50,11 @@ export function rq1Sections(ctx: SectionContext): Section[] {
       caption: `${boot}.${mc(r.rq1.by_condition)}${synthetic}`,
       columns: withPaper(ctx, ["condition", "n", "AUC", "bootstrap CI"]),
       rows: r.rq1.by_condition.map((a) =>
-        row(ctx, [a.method, a.n, f3(a.auc), ci(a.ci)], `rq1.condition.${a.method.replace(/^gcpc \((.*)\)$/, "$1")}`),
+        row(
+          ctx,
+          [a.method, a.n, f3(a.auc), ci(a.ci, a.degenerate)],
+          `rq1.condition.${a.method.replace(/^gcpc \((.*)\)$/, "$1")}`,
+        ),
       ),
     },
     ...judgeSections(ctx),
@@ -72,7 +76,11 @@ function judgeSections(ctx: SectionContext): Section[] {
       columns: ["quantity", "value", "95% CI"],
       rows: [
         ["Krippendorff α (nominal)", f3(j.alpha), ci(j.ci, isDegenerate(j.bootstrap, "alpha"))],
-        ["pairwise agreement", pct(j.pairwise_agreement), ciPct(j.pairwise_agreement_ci)],
+        [
+          "pairwise agreement",
+          pct(j.pairwise_agreement),
+          ciPct(j.pairwise_agreement_ci, false, isDegenerate(j.bootstrap, "agreement")),
+        ],
       ],
     },
   ];

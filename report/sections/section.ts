@@ -91,5 +91,7 @@ export function mcNote(
   const ses = descriptors.flatMap((d) => d?.mc_se ?? []);
   if (ses.length === 0) return fewText;
   const worst = max(ses)!;
-  return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} (batch means, 20 batches).${fewText}`;
+  // 0 when every draw is the same (a degenerate interval): "0", not toPrecision's "0.0".
+  const shown = worst === 0 ? "0" : worst.toPrecision(2);
+  return ` Monte Carlo SE of the interval endpoints ≤ ${shown} (batch means, 20 batches).${fewText}`;
 }
