@@ -108,7 +108,8 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
       `(unmatched: ${r.matched.unmatched_a} of a, ${r.matched.unmatched_b} of b; ` +
       `${r.matched.no_trial} without a trial index).`,
     "",
-    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
+    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ` +
+      `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
     `Noise floor ${f3(r.noise_floor.value)} (${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +

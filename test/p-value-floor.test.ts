@@ -92,7 +92,7 @@ test("the binomial sign test's p equals the exact BigInt tail 2·Σ C(n, j) / 2^
 test("p-values print as a number down to 1e-300 and as '< 1e-300' below it, in the report and on the site", async () => {
   // The site's formatter is plain JavaScript served to the browser (no types): imported by a computed path.
   const page = "../src/components/number-format.js";
-  const { fmtP } = (await import(page)) as { fmtP: (p: number | null) => string };
+  const { fmtP, fmtP4 } = (await import(page)) as Record<"fmtP" | "fmtP4", (p: number | null) => string>;
   const cases: [number | null, string][] = [
     [null, "n/a"],
     [0, "< 1e-300"],
@@ -108,4 +108,6 @@ test("p-values print as a number down to 1e-300 and as '< 1e-300' below it, in t
     assert.equal(pv(p), text, `report ${p}`);
     assert.equal(fmtP(p), text, `site ${p}`);
   }
+  // The explorer's criteria table keeps four significant digits above the same floor.
+  assert.deepEqual([0, 5e-301, 0.001953125, null].map(fmtP4), ["< 1e-300", "< 1e-300", "0.001953", "n/a"]);
 });

@@ -23,3 +23,6 @@ export const fmtP = (p) =>
       : p < 1e-4
         ? p.toExponential(1)
         : p.toFixed(4);
+/** A p-value to four significant digits (the explorer's sortable criteria table), with the same floor as fmtP. */
+export const fmtP4 = (p) =>
+  p === null || p === undefined || !Number.isFinite(p) ? "n/a" : p < 1e-300 ? "< 1e-300" : p.toPrecision(4);
