@@ -52,6 +52,10 @@ export function ciPct(c: [number, number] | null | undefined, signed = false, de
   return `[${f(c[0])}, ${f(c[1])}]`;
 }
 
+/** A value and its interval; only "n/a" when the value is not defined (an empty transition has neither). */
+export const valueAndInterval = (value: string, interval: string): string =>
+  value === "n/a" ? value : `${value} ${interval}`;
+
 /** The cell for a result that is not defined on this store (docs/architecture.md, "not defined"). */
 export function notAvailable(x: unknown): string | null {
   if (!x || typeof x !== "object" || !("available" in x) || x.available !== false) return null;

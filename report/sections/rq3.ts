@@ -1,4 +1,4 @@
-import { ci, ciPct, f3, isDegenerate, pct, pv } from "../format.js";
+import { ci, ciPct, f3, isDegenerate, pct, pv, valueAndInterval } from "../format.js";
 import { mcNote, row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
 
 const PAPER_COLUMNS = ["paper n", "paper median Δ", "paper improved", "paper regressed"];
@@ -35,7 +35,7 @@ export function rq3Sections(ctx: SectionContext): Section[] {
               [
                 all ? "all pairs" : t.group,
                 t.n,
-                `${f3(t.median_delta)} ${ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))}`,
+                valueAndInterval(f3(t.median_delta), ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))),
                 shareCell(t.improved_share, t.improved_share_ci, isDegenerate(t.bootstrap, "improved")),
                 shareCell(t.regressed_share, t.regressed_share_ci, isDegenerate(t.bootstrap, "regressed")),
                 pv(t.sign_test_p),
@@ -124,4 +124,4 @@ function criteriaSection(ctx: SectionContext): Section {
 }
 
 const shareCell = (share: number | null, interval: [number, number] | null, degenerate: boolean) =>
-  `${pct(share)} ${ciPct(interval, false, degenerate)}`;
+  valueAndInterval(pct(share), ciPct(interval, false, degenerate));
