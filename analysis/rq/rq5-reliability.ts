@@ -43,6 +43,9 @@ export interface Rq5Result {
         n_outcome: number;
         rho_outcome: number | null;
         rho_outcome_ci: [number, number] | null;
+        /** Each ρ's bootstrap: seed, resamples, clusters, few_clusters, Monte Carlo SE, degenerate statistics. */
+        bootstrap_plain: BootstrapDescriptor | null;
+        bootstrap_outcome: BootstrapDescriptor | null;
       }[]
     | NotAvailable;
   transfer: {
@@ -190,6 +193,8 @@ function judgeSubstitution(p: PreparedStore, settings: BootstrapSettings): Rq5Re
       n_outcome: outcome.rho_n,
       rho_outcome: outcome.rho,
       rho_outcome_ci: outcome.rho_ci,
+      bootstrap_plain: plain.bootstrap,
+      bootstrap_outcome: outcome.bootstrap,
     };
   });
 }

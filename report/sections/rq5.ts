@@ -77,14 +77,17 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
     ? js.flatMap((j) => [
         row(
           ctx,
-          [`ρ plain GCPC, primary vs ${j.judge}`, `${f3(j.rho_plain)} ${ci(j.rho_plain_ci)} (n ${j.n_plain})`],
+          [
+            `ρ plain GCPC, primary vs ${j.judge}`,
+            `${f3(j.rho_plain)} ${ci(j.rho_plain_ci, isDegenerate(j.bootstrap_plain))} (n ${j.n_plain})`,
+          ],
           "rq5.judge.rho_plain",
         ),
         row(
           ctx,
           [
             `ρ with official outcome, primary vs ${j.judge}`,
-            `${f3(j.rho_outcome)} ${ci(j.rho_outcome_ci)} (n ${j.n_outcome})`,
+            `${f3(j.rho_outcome)} ${ci(j.rho_outcome_ci, isDegenerate(j.bootstrap_outcome))} (n ${j.n_outcome})`,
           ],
           "rq5.judge.rho_outcome",
         ),
@@ -93,8 +96,13 @@ function reliabilityRows(ctx: SectionContext, rq5: Rq5): Cell[][] {
   return [row(ctx, ["α across runs [95% CI]", alpha], "rq5.reliability.alpha"), ...judges];
 }
 
+/** The caption's Monte Carlo and few-clusters note over every interval of the table: α and each judge's ρ. */
 function rq5Mc(rq5: Rq5): string {
-  return "bootstrap" in rq5.reliability ? mcNote([rq5.reliability.bootstrap]) : "";
+  const js = rq5.judge_substitution;
+  return mcNote([
+    "bootstrap" in rq5.reliability ? rq5.reliability.bootstrap : null,
+    ...(Array.isArray(js) ? js.flatMap((j) => [j.bootstrap_plain, j.bootstrap_outcome]) : []),
+  ]);
 }
 
 function pairCheckSection(ctx: SectionContext): Section {
