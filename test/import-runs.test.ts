@@ -85,6 +85,12 @@ test("terminal-bench: GCPC over the tests is flagged not outcome-free in every f
   assert.match(gcpc.note ?? "", /^not outcome-free: the outcome is computed from these items/);
   const md = await cli(["report", join(repo, "data/real/terminal-bench"), "--resamples", "100"]);
   assert.match(md.stdout, /\| gcpc \|[^\n]*not outcome-free: the outcome is computed from these items/);
+  // Every run is condition none: RQ3 has no with/without pair, and says so instead of printing empty transitions.
+  assert.equal(report.rq3.available, false);
+  assert.match(report.rq3.reason ?? "", /^no matched pair: no trial of a task ran both without/);
+  assert.equal(report.rq3.pairs_total, 0);
+  assert.match(md.stdout, /\| not available: no matched pair: [^\n]*\n\n## RQ3: cluster-robust tests/);
+  assert.doesNotMatch(md.stdout, /\| FAIL→FAIL \| 0 \|/);
 });
 
 test("tau2: base vs fine-tuned import with every check as an item, outcome-determining by the reward basis", async () => {

@@ -141,7 +141,14 @@ export function rq3Plan(
     p,
     scored.filter((d) => d.transition === "FAIL→FAIL"),
   );
-  const noJudgments = !p.hasJudgments;
+  const reason = !p.hasJudgments
+    ? "the store holds no judgments (outcome-only store): Δ GCPC needs item labels"
+    : pairs.length === 0
+      ? "no matched pair: no trial of a task ran both without (condition none) and with curated skills under " +
+        "the same harness, model and source"
+      : scored.length === 0
+        ? `every one of the ${pairs.length} matched pairs has a zero-evidence side (all Abstain): no Δ is defined`
+        : undefined;
   const assemble = (results: readonly unknown[]): Rq3Result => {
     const summaries = groups.map(
       (g, i): TransitionSummary => ({
@@ -152,8 +159,8 @@ export function rq3Plan(
       }),
     );
     return {
-      available: !noJudgments,
-      ...(noJudgments ? { reason: "the store holds no judgments (outcome-only store): Δ GCPC needs item labels" } : {}),
+      available: reason === undefined,
+      ...(reason === undefined ? {} : { reason }),
       estimator:
         "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
         "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign-flip test " +

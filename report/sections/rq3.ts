@@ -107,19 +107,21 @@ function criteriaSection(ctx: SectionContext): Section {
       "discordant pairs); q = Benjamini–Hochberg over all those items. Every item is in the downloads " +
       `(criteria.csv).${ctx.synthetic}`,
     columns: ["task", "item", "criterion", "category", "pairs", "improved", "regressed", "McNemar p", "BH q"],
-    rows: rows
-      .slice(0, TOP_CRITERIA)
-      .map((c) => [
-        c.task_id,
-        c.item_id,
-        c.text,
-        c.category ?? "",
-        c.pairs,
-        c.improved,
-        c.regressed,
-        pv(c.mcnemar_p),
-        pv(c.bh_q),
-      ]),
+    rows: !r3.available
+      ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
+      : rows
+          .slice(0, TOP_CRITERIA)
+          .map((c) => [
+            c.task_id,
+            c.item_id,
+            c.text,
+            c.category ?? "",
+            c.pairs,
+            c.improved,
+            c.regressed,
+            pv(c.mcnemar_p),
+            pv(c.bh_q),
+          ]),
   };
 }
 
