@@ -8,7 +8,7 @@ import {
 } from "../analysis/rq/compare-arms.js";
 import { leaderboard, type Leaderboard } from "../analysis/rq/leaderboard.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
-import { ci, ciPct, f3, isDegenerate, pct, pv, signedPct, valueAndInterval } from "../report/format.js";
+import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, shareCell, signedPct } from "../report/format.js";
 import { csvValue, escapeMarkdownCell } from "../report/render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
@@ -16,10 +16,6 @@ import { loadValidStore, type Progress } from "./commands.js";
 import { UsageError } from "./errors.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import type { Io } from "./terminal.js";
-
-/** A share's interval, or the degenerate text when the bootstrap marks the statistic so. */
-const shareCi = (c: [number, number] | null, b: { degenerate?: string[] } | null, stat: string) =>
-  ciPct(c, false, isDegenerate(b, stat));
 
 /** `FIELD=VALUE[,FIELD=VALUE...]`, each FIELD a descriptive field (ARM_FIELDS). */
 export function parseSelector(flag: string, raw: unknown): Selector {
@@ -129,9 +125,9 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
     for (const [cell, t] of Object.entries(r.transitions))
       lines.push(
         `| ${cell} | ${t.n} | ${t.tasks} | ${f3(t.delta.q25)} / ${f3(t.delta.median)} / ${f3(t.delta.q75)} | ` +
-          `${valueAndInterval(f3(t.delta.median), ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median")))} | ` +
-          `${valueAndInterval(pct(t.improved_share), shareCi(t.improved_share_ci, t.bootstrap, "improved"))} | ` +
-          `${valueAndInterval(pct(t.regressed_share), shareCi(t.regressed_share_ci, t.bootstrap, "regressed"))} | ` +
+          `${estimateCell(t.delta.median, t.median_delta_ci, isDegenerate(t.bootstrap, "median"))} | ` +
+          `${shareCell(t.improved_share, t.improved_share_ci, isDegenerate(t.bootstrap, "improved"))} | ` +
+          `${shareCell(t.regressed_share, t.regressed_share_ci, isDegenerate(t.bootstrap, "regressed"))} | ` +
           `${pv(t.clustered_sign_test_p)} |`,
       );
   } else lines.push(`Transitions: not available (${escapeMarkdownCell(r.transitions.reason)}).`);

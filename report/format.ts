@@ -53,8 +53,16 @@ export function ciPct(c: [number, number] | null | undefined, signed = false, de
 }
 
 /** A value and its interval; only "n/a" when the value is not defined (an empty transition has neither). */
-export const valueAndInterval = (value: string, interval: string): string =>
+const valueAndInterval = (value: string, interval: string): string =>
   value === "n/a" ? value : `${value} ${interval}`;
+
+/** An estimate (3 decimals) with its interval, or the degenerate text; "n/a" alone when it is not defined. */
+export const estimateCell = (estimate: Maybe, interval: [number, number] | null, degenerate: boolean): string =>
+  valueAndInterval(f3(estimate), ci(interval, degenerate));
+
+/** A share (percent) with its interval, or the degenerate text; "n/a" alone when it is not defined. */
+export const shareCell = (share: Maybe, interval: [number, number] | null, degenerate: boolean): string =>
+  valueAndInterval(pct(share), ciPct(interval, false, degenerate));
 
 /** The cell for a result that is not defined on this store (docs/architecture.md, "not defined"). */
 export function notAvailable(x: unknown): string | null {

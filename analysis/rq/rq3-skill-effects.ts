@@ -101,6 +101,19 @@ const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
   ["PASS", "PASS"],
 ];
 
+/** Why RQ3 has nothing to show on this store, if so; its result keeps every key either way. */
+function unavailableReason(hasJudgments: boolean, pairs: number, scored: number): string | undefined {
+  if (!hasJudgments) return "the store holds no judgments (outcome-only store): Δ GCPC needs item labels";
+  if (pairs === 0)
+    return (
+      "no matched pair: no trial of a task ran both without (condition none) and with curated skills under " +
+      "the same harness, model and source"
+    );
+  if (scored === 0)
+    return `every one of the ${pairs} matched pairs has a zero-evidence side (all Abstain): no Δ is defined`;
+  return undefined;
+}
+
 /** RQ3 (paper §4.4, Figure 5): Δ plain GCPC per matched pair, grouped by outcome transition. */
 export function rq3SkillEffects(p: PreparedStore, settings: BootstrapSettings): Rq3Result {
   const plan = rq3Plan(p, settings);
@@ -141,14 +154,7 @@ export function rq3Plan(
     p,
     scored.filter((d) => d.transition === "FAIL→FAIL"),
   );
-  const reason = !p.hasJudgments
-    ? "the store holds no judgments (outcome-only store): Δ GCPC needs item labels"
-    : pairs.length === 0
-      ? "no matched pair: no trial of a task ran both without (condition none) and with curated skills under " +
-        "the same harness, model and source"
-      : scored.length === 0
-        ? `every one of the ${pairs.length} matched pairs has a zero-evidence side (all Abstain): no Δ is defined`
-        : undefined;
+  const reason = unavailableReason(p.hasJudgments, pairs.length, scored.length);
   const assemble = (results: readonly unknown[]): Rq3Result => {
     const summaries = groups.map(
       (g, i): TransitionSummary => ({

@@ -1,4 +1,4 @@
-import { ci, ciPct, f3, isDegenerate, pct, pv, valueAndInterval } from "../format.js";
+import { estimateCell, f3, isDegenerate, pct, pv, shareCell } from "../format.js";
 import { mcNote, row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
 
 const PAPER_COLUMNS = ["paper n", "paper median Δ", "paper improved", "paper regressed"];
@@ -11,7 +11,7 @@ export function rq3Sections(ctx: SectionContext): Section[] {
     `${r3.unmatched} unmatched cells, ${r3.unmatched_no_trial} trajectories without a trial index (never matched), ` +
     `${r3.duplicate_trials} duplicate trials. CIs: ${ctx.boot}, tasks resampled with their pairs. ` +
     "The sign test treats pairs as independent, as the paper does; the clustered test is in the next table." +
-    `${available(r3) ? mcNote([...r3.transitions, r3.all].map((t) => t.bootstrap)) : ""}${ctx.synthetic}`;
+    `${r3.available ? mcNote([...r3.transitions, r3.all].map((t) => t.bootstrap)) : ""}${ctx.synthetic}`;
   const columns = [
     "transition",
     "n",
@@ -35,7 +35,7 @@ export function rq3Sections(ctx: SectionContext): Section[] {
               [
                 all ? "all pairs" : t.group,
                 t.n,
-                valueAndInterval(f3(t.median_delta), ci(t.median_delta_ci, isDegenerate(t.bootstrap, "median"))),
+                estimateCell(t.median_delta, t.median_delta_ci, isDegenerate(t.bootstrap, "median")),
                 shareCell(t.improved_share, t.improved_share_ci, isDegenerate(t.bootstrap, "improved")),
                 shareCell(t.regressed_share, t.regressed_share_ci, isDegenerate(t.bootstrap, "regressed")),
                 pv(t.sign_test_p),
@@ -52,7 +52,17 @@ export function rq3Sections(ctx: SectionContext): Section[] {
   ];
 }
 
-const available = (r3: SectionContext["report"]["rq3"]) => r3.available && r3.transitions.length > 0;
+const TESTS_COLUMNS = [
+  "transition",
+  "tasks",
+  "clustered sign test p",
+  "Holm",
+  "BH",
+  "within noise",
+  "between",
+  "material",
+  "note",
+];
 
 function testsSection(ctx: SectionContext): Section {
   const r3 = ctx.report.rq3;
@@ -65,19 +75,9 @@ function testsSection(ctx: SectionContext): Section {
       `${r3.noise_floor_source?.definition ?? "the paper's"}. ` +
       "Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ " +
       `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,
-    columns: [
-      "transition",
-      "tasks",
-      "clustered sign test p",
-      "Holm",
-      "BH",
-      "within noise",
-      "between",
-      "material",
-      "note",
-    ],
+    columns: TESTS_COLUMNS,
     rows: !r3.available
-      ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
+      ? [unavailableRow(ctx, `not available: ${r3.reason}`, TESTS_COLUMNS.length, 0)]
       : [...r3.transitions, r3.all].map((t) => [
           t.group === "any→any" ? "all pairs" : t.group,
           t.tasks,
@@ -94,6 +94,18 @@ function testsSection(ctx: SectionContext): Section {
 
 const TOP_CRITERIA = 15;
 
+const CRITERIA_COLUMNS = [
+  "task",
+  "item",
+  "criterion",
+  "category",
+  "pairs",
+  "improved",
+  "regressed",
+  "McNemar p",
+  "BH q",
+];
+
 function criteriaSection(ctx: SectionContext): Section {
   const r3 = ctx.report.rq3;
   const rows = (r3.criteria_fail_fail ?? []).filter((c) => c.mcnemar_p !== null);
@@ -106,9 +118,9 @@ function criteriaSection(ctx: SectionContext): Section {
       "without the skill and Yes with it; regressed = the reverse. Exact McNemar test (two-sided binomial on the " +
       "discordant pairs); q = Benjamini–Hochberg over all those items. Every item is in the downloads " +
       `(criteria.csv).${ctx.synthetic}`,
-    columns: ["task", "item", "criterion", "category", "pairs", "improved", "regressed", "McNemar p", "BH q"],
+    columns: CRITERIA_COLUMNS,
     rows: !r3.available
-      ? [[`not available: ${r3.reason}`, "", "", "", "", "", "", "", ""]]
+      ? [unavailableRow(ctx, `not available: ${r3.reason}`, CRITERIA_COLUMNS.length, 0)]
       : rows
           .slice(0, TOP_CRITERIA)
           .map((c) => [
@@ -124,6 +136,3 @@ function criteriaSection(ctx: SectionContext): Section {
           ]),
   };
 }
-
-const shareCell = (share: number | null, interval: [number, number] | null, degenerate: boolean) =>
-  valueAndInterval(pct(share), ciPct(interval, false, degenerate));
