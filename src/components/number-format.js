@@ -7,22 +7,20 @@ export const fmt = (x) => (x === null || x === undefined || !Number.isFinite(Num
 export const DEGENERATE_TEXT = "degenerate: every draw equals the estimate";
 /** What every format prints instead of an analytic interval whose standard error is 0 (report/format.ts). */
 export const ZERO_SE_TEXT = "degenerate: standard error 0";
-/** An interval, or the degenerate text when every draw equalled the estimate (the row's `degenerate` mark). */
-export const fmtCI = (c, missing = "n/a", degenerate = false) =>
-  degenerate ? DEGENERATE_TEXT : c ? `[${fmt(c[0])}, ${fmt(c[1])}]` : missing;
+/** An interval with its ends in `format`, the degenerate text when every draw equalled the estimate, or `missing`. */
+export const fmtInterval = (c, format, missing = "n/a", degenerate = false) =>
+  degenerate ? DEGENERATE_TEXT : c ? `[${format(c[0])}, ${format(c[1])}]` : missing;
+/** An interval to three decimals (fmtInterval with fmt). */
+export const fmtCI = (c, missing = "n/a", degenerate = false) => fmtInterval(c, fmt, missing, degenerate);
 /** Whether a bootstrap descriptor lists `stat` (or, without one, any statistic) as degenerate. */
 export const isDegenerate = (b, stat) =>
   stat ? (b?.degenerate ?? []).includes(stat) : (b?.degenerate ?? []).length > 0;
-/** p-values as the report prints them (report/format.ts, pv): four decimals, one significant digit below 1e-4,
- * "< 1e-300" below the floor where doubles no longer resolve an exact test's tail (an underflowed p is 0). */
-export const fmtP = (p) =>
-  p === null || p === undefined || !Number.isFinite(p)
-    ? "n/a"
-    : p < 1e-300
-      ? "< 1e-300"
-      : p < 1e-4
-        ? p.toExponential(1)
-        : p.toFixed(4);
+/** The smallest p printed as a number, as in report/format.ts (P_DISPLAY_FLOOR): an exact test's tail below it is
+ * not resolved in doubles (an underflowed p is 0). */
+const P_DISPLAY_FLOOR = 1e-300;
+const pText = (p, number) =>
+  p === null || p === undefined || !Number.isFinite(p) ? "n/a" : p < P_DISPLAY_FLOOR ? "< 1e-300" : number(p);
+/** p-values as the report prints them (report/format.ts, pv): four decimals, one significant digit below 1e-4. */
+export const fmtP = (p) => pText(p, (x) => (x < 1e-4 ? x.toExponential(1) : x.toFixed(4)));
 /** A p-value to four significant digits (the explorer's sortable criteria table), with the same floor as fmtP. */
-export const fmtP4 = (p) =>
-  p === null || p === undefined || !Number.isFinite(p) ? "n/a" : p < 1e-300 ? "< 1e-300" : p.toPrecision(4);
+export const fmtP4 = (p) => pText(p, (x) => x.toPrecision(4));
