@@ -97,19 +97,22 @@ export function leaderboard(
   if (arms.length < 2) return notAvailable("fewer than two arms");
   const ranks = rankIntervals(arms, clusters, o.settings);
   const pairwise = pairwiseRows(arms, clusters, o.settings);
-  const rows: LeaderboardRow[] = arms.map((a, i) => ({
-    arm: a.arm,
-    fields: a.fields,
-    trajectories: a.trajectories,
-    tasks: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0),
-    value: ratio(a, null),
-    ci: ranks.valueCi[i],
-    ...degenerateMark(ranks.bootstrap, `value:${i}`),
-    few_clusters: a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0) < FEW_CLUSTERS,
-    runs: runFigure(a),
-    rank: ranks.estimate[i],
-    rank_ci: ranks.rankCi[i],
-  }));
+  const rows = arms.map((a, i): LeaderboardRow => {
+    const tasks = a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+    return {
+      arm: a.arm,
+      fields: a.fields,
+      trajectories: a.trajectories,
+      tasks,
+      value: ratio(a, null),
+      ci: ranks.valueCi[i],
+      ...degenerateMark(ranks.bootstrap, `value:${i}`),
+      few_clusters: tasks < FEW_CLUSTERS,
+      runs: runFigure(a),
+      rank: ranks.estimate[i],
+      rank_ci: ranks.rankCi[i],
+    };
+  });
   const order = rows
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
