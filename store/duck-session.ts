@@ -89,7 +89,7 @@ export async function openDuckSession(
     ({ instance, admin } = await held.shared);
     await admin(`ATTACH ':memory:' AS ${name}`);
   } catch (e) {
-    held.users--;
+    await leave(false); // this pass never held a database: give up its place, keep the instance for the others
     throw e;
   }
   let closed = false;
