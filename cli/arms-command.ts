@@ -220,6 +220,8 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   return 0;
 }
 
+const rankSet = (c: [number, number] | null) => (c ? `[${c[0]}, ${c[1]}]` : "n/a");
+
 function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
   const value = r.metric === "pass_rate" ? pct : f3;
   const interval = (c: [number, number] | null, degenerate?: boolean) =>
@@ -231,25 +233,34 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
       '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
       "over runs.",
     "",
-    "| rank [95% CI] | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) |",
-    "|---|---|---|---|---|---|",
+    "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) |",
+    "|---|---|---|---|---|---|---|",
     ...r.rows.map(
       (x) =>
-        `| ${x.rank} [${x.rank_ci ? `${x.rank_ci[0]}, ${x.rank_ci[1]}` : "n/a"}] | ${escapeMarkdownCell(x.arm)} | ` +
+        `| ${x.rank} ${rankSet(x.rank_ci)} | ${rankSet(x.rank_ci_joint)} | ${escapeMarkdownCell(x.arm)} | ` +
         `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci, x.degenerate)} | ` +
         `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} |`,
     ),
     "",
+    `"rank [95% CI]" holds for one arm at a time (percentile of its bootstrap ranks); the joint rank set holds for ` +
+      `every arm at once: ${r.rank_joint ? `${r.rank_joint.method} (c = ${f3(r.rank_joint.critical)}, ` +
+      `${r.rank_joint.resamples} resamples, seed ${r.rank_joint.seed})` : "not defined (fewer than 2 tasks)"}.`,
+    "",
     `Tie groups (runs of adjacent arms no pair of which the data separates, Holm-adjusted p ≥ 0.05): ` +
       r.tie_groups.map((g) => `{${g.map(escapeMarkdownCell).join("; ")}}`).join(" "),
     "",
-    "| row − column | tasks | Δ [95% CI] | p (sign-flip) | p (Holm) |",
-    "|---|---|---|---|---|",
+    "p (sign-flip): the task-level sign-flip test of the task differences d_t, P(|Σ ±d_t| ≥ |Σ d_t|) over " +
+      "the 2^T sign assignments (exact on their common grid, else Monte Carlo with its SE); p (sign test): the " +
+      "binomial sign test of sign(d_t) beside it, which ignores the sizes; Holm over all pairs, of the sign-flip p.",
+    "",
+    "| row − column | tasks | Δ [95% CI] | p (sign-flip) | p (Holm) | p (sign test) |",
+    "|---|---|---|---|---|---|",
     ...r.pairwise.map(
       (x) =>
         `| ${escapeMarkdownCell(x.row)} − ${escapeMarkdownCell(x.column)} | ${x.tasks} | ` +
         `${f3(x.delta)} ${ci(x.ci, x.degenerate)} | ` +
-        `${pv(x.p)} | ${pv(x.p_holm)} |`,
+        `${pv(x.p)}${x.test.mc_se === null ? "" : ` (MC SE ${pv(x.test.mc_se)})`} | ${pv(x.p_holm)} | ` +
+        `${pv(x.sign_test_p)} |`,
     ),
   ];
   return `${lines.join("\n")}\n`;
@@ -272,6 +283,10 @@ function leaderboardCsv(r: Leaderboard): string {
       "runs_se",
       "p",
       "p_holm",
+      "rank_joint_low",
+      "rank_joint_high",
+      "p_sign_test",
+      "p_mc_se",
     ],
   ];
   for (const x of r.rows)
@@ -288,6 +303,10 @@ function leaderboardCsv(r: Leaderboard): string {
       x.rank_ci?.[1] ?? null,
       x.runs.mean,
       x.runs.se,
+      null,
+      null,
+      x.rank_ci_joint?.[0] ?? null,
+      x.rank_ci_joint?.[1] ?? null,
       null,
       null,
     ]);
@@ -307,6 +326,10 @@ function leaderboardCsv(r: Leaderboard): string {
       null,
       x.p,
       x.p_holm,
+      null,
+      null,
+      x.sign_test_p,
+      x.test.mc_se,
     ]);
   return `${rows.map((row) => row.map(csvValue).join(",")).join("\n")}\n`;
 }

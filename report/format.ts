@@ -5,9 +5,15 @@
  */
 type Maybe = number | null | undefined;
 
-export const f3 = (x: Maybe): string => (x === null || x === undefined || !Number.isFinite(x) ? "n/a" : x.toFixed(3));
+/**
+ * x to `digits` decimals, rounded as its 12-significant-digit decimal is: a mean over runs of 0.5675 computed as
+ * 0.56749999999999989 prints 56.8% like the pooled 0.5675 beside it, not 56.7% (the same value, two texts).
+ */
+export const fixed = (x: number, digits: number): string => Number(x.toPrecision(12)).toFixed(digits);
 
-export const pct = (x: Maybe): string => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
+export const f3 = (x: Maybe): string => (x === null || x === undefined || !Number.isFinite(x) ? "n/a" : fixed(x, 3));
+
+export const pct = (x: Maybe): string => (x === null || x === undefined ? "n/a" : `${fixed(100 * x, 1)}%`);
 
 export { isDegenerate } from "../analysis/estimates/bootstrap-interval.js";
 
@@ -42,7 +48,7 @@ export const pv = (p: Maybe): string =>
 
 export function signedPct(x: Maybe): string {
   if (x === null || x === undefined) return "n/a";
-  return `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
+  return `${x >= 0 ? "+" : ""}${fixed(100 * x, 1)} pp`;
 }
 
 export function ciPct(c: [number, number] | null | undefined, signed = false, degenerate?: boolean): string {

@@ -130,15 +130,35 @@ test("task pairs: the sign-flip p equals a brute-force enumeration of every sign
   assert.equal(r.pairing.mode, "task", "several attempts per task: task pairing");
   const d = passes.map(([a, b]) => (b - a) / 3);
   assert.ok(Math.abs(r.pass_rate_delta.estimate! - d.reduce((x, y) => x + y, 0) / d.length) < 1e-12);
-  // The statistic is Σ sign(d_t); every one of the 2^8 flips of the tasks' signs is equally likely under H0.
-  const s = d.map(Math.sign);
-  const observed = Math.abs(s.reduce((x, y) => x + y, 0));
+  // The statistic is Σ d_t (sizes count, not only signs); every one of the 2^8 sign flips is equally likely under H0.
+  const observed = Math.abs(d.reduce((x, y) => x + y, 0));
   let extreme = 0;
   for (let mask = 0; mask < 256; mask++) {
-    const flipped = s.reduce((acc, x, i) => acc + (mask & (1 << i) ? -x : x), 0);
-    if (Math.abs(flipped) >= observed) extreme++;
+    const flipped = d.reduce((acc, x, i) => acc + (mask & (1 << i) ? -x : x), 0);
+    if (Math.abs(flipped) >= observed - 1e-12) extreme++;
   }
   assert.ok(Math.abs(r.pass_rate_delta.p! - extreme / 256) < 1e-12, `${r.pass_rate_delta.p} vs ${extreme / 256}`);
+  // The sign test of the same signs differs here: it ignores that +1 and −1/3 are not the same size.
+  const s = d.map(Math.sign);
+  let signExtreme = 0;
+  for (let mask = 0; mask < 256; mask++) {
+    const flipped = s.reduce((acc, x, i) => acc + (mask & (1 << i) ? -x : x), 0);
+    if (Math.abs(flipped) >= Math.abs(s.reduce((x, y) => x + y, 0))) signExtreme++;
+  }
+  assert.notEqual(extreme, signExtreme);
+  // Trial pairing of the same attempts: 3 pairs per task are not independent, so the test is clustered by task
+  // and gives the same p (each task's discordance is 3·d_t); McNemar over the 24 pairs would treat them as iid.
+  const trial = result(
+    compareArms(prepareStore(smallStore("task pairs (synthetic)", rows)), {
+      a: { model: "A" },
+      b: { model: "B" },
+      pair: "trial",
+      settings,
+    }),
+  );
+  assert.equal(trial.pass_rate_delta.clustered, true);
+  assert.match(trial.pass_rate_delta.test, /task-clustered: 8 of 8 tasks hold several trial pairs/);
+  assert.ok(Math.abs(trial.pass_rate_delta.p! - extreme / 256) < 1e-12);
 });
 
 test("the exact McNemar p of gcpc compare matches scipy on the τ² base vs fine-tuned store (40 vs 11)", async () => {
@@ -160,8 +180,38 @@ test("the exact McNemar p of gcpc compare matches scipy on the τ² base vs fine
   for (const key of ["a", "b", "pairing", "matched", "pass_rate_delta", "transitions", "items", "noise_floor"])
     assert.ok(key in out, key);
   assert.deepEqual(out.matched.pairs, 140);
-  assert.ok(Math.abs(out.pass_rate_delta.p - scipy.find((c) => c.up === 40 && c.down === 11)!.p) < 1e-15);
-  assert.match(out.pass_rate_delta.test, /40 FAIL→PASS, 11 PASS→FAIL/);
+  // 40 of the 100 tasks hold several trial pairs: the iid McNemar (40 vs 11 discordant, scipy p 6e-5 too) is
+  // replaced by the task-clustered sign-flip test, here recomputed from the store's rows with exact BigInt counts.
+  assert.equal(out.pass_rate_delta.clustered, true);
+  assert.match(out.pass_rate_delta.test, /task-clustered: 40 of 100 tasks hold several trial pairs/);
+  const { store } = await readStore(join(repo, "data/real/tau2-sft"));
+  // A pair shares task, trial and every unnamed field (here the harness: llm_agent or llm_agent_solo).
+  const key = (t: { harness?: string | null; task_id: string; trial?: number | null }) =>
+    `${t.harness}|${t.task_id}|${t.trial}`;
+  const outcome = new Map(
+    store.trajectories.filter((t) => t.model !== "gpt-4.1").map((t) => [key(t), t.outcome]),
+  );
+  const perTask = new Map<string, number>();
+  for (const t of store.trajectories) {
+    if (t.model !== "gpt-4.1") continue;
+    const b = outcome.get(key(t));
+    if (b === undefined) continue;
+    const d = (b === "PASS" ? 1 : 0) - (t.outcome === "PASS" ? 1 : 0);
+    perTask.set(t.task_id, (perTask.get(t.task_id) ?? 0) + d);
+  }
+  let counts = new Map<number, bigint>([[0, 1n]]);
+  const blocks = [...perTask.values()].filter((x) => x !== 0);
+  for (const b of blocks) {
+    const next = new Map<number, bigint>();
+    for (const [s, c] of counts) for (const t of [s + b, s - b]) next.set(t, (next.get(t) ?? 0n) + c);
+    counts = next;
+  }
+  const cut = Math.abs(blocks.reduce((x, y) => x + y, 0));
+  let hits = 0n;
+  for (const [s, c] of counts) if (Math.abs(s) >= cut) hits += c;
+  const exact = Number((hits * 10n ** 18n) / 2n ** BigInt(blocks.length)) / 1e18;
+  assert.ok(Math.abs(out.pass_rate_delta.p - exact) < 1e-15, `${out.pass_rate_delta.p} vs ${exact}`);
+  assert.ok(out.pass_rate_delta.p > scipy.find((c) => c.up === 40 && c.down === 11)!.p);
   const bad = await cli(["compare", join(repo, "data/real/tau2-sft"), "--a", "colour=red", "--b", "model=x"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--a needs FIELD=VALUE.*FIELD one of harness, model/);

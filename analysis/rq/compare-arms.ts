@@ -1,10 +1,11 @@
 import {
   bootstrapIntervals,
+  seedFor,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { clusterSignTest } from "../stats/cluster-sign-test.js";
+import { signFlipTest } from "../stats/sign-flip-test.js";
 import { signTestPValue } from "../stats/sign-test.js";
 import { quantileSorted } from "../stats/quantile.js";
 import { taskClusters } from "./common.js";
@@ -56,9 +57,14 @@ export interface CompareResult {
   pass_rate_delta: {
     estimate: number | null;
     ci: [number, number] | null;
-    /** Exact McNemar (trial pairs) or the exact task-level sign-flip test (task pairs), two-sided. */
+    /**
+     * Two-sided: exact McNemar when every task holds one trial pair; else the task-level sign-flip test of the
+     * per-task differences (clustered: repeated attempts of a task are not independent).
+     */
     p: number | null;
     test: string;
+    /** Whether the test treats the task as the unit (true) or the pairs as independent (McNemar). */
+    clustered: boolean;
     bootstrap: BootstrapDescriptor | null;
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
@@ -288,20 +294,8 @@ function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings
     count[clusterOf[i]]++;
   });
   const estimate = d.reduce((a, b) => a + b, 0) / d.length;
-  let test: { p: number; name: string };
-  if (mode === "trial") {
-    const up = d.filter((x) => x > 0).length;
-    const down = d.filter((x) => x < 0).length;
-    test = {
-      p: up + down === 0 ? NaN : signTestPValue(Math.min(up, down), up + down),
-      name: `exact McNemar (binomial on the ${up + down} discordant pairs: ${up} FAIL→PASS, ${down} PASS→FAIL)`,
-    };
-  } else
-    test = {
-      p: clusterSignTest(d, clusterOf).pValue,
-      name: "exact task-level sign-flip test of the per-cell pass-rate differences",
-    };
-  const base = { estimate, p: finite(test.p), test: test.name };
+  const test = pairedTest(d, count, clusters, clusterOf, mode, seedFor(settings, `${figure}:sign-flip`));
+  const base = { estimate, p: finite(test.p), test: test.name, clustered: test.clustered };
   if (clusters < 2) return { ...base, ci: null, bootstrap: null };
   const res = bootstrapIntervals({
     settings,
@@ -321,6 +315,43 @@ function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings
     },
   });
   return { ...base, ci: res.ci.delta, bootstrap: res.bootstrap };
+}
+
+/**
+ * The paired test of the pass-rate Δ. Trial pairs, one per task: exact McNemar. Several pairs in a task
+ * (repeated attempts, or several cells), or task pairing: the units are not independent, so the test is the
+ * task-level sign-flip test of each task's summed difference D_t = Σ (pass(b) − pass(a)) over its pairs
+ * (its discordance FAIL→PASS − PASS→FAIL under trial pairing), exact on the grid of the task means.
+ */
+function pairedTest(
+  d: number[],
+  count: Float64Array,
+  clusters: number,
+  clusterOf: Int32Array,
+  mode: Pairing,
+  seed: string,
+): { p: number; name: string; clustered: boolean } {
+  const repeated = count.reduce((n, c) => n + (c > 1 ? 1 : 0), 0);
+  if (mode === "trial" && repeated === 0) {
+    const up = d.filter((x) => x > 0).length;
+    const down = d.filter((x) => x < 0).length;
+    return {
+      p: up + down === 0 ? NaN : signTestPValue(Math.min(up, down), up + down),
+      name: `exact McNemar (binomial on the ${up + down} discordant pairs: ${up} FAIL→PASS, ${down} PASS→FAIL)`,
+      clustered: false,
+    };
+  }
+  const perTask = new Float64Array(clusters);
+  d.forEach((x, i) => {
+    perTask[clusterOf[i]] += x;
+  });
+  const flip = signFlipTest(perTask, { seed });
+  const what =
+    mode === "trial"
+      ? `task-clustered: ${repeated} of ${clusters} tasks hold several trial pairs, which are not independent, so ` +
+        "each task's discordance (FAIL→PASS − PASS→FAIL) is one unit of"
+      : "each task's summed per-cell pass-rate difference is one unit of";
+  return { p: flip.pValue, name: `${what} the ${flip.method}`, clustered: true };
 }
 
 const TRANSITIONS = ["FAIL→FAIL", "FAIL→PASS", "PASS→FAIL", "PASS→PASS"] as const;

@@ -1,12 +1,16 @@
 import {
   bootstrapIntervals,
   degenerateMark,
+  seedFor,
   FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { clusterSignTest } from "../stats/cluster-sign-test.js";
+import { clusterBootstrap } from "../stats/bootstrap.js";
+import { jointRankSets } from "../stats/joint-rank-sets.js";
+import { signFlipTest } from "../stats/sign-flip-test.js";
+import { signTestPValue } from "../stats/sign-test.js";
 import { holm } from "../stats/multiplicity.js";
 import { compareCodePoints } from "../order.js";
 import { taskClusters } from "./common.js";
@@ -32,6 +36,11 @@ export interface LeaderboardRow {
   /** Bootstrap rank (1 = best) of the value: its estimate and 95% percentile interval over the same task draws. */
   rank: number;
   rank_ci: [number, number] | null;
+  /**
+   * Simultaneous rank set: with 95% confidence every arm's true rank lies in its set at once (Mogstad et al.
+   * 2024; `rank_joint` says how). Wider than `rank_ci`, which holds for one arm at a time.
+   */
+  rank_ci_joint: [number, number] | null;
 }
 
 export interface PairwiseRow {
@@ -43,8 +52,13 @@ export interface PairwiseRow {
   ci: [number, number] | null;
   /** Every draw gave this Δ (e.g. the same difference on every common task). */
   degenerate?: true;
+  /** Two-sided p of the task-level sign-flip test of the d_t (exact on a common grid, else Monte Carlo). */
   p: number | null;
   p_holm: number | null;
+  /** How p was computed: exact (grid 1/L) or Monte Carlo with its draws and standard error. */
+  test: { method: string; exact: boolean; mc_se: number | null };
+  /** The binomial sign test of sign(d_t) beside it (ignores the sizes of the differences): for comparison. */
+  sign_test_p: number | null;
 }
 
 export interface Leaderboard {
@@ -57,6 +71,8 @@ export interface Leaderboard {
   /** Runs of adjacent arms (by value) the data cannot separate: every pair's Holm-adjusted p ≥ 0.05 (may overlap). */
   tie_groups: string[][];
   bootstrap: BootstrapDescriptor | null;
+  /** How `rank_ci_joint` was computed: the method, the critical value and the pairs it separates. */
+  rank_joint: { method: string; critical: number; separated: number; resamples: number; seed: string } | null;
 }
 
 interface Arm {
@@ -72,7 +88,7 @@ interface Arm {
 /**
  * Every arm (the trajectories grouped by `by`) with its value and a task-clustered interval, the figure
  * leaderboards print beside it (mean over runs ± SE over runs), every pair of arms compared on their common
- * tasks (task-clustered bootstrap CI, task-level sign-flip test, Holm over all pairs), bootstrap rank
+ * tasks (task-clustered bootstrap CI, the task-level sign-flip test of the task differences, Holm over all pairs), bootstrap rank
  * intervals (every arm re-ranked on each draw of the tasks), and the tie groups the data cannot separate.
  */
 export function leaderboard(
@@ -111,6 +127,7 @@ export function leaderboard(
       runs: runFigure(a),
       rank: ranks.estimate[i],
       rank_ci: ranks.rankCi[i],
+      rank_ci_joint: ranks.joint?.sets[i] ?? null,
     };
   });
   const order = rows
@@ -130,6 +147,15 @@ export function leaderboard(
       pairwise,
     ),
     bootstrap: ranks.bootstrap,
+    rank_joint: ranks.joint
+      ? {
+          method: ranks.joint.method,
+          critical: ranks.joint.critical,
+          separated: ranks.joint.separated,
+          resamples: ranks.joint.resamples,
+          seed: ranks.joint.seed,
+        }
+      : null,
   };
 }
 
@@ -215,7 +241,7 @@ function rankIntervals(arms: Arm[], clusters: number, settings: BootstrapSetting
     estimate,
   );
   const none = arms.map(() => null);
-  if (clusters < 2) return { estimate: [...estimate], rankCi: none, valueCi: none, bootstrap: null };
+  if (clusters < 2) return { estimate: [...estimate], rankCi: none, valueCi: none, bootstrap: null, joint: null };
   const statistics: Record<string, (w: Float64Array) => number> = {};
   // On each draw the first statistic computes every arm's value and rank; the others read them (in order).
   arms.forEach((_, i) => {
@@ -243,7 +269,24 @@ function rankIntervals(arms: Arm[], clusters: number, settings: BootstrapSetting
     rankCi: arms.map((_, i) => res.ci[`rank:${i}`]),
     valueCi: arms.map((_, i) => res.ci[`value:${i}`]),
     bootstrap: res.bootstrap,
+    joint: jointRanks(arms, clusters, settings),
   };
+}
+
+/** The simultaneous rank sets on the marginal intervals' task draws (same seed, same redraw rule). */
+function jointRanks(arms: Arm[], clusters: number, settings: BootstrapSettings) {
+  const seed = seedFor(settings, "leaderboard:ranks");
+  const statistics: Record<string, (w: Float64Array) => number> = {};
+  arms.forEach((a, i) => {
+    statistics[`value:${i}`] = (w) => ratio(a, w);
+  });
+  const boot = clusterBootstrap({ clusters, statistics, seed, resamples: settings.resamples });
+  const sets = jointRankSets(
+    arms.map((a) => ratio(a, null)),
+    arms.map((_, i) => boot.draws[`value:${i}`]),
+    settings.level,
+  );
+  return { ...sets, resamples: settings.resamples, seed };
 }
 
 function pairwiseRows(arms: Arm[], clusters: number, settings: BootstrapSettings): PairwiseRow[] {
@@ -259,19 +302,25 @@ function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): 
   const common: number[] = [];
   for (let c = 0; c < clusters; c++) if (a.count[c] > 0 && b.count[c] > 0) common.push(c);
   const d = common.map((c) => a.sum[c] / a.count[c] - b.sum[c] / b.count[c]);
-  const base = { row: a.arm, column: b.arm, tasks: common.length, p_holm: null };
+  const figure = `leaderboard:pair:${a.arm}|${b.arm}`;
+  const flip = signFlipTest(d, { seed: seedFor(settings, `${figure}:sign-flip`) });
+  const up = d.filter((x) => x > 0).length;
+  const down = d.filter((x) => x < 0).length;
+  const base = {
+    row: a.arm,
+    column: b.arm,
+    tasks: common.length,
+    p_holm: null,
+    test: { method: flip.method, exact: flip.exact, mc_se: flip.mc_se },
+    sign_test_p: up + down === 0 ? null : finite(signTestPValue(Math.min(up, down), up + down)),
+  };
   if (d.length === 0) return { ...base, delta: null, ci: null, p: null };
   const delta = d.reduce((x, y) => x + y, 0) / d.length;
-  const p = finite(
-    clusterSignTest(
-      d,
-      Int32Array.from(d, (_, i) => i),
-    ).pValue,
-  );
+  const p = finite(flip.pValue);
   if (d.length < 2) return { ...base, delta, ci: null, p };
   const res = bootstrapIntervals({
     settings,
-    figure: `leaderboard:pair:${a.arm}|${b.arm}`,
+    figure,
     clusters: d.length,
     estimator: "mean over common tasks of the difference of the arms' task means; task-clustered percentile bootstrap",
     statistics: {

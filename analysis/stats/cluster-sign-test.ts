@@ -28,6 +28,17 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const statistic = sums.reduce((a, b) => a + b, 0);
   const base = { method: "task-clustered sign-flip test (exact randomization distribution)" as const, statistic };
   if (blocks.length === 0) return { ...base, informative_clusters: 0, pValue: NaN };
+  const p = flipTail(blocks, Math.abs(statistic));
+  return { ...base, informative_clusters: blocks.length, pValue: p };
+}
+
+/**
+ * P(|Σ_t ε_t b_t| ≥ cut) for independent fair signs ε_t = ±1 and positive integers b_t: the exact two-sided
+ * tail of a sign-flip randomization distribution, by convolving the blocks' two-point distributions
+ * (O(blocks × Σ b)). Shared by the clustered sign test (b = |task sign sum|) and the sign-flip test of
+ * values on a common grid (b = |d_t| in grid steps, analysis/stats/sign-flip-test.ts).
+ */
+export function flipTail(blocks: readonly number[], cut: number): number {
   const total = blocks.reduce((a, b) => a + b, 0);
   // dist[k] = P(Σ ε_t |S_t| = k − total), built one cluster at a time: next[k] = ½dist[k − b] + ½dist[k + b].
   // The distribution is symmetric about `total`, exactly (each step adds the same two terms, and a sum of
@@ -56,9 +67,8 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
     loFirst = first;
   }
   let p = 0;
-  const cut = Math.abs(statistic);
   for (let k = 0; k <= 2 * total; k++) if (Math.abs(k - total) >= cut) p += k <= total ? lo[k] : lo[2 * total - k];
-  return { ...base, informative_clusters: blocks.length, pValue: Math.min(1, p) };
+  return Math.min(1, p);
 }
 
 /**

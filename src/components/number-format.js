@@ -1,8 +1,14 @@
 // The site's number formats in a module of their own (no DOM, no vendored library), so that node can import
 // them in tests beside the report's (report/format.ts); section-table.js re-exports them for the pages.
 
+/** x to `digits` decimals, rounded as its 12-significant-digit decimal is (report/format.ts, fixed). */
+export const fixed = (x, digits) => Number(Number(x).toPrecision(12)).toFixed(digits);
 /** The site's number formats, one copy for every page (the report's are in report/format.ts). */
-export const fmt = (x) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? "n/a" : Number(x).toFixed(3));
+export const fmt = (x) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? "n/a" : fixed(x, 3));
+/** A share as a percentage to one decimal (report/format.ts, pct). */
+export const pct = (x) => (x === null || x === undefined ? "n/a" : `${fixed(100 * x, 1)}%`);
+/** A difference of shares in percentage points, signed (report/format.ts, signedPct). */
+export const pp = (x) => (x === null || x === undefined ? "n/a" : `${x >= 0 ? "+" : ""}${fixed(100 * x, 1)} pp`);
 /** What every format prints instead of a zero-width bootstrap interval (report/format.ts, DEGENERATE_TEXT). */
 export const DEGENERATE_TEXT = "degenerate: every draw equals the estimate";
 /** What every format prints instead of an analytic interval whose standard error is 0 (report/format.ts). */

@@ -29,7 +29,19 @@ export function syntheticBanner(report) {
         ${report.store.description ?? ""}</div>`;
 }
 
-export { DEGENERATE_TEXT, fmt, fmtCI, fmtInterval, fmtP, fmtP4, isDegenerate, ZERO_SE_TEXT } from "./number-format.js";
+export {
+  DEGENERATE_TEXT,
+  fixed,
+  fmt,
+  fmtCI,
+  fmtInterval,
+  fmtP,
+  fmtP4,
+  isDegenerate,
+  pct,
+  pp,
+  ZERO_SE_TEXT,
+} from "./number-format.js";
 
 /**
  * An x domain that fits every value given (estimates, interval ends, paper ticks), padded, and
