@@ -130,6 +130,13 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
           `${shareCell(t.regressed_share, t.regressed_share_ci, isDegenerate(t.bootstrap, "regressed"))} | ` +
           `${pv(t.clustered_sign_test_p)} |`,
       );
+    const unscored = Object.entries(r.transitions).filter(([, t]) => t.unscored > 0);
+    if (unscored.length)
+      lines.push(
+        "",
+        `Left out of every figure of their group, the per-item tests included (a side has no ${r.method} score, ` +
+          `e.g. a run that stopped before evaluation): ${unscored.map(([c, t]) => `${t.unscored} ${c}`).join(", ")}.`,
+      );
   } else lines.push(`Transitions: not available (${escapeMarkdownCell(r.transitions.reason)}).`);
   lines.push("");
   if (!("available" in r.items)) {

@@ -37,7 +37,10 @@ export interface ArmSummary {
 }
 
 export interface TransitionCell extends TransitionTests {
+  /** Pairs with a score on both sides: every figure of the cell (Δ, shares, tests, per-item tests) is over these. */
   n: number;
+  /** Pairs of this transition left out because a side has no score (e.g. a zero-evidence run). */
+  unscored: number;
   /** Δ = score(b) − score(a) over the cell's pairs: quartiles, mean, and how many moved beyond the noise floor. */
   delta: { mean: number | null; q25: number | null; median: number | null; q75: number | null };
   improved_share: number | null;
@@ -229,7 +232,11 @@ export function compareArmTable(
         : notAvailable("task pairing: an attempt has no partner, so outcomes do not pair into transitions"),
     items:
       pairing.mode === "trial"
-        ? items(table, built.pairs)
+        ? items(
+            table,
+            // The transitions' pairs: a side without a score (zero-evidence) has no verdicts to compare either.
+            built.pairs.filter((x) => Number.isFinite(score(x.a[0])) && Number.isFinite(score(x.b[0]))),
+          )
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,
   };
@@ -386,7 +393,8 @@ function transitions(
     });
     const n = deltas.length;
     out[cell] = {
-      n: members.length,
+      n,
+      unscored: members.length - n,
       delta: { mean: n ? deltas.reduce((a, b) => a + b, 0) / n : null, q25: q(0.25), median: q(0.5), q75: q(0.75) },
       improved_share: n ? deltas.filter((x) => x > floor).length / n : null,
       regressed_share: n ? deltas.filter((x) => x < -floor).length / n : null,

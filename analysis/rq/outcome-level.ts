@@ -4,6 +4,7 @@ import type { Trajectory } from "../schema/tables.js";
 import {
   bootstrapIntervals,
   degenerateMark,
+  estimatorNaming,
   FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -141,7 +142,7 @@ export function outcomePlan(
     const rows = results as UpliftRow[];
     const transitions = cellTransitions(codes);
     return {
-      estimator: UPLIFT_ESTIMATOR,
+      estimator: estimatorNaming(UPLIFT_ESTIMATOR, settings.interval),
       matched: m.summary,
       overall: rows[0],
       by_domain: rows.slice(1, 1 + domains.length),

@@ -6,6 +6,7 @@ import {
   FEW_CLUSTERS,
   headline,
   bootstrapIntervals,
+  estimatorNaming,
   type BootstrapDescriptor,
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
@@ -148,7 +149,7 @@ function assembleRq1(
   if (!p.hasJudgments)
     return {
       population: "deduplicated binary-outcome trajectories",
-      estimator: AUC_ESTIMATOR,
+      estimator: estimatorNaming(AUC_ESTIMATOR, o.settings.interval),
       auc,
       paired: notAvailable("the store holds no judgments"),
       by_condition,
@@ -156,7 +157,7 @@ function assembleRq1(
     };
   return {
     population: "deduplicated binary-outcome trajectories; own available sample per method (gcpc: not zero-evidence)",
-    estimator: AUC_ESTIMATOR,
+    estimator: estimatorNaming(AUC_ESTIMATOR, o.settings.interval),
     auc,
     paired: other
       ? (results[results.length - 1] as PairedDelta | NotAvailable)

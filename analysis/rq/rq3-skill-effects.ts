@@ -11,7 +11,7 @@ import {
 import { clusterSignTest } from "../stats/cluster-sign-test.js";
 import { ClusteredQuantile } from "../stats/clustered-quantile.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
-import { FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
+import { estimatorNaming, FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
 import { taskClusters } from "./common.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
@@ -167,10 +167,12 @@ export function rq3Plan(
     return {
       available: reason === undefined,
       ...(reason === undefined ? {} : { reason }),
-      estimator:
+      estimator: estimatorNaming(
         "Δ = plain GCPC with − without; median (type-7); shares of Δ > +0.10 / < −0.10; " +
-        "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign-flip test " +
-        "(Holm and BH over the four groups); CIs resample tasks (percentile)",
+          "exact two-sided sign test on Δ ≠ 0 (iid, the paper's) and the exact task-clustered sign test (the signs " +
+          "of a task flip together; Holm and BH over the four groups); CIs resample tasks (percentile)",
+        settings.interval,
+      ),
       pairs_total: pairs.length,
       excluded_zero_evidence: excluded,
       unmatched,

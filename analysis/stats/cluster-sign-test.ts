@@ -1,7 +1,7 @@
 import { argError } from "../errors.js";
 
 export interface ClusterSignTestResult {
-  method: "task-clustered sign-flip test (exact randomization distribution)";
+  method: "task-clustered sign test (exact randomization distribution; the signs of a task flip together)";
   /** Σ sign(Δ) over all pairs (zeros count 0). */
   statistic: number;
   /** Clusters with a non-zero sign sum: the only ones whose flip changes the statistic. */
@@ -26,7 +26,7 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const sums = signSums(differences, clusterOf);
   const blocks = sums.filter((s) => s !== 0).map(Math.abs);
   const statistic = sums.reduce((a, b) => a + b, 0);
-  const base = { method: "task-clustered sign-flip test (exact randomization distribution)" as const, statistic };
+  const base = { method: "task-clustered sign test (exact randomization distribution; the signs of a task flip together)" as const, statistic };
   if (blocks.length === 0) return { ...base, informative_clusters: 0, pValue: NaN };
   const p = flipTail(blocks, Math.abs(statistic));
   return { ...base, informative_clusters: blocks.length, pValue: p };

@@ -70,7 +70,7 @@ function testsSection(ctx: SectionContext): Section {
     id: "rq3_tests",
     title: "RQ3: cluster-robust tests and noise classes by transition",
     caption:
-      "Exact task-clustered sign-flip test (all signs of a task flip together under H₀), adjusted over the four " +
+      "Exact task-clustered sign test (the signs of a task flip together under H₀), adjusted over the four " +
       `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor ${f3(r3.noise_floor)}: ` +
       `${r3.noise_floor_source?.definition ?? "the paper's"}. ` +
       "Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ " +
