@@ -101,8 +101,11 @@ function coverage(rng: () => number, name: string, theta: number[], truth: strin
 }
 
 console.log(
-  `${REPLICATES} replicates, ${RESAMPLES} task-clustered resamples each, 8 arms, ${TASKS} tasks × ${ATTEMPTS} attempts\n`,
+  `${REPLICATES} replicates, ${RESAMPLES} task-clustered resamples each, ` +
+    `8 arms, ${TASKS} tasks × ${ATTEMPTS} attempts\n`,
 );
-console.log("| scenario | true rank | interval | each arm covered | all arms covered at once (± MC SE) | mean set size |");
+console.log(
+  "| scenario | true rank | interval | each arm covered | all arms covered at once (± MC SE) | mean set size |",
+);
 console.log("|---|---|---|---|---|---|");
 for (const [name, theta] of Object.entries(SCENARIOS)) run(name, theta);

@@ -250,8 +250,12 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
     ),
     "",
     `"rank [95% CI]" holds for one arm at a time (percentile of its bootstrap ranks); the joint rank set holds for ` +
-      `every arm at once: ${r.rank_joint ? `${r.rank_joint.method} (c = ${f3(r.rank_joint.critical)}, ` +
-      `${r.rank_joint.resamples} resamples, seed ${r.rank_joint.seed})` : "not defined (fewer than 2 tasks)"}.`,
+      `every arm at once: ${
+        r.rank_joint
+          ? `${r.rank_joint.method} (c = ${f3(r.rank_joint.critical)}, ` +
+            `${r.rank_joint.resamples} resamples, seed ${r.rank_joint.seed})`
+          : "not defined (fewer than 2 tasks)"
+      }.`,
     "",
     `Tie groups (runs of adjacent arms no pair of which the data separates, Holm-adjusted p ≥ 0.05): ` +
       r.tie_groups.map((g) => `{${g.map(escapeMarkdownCell).join("; ")}}`).join(" "),
@@ -273,28 +277,12 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
   return `${lines.join("\n")}\n`;
 }
 
+const LEADERBOARD_CSV_COLUMNS = ["kind", "arm", "column", "estimate", "ci_low", "ci_high", "tasks", "rank", "rank_low"];
+const LEADERBOARD_CSV_MORE = ["rank_high", "runs_mean", "runs_se", "p", "p_holm", "rank_joint_low", "rank_joint_high"];
+
 function leaderboardCsv(r: Leaderboard): string {
   const rows: (string | number | null)[][] = [
-    [
-      "kind",
-      "arm",
-      "column",
-      "estimate",
-      "ci_low",
-      "ci_high",
-      "tasks",
-      "rank",
-      "rank_low",
-      "rank_high",
-      "runs_mean",
-      "runs_se",
-      "p",
-      "p_holm",
-      "rank_joint_low",
-      "rank_joint_high",
-      "p_sign_test",
-      "p_mc_se",
-    ],
+    [...LEADERBOARD_CSV_COLUMNS, ...LEADERBOARD_CSV_MORE, "p_sign_test", "p_mc_se"],
   ];
   for (const x of r.rows)
     rows.push([

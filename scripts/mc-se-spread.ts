@@ -37,7 +37,8 @@ for (let seed = 1; seed <= N; seed++) {
   });
   if ("available" in c || "available" in c.transitions) throw new Error("τ² compare not available");
   for (const [cell, t] of Object.entries(c.transitions))
-    for (const k of KEYS) add(`τ² compare ${cell} ${k}`, { ci: t[`${k}_ci`], se: t.bootstrap?.mc_se_by?.[MC[k]] ?? null });
+    for (const k of KEYS)
+      add(`τ² compare ${cell} ${k}`, { ci: t[`${k}_ci`], se: t.bootstrap?.mc_se_by?.[MC[k]] ?? null });
 }
 const sd = (xs: number[]) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;

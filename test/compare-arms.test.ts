@@ -188,9 +188,7 @@ test("the exact McNemar p of gcpc compare matches scipy on the τ² base vs fine
   // A pair shares task, trial and every unnamed field (here the harness: llm_agent or llm_agent_solo).
   const key = (t: { harness?: string | null; task_id: string; trial?: number | null }) =>
     `${t.harness}|${t.task_id}|${t.trial}`;
-  const outcome = new Map(
-    store.trajectories.filter((t) => t.model !== "gpt-4.1").map((t) => [key(t), t.outcome]),
-  );
+  const outcome = new Map(store.trajectories.filter((t) => t.model !== "gpt-4.1").map((t) => [key(t), t.outcome]));
   const perTask = new Map<string, number>();
   for (const t of store.trajectories) {
     if (t.model !== "gpt-4.1") continue;

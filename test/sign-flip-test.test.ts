@@ -15,7 +15,14 @@ import { readStore } from "../store/read-store.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const reference = JSON.parse(readFileSync(join(repo, "test/fixtures/sign-flip-reference.json"), "utf8")) as {
-  terminal_bench: { a: string; b: string; tasks: number; p_sign_flip: number | null; p_sign_test: number | null }[];
+  terminal_bench: {
+    a: string;
+    b: string;
+    tasks: number;
+    p_sign_flip: number | null;
+    p_sign_test: number | null;
+    p_holm: number;
+  }[];
   small: { d: number[]; p_scipy: number; p_enumerated: number }[];
 };
 
@@ -73,7 +80,7 @@ test("commonGrid: the least common denominator of task-mean differences", () => 
   assert.equal(commonGrid([Math.PI / 10]), null);
 });
 
-test("leaderboard on Terminal-Bench: every pairwise p is the exact sign-flip p of the raw files' task differences", async () => {
+test("leaderboard on Terminal-Bench: every pairwise p (and its Holm p) is the exact sign-flip p of the raw files' task differences", async () => {
   const p = prepareStore((await readStore(join(repo, "data/real/terminal-bench"))).store);
   const board = leaderboard(p, { by: ["harness", "model"], settings: { ...DEFAULT_SETTINGS, resamples: 2000 } });
   assert.ok(!("available" in board));
@@ -88,10 +95,13 @@ test("leaderboard on Terminal-Bench: every pairwise p is the exact sign-flip p o
     assert.ok(row.test.exact);
     assert.ok(Math.abs(row.p! - ref.p_sign_flip!) <= 1e-12 * ref.p_sign_flip!, `${row.p} vs ${ref.p_sign_flip}`);
     assert.ok(Math.abs(row.sign_test_p! - ref.p_sign_test!) <= 1e-12 * ref.p_sign_test!);
+    assert.ok(Math.abs(row.p_holm! - ref.p_holm) <= 1e-12 * ref.p_holm, `Holm ${row.p_holm} vs ${ref.p_holm}`);
     if (row.ci && (row.ci[0] > 0 || row.ci[1] < 0) && row.p! >= 0.05) contradictions++;
   }
   // The issue's figures: droid sonnet → opus is 0.0097 by sign flip (0.0351 by the sign test).
-  const droid = reference.terminal_bench.find((r) => r.a === "droid / claude-4-1-opus" && r.b === "droid / claude-4-sonnet");
+  const droid = reference.terminal_bench.find(
+    (r) => r.a === "droid / claude-4-1-opus" && r.b === "droid / claude-4-sonnet",
+  );
   assert.ok(Math.abs(droid!.p_sign_flip! - 0.0097) < 5e-5 && Math.abs(droid!.p_sign_test! - 0.0351) < 5e-5);
   assert.ok(contradictions <= 1, `${contradictions} pairs with a CI excluding 0 and p ≥ 0.05`);
 });

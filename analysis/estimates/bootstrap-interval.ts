@@ -55,7 +55,7 @@ export interface BootstrapDescriptor {
   interval_note?: string;
   redrawn: number;
   /**
-   * Monte Carlo standard error of each interval endpoint [lower, upper] by batch means
+   * Monte Carlo standard error of each interval endpoint [lower, upper] (Maritz–Jarrett; BCa's by batch means)
    * (analysis/stats/monte-carlo-error.ts), of the interval printed (BCa's own, the studentized one's);
    * for several statistics on one draw, the largest (each statistic's own travels in `mc_se_by`).
    */

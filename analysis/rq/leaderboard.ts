@@ -88,8 +88,9 @@ interface Arm {
 /**
  * Every arm (the trajectories grouped by `by`) with its value and a task-clustered interval, the figure
  * leaderboards print beside it (mean over runs ± SE over runs), every pair of arms compared on their common
- * tasks (task-clustered bootstrap CI, the task-level sign-flip test of the task differences, Holm over all pairs), bootstrap rank
- * intervals (every arm re-ranked on each draw of the tasks), and the tie groups the data cannot separate.
+ * tasks (task-clustered bootstrap CI, the task-level sign-flip test of the task differences, Holm over all
+ * pairs), bootstrap rank intervals (every arm re-ranked on each draw of the tasks), simultaneous rank sets
+ * (Mogstad et al. 2024), and the tie groups the data cannot separate.
  */
 export function leaderboard(
   p: PreparedStore,

@@ -26,7 +26,10 @@ export function clusterSignTest(differences: ArrayLike<number>, clusterOf: Array
   const sums = signSums(differences, clusterOf);
   const blocks = sums.filter((s) => s !== 0).map(Math.abs);
   const statistic = sums.reduce((a, b) => a + b, 0);
-  const base = { method: "task-clustered sign test (exact randomization distribution; the signs of a task flip together)" as const, statistic };
+  const base = {
+    method: "task-clustered sign test (exact randomization distribution; the signs of a task flip together)" as const,
+    statistic,
+  };
   if (blocks.length === 0) return { ...base, informative_clusters: 0, pValue: NaN };
   const p = flipTail(blocks, Math.abs(statistic));
   return { ...base, informative_clusters: blocks.length, pValue: p };

@@ -24,7 +24,11 @@ export interface JointRankSets {
  *
  * `draws[j][r]` is arm j's value on draw r (the same task draws for every arm).
  */
-export function jointRankSets(estimates: readonly number[], draws: readonly Float64Array[], level: number): JointRankSets {
+export function jointRankSets(
+  estimates: readonly number[],
+  draws: readonly Float64Array[],
+  level: number,
+): JointRankSets {
   const p = estimates.length;
   if (draws.length !== p) throw argError("jointRankSets", "draws", draws.length, `must hold ${p} arms`);
   const B = p > 0 ? draws[0].length : 0;

@@ -38,10 +38,7 @@ export interface SignFlipResult {
  * (never 0; Phipson & Smyth 2010), with its Monte Carlo standard error. Ties of |S*| with |S| are counted
  * within a relative 1e-9 (a sum of the same values in another order may differ in its last bits).
  */
-export function signFlipTest(
-  differences: ArrayLike<number>,
-  o: { seed: string; resamples?: number },
-): SignFlipResult {
+export function signFlipTest(differences: ArrayLike<number>, o: { seed: string; resamples?: number }): SignFlipResult {
   const d = Array.from(differences);
   for (const [i, x] of d.entries())
     if (!Number.isFinite(x)) throw argError("signFlipTest", `differences[${i}]`, x, "must be finite");
