@@ -227,7 +227,9 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   return 0;
 }
 
-const rankSet = (c: [number, number] | null) => (c ? `[${c[0]}, ${c[1]}]` : "n/a");
+// A rank interval read between two draws carries float noise (1.4750000000000023): 12 significant digits.
+const rank = (x: number) => String(Number(x.toPrecision(12)));
+const rankSet = (c: [number, number] | null) => (c ? `[${rank(c[0])}, ${rank(c[1])}]` : "n/a");
 
 function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
   const value = r.metric === "pass_rate" ? pct : f3;

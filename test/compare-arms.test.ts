@@ -254,7 +254,7 @@ test("gcpc compare and leaderboard run on the demo and write their formats", asy
   assert.match(readFileSync(out, "utf8"), /^quantity,group,estimate,ci_low,ci_high,n,tasks,p\npass_rate_delta,b - a,/);
   const lb = await cli(["leaderboard", "data/demo", "--by", "harness", "--resamples", "100"]);
   assert.equal(lb.code, 0, lb.stderr);
-  assert.match(lb.stdout, /\| rank \[95% CI\] \| arm \|/);
+  assert.match(lb.stdout, /\| rank \[95% CI\] \| joint rank set \| arm \|/);
   const store = join(tempDir("gcpc-compare-store-"), "s");
   await writeStore(store, smallStore("x (synthetic)", [{ task: "t", outcome: "PASS", labels: ["Yes"] }]), "jsonl");
   const none = await cli(["compare", store, "--a", "model=q", "--b", "model=m"]);

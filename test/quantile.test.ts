@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import seedrandom from "seedrandom";
 import { percentileInterval, percentileIntervalInPlace, quantileSorted } from "../analysis/stats/quantile.js";
-import { endpointMcSe } from "../analysis/stats/monte-carlo-error.js";
+import { endpointMcSe, quantileMcSe } from "../analysis/stats/monte-carlo-error.js";
 
 // The reference is the definition: sort, then read the type-7 quantiles (quantileSorted, checked against
 // numpy's values in bootstrap.test.ts). The interval under test finds the same order statistics by selection.
@@ -53,26 +53,14 @@ test("on a range, the interval reads only that range and leaves the rest of the 
   assert.deepEqual(percentileIntervalInPlace(buffer, 5, 5, 0.95), [NaN, NaN]);
 });
 
-test("the Monte Carlo error's batch endpoints are the batches' sorted-quantile endpoints", () => {
+test("the Monte Carlo error reads the draws in place: its endpoints are quantileMcSe of the sorted draws", () => {
   const rng = seedrandom("batches");
   const draws = Float64Array.from({ length: 2000 }, () => Math.round(rng() * 40) / 40);
-  const lows: number[] = [];
-  const highs: number[] = [];
-  for (let k = 0; k < 20; k++) {
-    const [lo, hi] = bySorting(draws.subarray(k * 100, (k + 1) * 100), 0.95);
-    lows.push(lo);
-    highs.push(hi);
-  }
-  const se = (xs: number[]) => {
-    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-    return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) / Math.sqrt(xs.length);
-  };
+  const sorted = draws.slice().sort();
   const before = draws.slice();
-  assert.deepEqual(endpointMcSe(draws, 0.95), [se(lows), se(highs)]);
+  assert.deepEqual(endpointMcSe(draws, 0.95), [quantileMcSe(sorted, 0.025), quantileMcSe(sorted, 0.975)]);
   assert.deepEqual(draws, before);
-  // At 50% the batches' quartiles are found by selection, which reorders a copy, never the draws.
-  const quartiles = Array.from({ length: 20 }, (_, k) => bySorting(draws.subarray(k * 100, (k + 1) * 100), 0.5));
-  assert.deepEqual(endpointMcSe(draws, 0.5), [se(quartiles.map((q) => q[0])), se(quartiles.map((q) => q[1]))]);
+  assert.deepEqual(endpointMcSe(draws, 0.5), [quantileMcSe(sorted, 0.25), quantileMcSe(sorted, 0.75)]);
   assert.deepEqual(draws, before);
   assert.throws(() => percentileInterval([1, NaN, 2]), /NaN/);
 });
