@@ -9,7 +9,7 @@
 // interval covers when it holds that rank. "All" = every arm covered at once in the replicate.
 import seedrandom from "seedrandom";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { leaderboard } from "../analysis/rq/leaderboard.js";
+import { leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import type { Store } from "../analysis/schema/store.js";
 import { normalCdf } from "../analysis/stats/obuchowski.js";

@@ -5,8 +5,8 @@ import {
   type ArmField,
   type CompareResult,
   type Selector,
-} from "../analysis/rq/compare-arms.js";
-import { leaderboard, type Leaderboard } from "../analysis/rq/leaderboard.js";
+} from "../analysis/rq/arms/compare-arms.js";
+import { leaderboard, type Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, shareCell, signedPct } from "../report/format.js";
 import { csvValue, escapeMarkdownCell } from "../report/render.js";
@@ -111,7 +111,8 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
     `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ` +
       `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
-    `Noise floor ${f3(r.noise_floor.value)} (${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
+    `Noise floor: the ${r.noise_floor.name} ${f3(r.noise_floor.value)} ` +
+      `(${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
       `${escapeMarkdownCell(r.method)} ` +
       "score beyond it.",

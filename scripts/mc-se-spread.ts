@@ -3,7 +3,7 @@
 // grids), under seeds 1..N, and prints per endpoint the SD over seeds, the root mean square of the printed MC SE,
 // and their ratio. Usage: node --import tsx scripts/mc-se-spread.ts [N=40]. Its table is in docs/compare.md.
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
-import { compareArms } from "../analysis/rq/compare-arms.js";
+import { compareArms } from "../analysis/rq/arms/compare-arms.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { rq3SkillEffects } from "../analysis/rq/rq3-skill-effects.js";
 import { readStore } from "../store/read-store.js";

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepareStore } from "../analysis/rq/prepared.js";
-import { compareArms, type CompareResult, type TransitionCell } from "../analysis/rq/compare-arms.js";
-import { leaderboard } from "../analysis/rq/leaderboard.js";
+import { compareArms, type CompareResult, type TransitionCell } from "../analysis/rq/arms/compare-arms.js";
+import { leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { readStore } from "../store/read-store.js";
 import { writeStore } from "../store/write-store.js";
@@ -264,7 +264,7 @@ test("gcpc compare and leaderboard run on the demo and write their formats", asy
 
 test("RQ3's matched pairs are gcpc compare's trial pairs of condition none against curated (same rule, same pairs)", async () => {
   const { matchPairs } = await import("../analysis/rq/matched-pairs.js");
-  const { armTable, armTrialPairs } = await import("../analysis/rq/compare-arms.js");
+  const { armTable, armTrialPairs } = await import("../analysis/rq/arms/compare-arms.js");
   const p = prepareStore((await readStore(join(repo, "data/demo"))).store);
   const table = armTable(p);
   assert.ok(!("available" in table));

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { matchPairs, type MatchedPair } from "../analysis/rq/matched-pairs.js";
-import { cellOrder } from "../analysis/rq/arm-pairs.js";
+import { cellOrder } from "../analysis/rq/arms/arm-pairs.js";
 import type { PreparedStore } from "../analysis/rq/prepared.js";
 import type { Trajectory } from "../analysis/schema/tables.js";
 import { sortByCodePoints } from "../analysis/order.js";

@@ -9,7 +9,7 @@ import seedrandom from "seedrandom";
 import { commonGrid, signFlipTest } from "../analysis/stats/sign-flip-test.js";
 import { jointRankSets } from "../analysis/stats/joint-rank-sets.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
-import { leaderboard, type PairwiseRow } from "../analysis/rq/leaderboard.js";
+import { leaderboard, type PairwiseRow } from "../analysis/rq/arms/leaderboard.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { readStore } from "../store/read-store.js";
 

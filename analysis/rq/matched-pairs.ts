@@ -1,6 +1,6 @@
 import type { Trajectory } from "../schema/tables.js";
-import { armSides, pairArms, type Selector } from "./arm-pairs.js";
-import { preparedArmView } from "./arm-view.js";
+import { armSides, pairArms, type Selector } from "./arms/arm-pairs.js";
+import { preparedArmView } from "./arms/arm-view.js";
 import type { PreparedStore } from "./prepared.js";
 
 export interface MatchedPair {

@@ -4,7 +4,16 @@ import type { PreparedStore } from "./prepared.js";
 /** Test–retest noise floor of plain GCPC printed by the paper (§4.4), used when a store has no repeated runs. */
 export const PAPER_NOISE_FLOOR = 0.037;
 
+/**
+ * Two floors, two names. The judge retest floor: how far a trajectory's score moves when only the judging is
+ * repeated (repeated scoring runs; RQ3's, and the paper's 0.037). The attempt floor: how far it moves between
+ * repeated attempts of the same arm and task (agent and environment noise too; `gcpc compare`'s when an arm
+ * repeats attempts). They answer different questions and differ by an order of magnitude on the demo.
+ */
+export type FloorName = "judge retest floor" | "attempt floor";
+
 export interface NoiseFloor {
+  name: "judge retest floor";
   value: number;
   source: "measured" | "paper";
   /** Trajectories with at least two scoring runs of the primary judge (0 for the paper's value). */
@@ -13,7 +22,7 @@ export interface NoiseFloor {
 }
 
 /**
- * The noise floor RQ3 classifies Δ against: measured on the store when it holds repeated scoring
+ * The judge retest floor RQ3 classifies Δ against: measured on the store when it holds repeated scoring
  * runs of the primary judge — the mean over trajectories and run pairs of |GCPC(run r) − GCPC(run s)|,
  * how far plain GCPC moves when nothing but the judging is repeated — else the paper's 0.037.
  */
@@ -40,12 +49,14 @@ export function noiseFloor(p: PreparedStore): NoiseFloor {
   }
   if (pairs === 0)
     return {
+      name: "judge retest floor",
       value: PAPER_NOISE_FLOOR,
       source: "paper",
       trajectories: 0,
       definition: "the paper's test–retest noise floor of plain GCPC (§4.4): the store has no repeated scoring runs",
     };
   return {
+    name: "judge retest floor",
     value: sum / pairs,
     source: "measured",
     trajectories,

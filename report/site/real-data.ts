@@ -2,11 +2,10 @@ import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-inter
 import { verifierTestShare } from "../../analysis/rq/trajectory-frame.js";
 import { outcomeLevel } from "../../analysis/rq/outcome-level.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
-import { armPassRates } from "../../analysis/rq/arm-rates.js";
 import { rq1Discrimination } from "../../analysis/rq/rq1-discrimination.js";
 import type { RealStores } from "../../store/real-stores.js";
-import { compareArms, type Selector } from "../../analysis/rq/compare-arms.js";
-import { leaderboard } from "../../analysis/rq/leaderboard.js";
+import { compareArms, type Selector } from "../../analysis/rq/arms/compare-arms.js";
+import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
 
 /**
  * The Real evaluations page: per real source (each imported by `gcpc import` into data/real/), what it is,
@@ -44,7 +43,7 @@ function evaluation(id: string, p: PreparedStore, settings: BootstrapSettings) {
       judgments: p.counts.judgments,
       zero_evidence: p.counts.zero_evidence,
     },
-    arms: armPassRates(p.trajectories, settings, ["harness", "model"], `real:${id}:arms`),
+    arms: armRates(p, settings),
     auc: rq1.auc,
     judge_agreement: rq1.judge_agreement,
   };
@@ -115,3 +114,24 @@ function workedComparisons(real: RealStores, settings: BootstrapSettings) {
 
 /** The fine-tuned model's name in the τ² results. */
 const TAU2_FINETUNED = "ft:gpt-4.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm";
+
+/**
+ * Pass rate per arm (harness / model): the leaderboard's rows (the one per-arm pass rate of every view: same
+ * estimator, same draws and seed as the Leaderboard page), in the shape the Real evaluations page reads.
+ */
+function armRates(p: PreparedStore, settings: BootstrapSettings) {
+  const board = leaderboard(p, { by: ["harness", "model"], settings });
+  if ("available" in board) return [];
+  return board.rows.map((r) => ({
+    arm: r.arm,
+    fields: r.fields,
+    trials: r.trajectories,
+    passes: Math.round(r.value * r.trajectories),
+    tasks: r.tasks,
+    rate: r.value,
+    ci: r.ci,
+    few_clusters: r.few_clusters,
+    bootstrap: board.bootstrap,
+    ...(r.degenerate ? { degenerate: true as const } : {}),
+  }));
+}

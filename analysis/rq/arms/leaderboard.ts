@@ -5,18 +5,18 @@ import {
   FEW_CLUSTERS,
   type BootstrapDescriptor,
   type BootstrapSettings,
-} from "../estimates/bootstrap-interval.js";
-import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { clusterBootstrap } from "../stats/bootstrap.js";
-import { jointRankSets } from "../stats/joint-rank-sets.js";
-import { signFlipTest } from "../stats/sign-flip-test.js";
-import { signTestPValue } from "../stats/sign-test.js";
-import { holm } from "../stats/multiplicity.js";
-import { compareCodePoints } from "../order.js";
-import { taskClusters } from "./common.js";
+} from "../../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
+import { clusterBootstrap } from "../../stats/bootstrap.js";
+import { jointRankSets } from "../../stats/joint-rank-sets.js";
+import { signFlipTest } from "../../stats/sign-flip-test.js";
+import { signTestPValue } from "../../stats/sign-test.js";
+import { holm } from "../../stats/multiplicity.js";
+import { compareCodePoints } from "../../order.js";
+import { taskClusters } from "../common.js";
 import { fieldOf, type ArmField, type Selector } from "./compare-arms.js";
-import { methodScoreMaps } from "./method-scores.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
+import { methodScoreMaps } from "../method-scores.js";
+import { isBinary, type PreparedStore } from "../prepared.js";
 
 export type LeaderboardMetric = "pass_rate" | "gcpc";
 
@@ -111,7 +111,7 @@ export function leaderboard(
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
   const arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
-  if (arms.length < 2) return notAvailable("fewer than two arms");
+  // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   const ranks = rankIntervals(arms, clusters, o.settings);
   const pairwise = pairwiseRows(arms, clusters, o.settings);
   const rows = arms.map((a, i): LeaderboardRow => {

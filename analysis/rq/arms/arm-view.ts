@@ -1,6 +1,6 @@
-import type { Trajectory } from "../schema/tables.js";
+import type { Trajectory } from "../../schema/tables.js";
 import type { ArmField, ArmView } from "./arm-pairs.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
+import { isBinary, type PreparedStore } from "../prepared.js";
 
 /** A trajectory's value of a descriptive field (benchmark and domain through its task). */
 export function fieldOf(p: PreparedStore, t: Trajectory, field: ArmField): string | null {

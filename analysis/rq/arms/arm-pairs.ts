@@ -1,5 +1,5 @@
-import { notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { sortByCodePoints } from "../order.js";
+import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
+import { sortByCodePoints } from "../../order.js";
 
 /** The descriptive fields an arm, a filter or the matching can name (benchmark and domain are the task's). */
 export const ARM_FIELDS = ["harness", "model", "source", "condition", "benchmark", "domain"] as const;

@@ -3,13 +3,13 @@ import {
   seedFor,
   type BootstrapDescriptor,
   type BootstrapSettings,
-} from "../estimates/bootstrap-interval.js";
-import { finite, notAvailable, type NotAvailable } from "../estimates/not-defined.js";
-import { signFlipTest } from "../stats/sign-flip-test.js";
-import { signTestPValue } from "../stats/sign-test.js";
-import { quantileSorted } from "../stats/quantile.js";
-import { taskClusters } from "./common.js";
-import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
+} from "../../estimates/bootstrap-interval.js";
+import { finite, notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
+import { signFlipTest } from "../../stats/sign-flip-test.js";
+import { signTestPValue } from "../../stats/sign-test.js";
+import { quantileSorted } from "../../stats/quantile.js";
+import { taskClusters } from "../common.js";
+import { criterionEffects, type CriterionEffect } from "../criterion-effects.js";
 import {
   armSides,
   pairArms,
@@ -21,10 +21,10 @@ import {
   ARM_FIELDS,
 } from "./arm-pairs.js";
 import { fieldOf } from "./arm-view.js";
-import { methodScoreMaps } from "./method-scores.js";
-import { noiseFloor } from "./noise-floor.js";
-import { isBinary, type PreparedStore } from "./prepared.js";
-import { transitionTests, type TransitionTests } from "./rq3-skill-effects.js";
+import { methodScoreMaps } from "../method-scores.js";
+import { noiseFloor, type FloorName } from "../noise-floor.js";
+import { isBinary, type PreparedStore } from "../prepared.js";
+import { transitionTests, type TransitionTests } from "../rq3-skill-effects.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
@@ -72,7 +72,9 @@ export interface CompareResult {
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
   items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
+  /** The attempt floor when an arm repeats attempts, else the judge retest floor (analysis/rq/noise-floor.ts). */
   noise_floor: {
+    name: FloorName;
     value: number;
     source: "measured between attempts" | "measured between runs" | "paper";
     n: number;
@@ -103,7 +105,13 @@ export interface ArmTable {
   labels: string[] | null;
   checklist: Record<string, { item_id: string; text: string; category?: string | null; route: string }[]>;
   /** The noise floor when no arm repeats attempts: the store's repeated scoring runs, or the paper's constant. */
-  fallbackFloor: { value: number; source: "measured between runs" | "paper"; n: number; definition: string };
+  fallbackFloor: {
+    name: "judge retest floor";
+    value: number;
+    source: "measured between runs" | "paper";
+    n: number;
+    definition: string;
+  };
 }
 
 /** The arm table of a prepared store for a method's scores (GCPC by default). */
@@ -139,6 +147,7 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
     labels: p.hasJudgments ? labels : null,
     checklist,
     fallbackFloor: {
+      name: "judge retest floor",
       value: store.value,
       source: store.source === "measured" ? "measured between runs" : "paper",
       n: store.trajectories,
@@ -461,6 +470,7 @@ function measuredFloor(
   }
   if (n > 0)
     return {
+      name: "attempt floor",
       value: sum / n,
       source: "measured between attempts",
       n,
