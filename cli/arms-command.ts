@@ -111,6 +111,8 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
     `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ` +
       `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
+    scoreDeltaLine(r.score_delta),
+    "",
     `Noise floor: the ${r.noise_floor.name} ${f3(r.noise_floor.value)} ` +
       `(${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
@@ -152,6 +154,16 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
   return `${lines.join("\n")}\n`;
 }
 
+/** The partial-credit Δ paired like the pass rate: estimate, CI, its test and p (with the MC SE when drawn). */
+function scoreDeltaLine(x: CompareResult["score_delta"]): string {
+  if (x.estimate === null) return `${escapeMarkdownCell(x.method)} Δ: not available (${x.test}).`;
+  const mc = x.test_mc_se ? ` (MC SE ${pv(x.test_mc_se)})` : "";
+  return (
+    `**${escapeMarkdownCell(x.method)} Δ ${f3(x.estimate)} ${ci(x.ci, x.degenerate)}** over ${x.units} matched units ` +
+    `in ${x.tasks} tasks (each unit's mean score per arm); ${escapeMarkdownCell(x.test)}: p = ${pv(x.p)}${mc}.`
+  );
+}
+
 function compareCsv(r: CompareResult): string {
   const rows: (string | number | null)[][] = [
     ["quantity", "group", "estimate", "ci_low", "ci_high", "n", "tasks", "p"],
@@ -166,6 +178,17 @@ function compareCsv(r: CompareResult): string {
     r.matched.pairs,
     r.matched.tasks,
     d.p,
+  ]);
+  const g = r.score_delta;
+  rows.push([
+    "score_delta",
+    `${g.method}: b - a`,
+    g.estimate,
+    g.ci?.[0] ?? null,
+    g.ci?.[1] ?? null,
+    g.units,
+    g.tasks,
+    g.p,
   ]);
   if (!("available" in r.transitions))
     for (const [cell, t] of Object.entries(r.transitions)) {

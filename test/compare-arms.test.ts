@@ -302,3 +302,14 @@ test("a zero-width interval prints 'degenerate' in gcpc leaderboard and gcpc com
   assert.equal(same.code, 0, same.stderr);
   assert.match(same.stdout, /\*\*Pass-rate Δ \+0\.0 pp degenerate: every draw equals the estimate\*\*/);
 });
+
+test("score_delta: every pair's GCPC Δ is +1/3, so Δ = 1/3 and the sign-flip p is 2/2^10 (10 tasks, all one sign)", () => {
+  const r = result(compareArms(armsStore(), { a: { model: "A" }, b: { model: "B" }, settings }));
+  assert.equal(r.score_delta.method, "gcpc");
+  assert.ok(Math.abs(r.score_delta.estimate! - 1 / 3) < 1e-12);
+  assert.equal(r.score_delta.tasks, 10);
+  assert.ok(Math.abs(r.score_delta.p! - 2 / 1024) < 1e-15, `${r.score_delta.p}`);
+  assert.match(r.score_delta.test, /exact sign-flip test/);
+  // Every draw's mean of a constant Δ is 1/3 (up to the last bits of a weighted sum).
+  assert.ok(r.score_delta.ci!.every((x) => Math.abs(x - 1 / 3) < 1e-12));
+});

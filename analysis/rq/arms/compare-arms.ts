@@ -1,5 +1,6 @@
 import {
   bootstrapIntervals,
+  degenerateMark,
   seedFor,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -69,6 +70,22 @@ export interface CompareResult {
     /** Whether the test treats the task as the unit (true) or the pairs as independent (McNemar). */
     clustered: boolean;
     bootstrap: BootstrapDescriptor | null;
+  };
+  /**
+   * The score's Δ (b − a; GCPC by default) over the same matched units: per unit the mean score of each side's
+   * attempts, the mean over units, a task-clustered CI and the task-level sign-flip test.
+   */
+  score_delta: {
+    method: string;
+    estimate: number | null;
+    ci: [number, number] | null;
+    degenerate?: true;
+    p: number | null;
+    test: string;
+    test_mc_se?: number | null;
+    tasks: number;
+    units: number;
+    bootstrap?: BootstrapDescriptor | null;
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
   items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
@@ -235,6 +252,7 @@ export function compareArmTable(
       no_trial: built.noTrial,
     },
     pass_rate_delta: passRateDelta(rows, built.pairs, pairing.mode, o.settings, `${figure}:pass_rate`),
+    score_delta: scoreDelta(table, built.pairs, o.settings, `${figure}:score`),
     transitions:
       pairing.mode === "trial"
         ? transitions(rows, built.pairs, score, floor.value, o.settings, figure)
@@ -331,6 +349,81 @@ function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings
     },
   });
   return { ...base, ci: res.ci.delta, bootstrap: res.bootstrap };
+}
+
+/** Mean of the finite scores of a side's slots (null when none has a score). */
+function meanScore(rows: ArmRow[], slots: number[]): number | null {
+  let s = 0;
+  let n = 0;
+  for (const k of slots) {
+    const v = rows[k].score;
+    if (v !== null) {
+      s += v;
+      n++;
+    }
+  }
+  return n ? s / n : null;
+}
+
+/**
+ * The score's Δ (partial credit, GCPC by default) paired like the pass rate: per matched unit the mean score of
+ * b's attempts minus a's (units where a side has no score left out); the mean over units; a task-clustered
+ * paired bootstrap CI; the task-level sign-flip test of each task's summed Δ (Monte Carlo unless the scores
+ * share a small grid). Under task pairing it is the partial-credit answer the pass rate cannot give.
+ */
+function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: BootstrapSettings, figure: string) {
+  const rows = table.rows;
+  const kept = pairs
+    .map((x) => ({ task: x.task, a: meanScore(rows, x.a), b: meanScore(rows, x.b) }))
+    .filter((x): x is { task: string; a: number; b: number } => x.a !== null && x.b !== null);
+  const method = table.method;
+  if (kept.length === 0)
+    return {
+      method,
+      estimate: null,
+      ci: null,
+      p: null,
+      test: "no unit with a score on both sides",
+      tasks: 0,
+      units: 0,
+    };
+  const d = kept.map((x) => x.b - x.a);
+  const { clusterOf, clusters } = taskClusters(kept.map((x) => x.task));
+  const sum = new Float64Array(clusters);
+  const count = new Float64Array(clusters);
+  d.forEach((x, i) => {
+    sum[clusterOf[i]] += x;
+    count[clusterOf[i]]++;
+  });
+  const flip = signFlipTest(sum, { seed: seedFor(settings, `${figure}:sign-flip`) });
+  const base = {
+    method,
+    estimate: d.reduce((x, y) => x + y, 0) / d.length,
+    p: finite(flip.pValue),
+    test: `each task's summed ${method} Δ is one unit of the ${flip.method}`,
+    test_mc_se: flip.mc_se,
+    tasks: clusters,
+    units: d.length,
+  };
+  if (clusters < 2) return { ...base, ci: null, bootstrap: null };
+  const res = bootstrapIntervals({
+    settings,
+    figure,
+    clusters,
+    estimator: `mean over matched units of mean ${method}(b) − mean ${method}(a); task-clustered paired percentile bootstrap (type-7)`,
+    statistics: {
+      delta: (w) => {
+        let s = 0;
+        let n = 0;
+        for (let c = 0; c < clusters; c++) {
+          s += w[c] * sum[c];
+          n += w[c] * count[c];
+        }
+        return n > 0 ? s / n : NaN;
+      },
+    },
+  });
+  return { ...base, ci: res.ci.delta, ...degenerateMark(res.bootstrap), bootstrap: res.bootstrap };
 }
 
 /**
