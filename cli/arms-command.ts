@@ -84,7 +84,7 @@ const armLine = (name: string, a: CompareResult["a"]) =>
   `| ${name} | ${escapeMarkdownCell(selectorText(a.selector))} | ${a.trajectories} | ${a.tasks} | ` +
   `${pct(a.pass_rate)} |`;
 
-const selectorText = (s: Selector) =>
+export const selectorText = (s: Selector) =>
   Object.entries(s)
     .map(([k, v]) => `${k}=${v}`)
     .join(", ") || "(all)";

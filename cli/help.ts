@@ -12,7 +12,7 @@ Usage:
   gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
   gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
   gcpc import terminal-bench|tau2|inspect INPUT... --out STORE   import harness runs
-  gcpc power STORE [options]          power of the paired ΔAUC for other designs (tasks × trajectories)
+  gcpc power STORE [options]          power of the paired ΔAUC, or with --a/--b of a two-arm comparison
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc help COMMAND                   help for one command
@@ -26,7 +26,15 @@ Nothing is ever written into a store, over an input, or over an existing store.`
 How many tasks × trajectories per task the paired ΔAUC (gcpc − holistic) needs for its 95% CI
 to exclude 0, from the store's own structure: each simulated study resamples the store's tasks,
 then trajectories within each task, and runs the paired clustered test. Prints power with its
-Monte Carlo SE and the minimum detectable Δ per design (default 400 studies per design).`,
+Monte Carlo SE and the minimum detectable Δ per design (default 400 studies per design).
+
+gcpc power STORE --a FIELD=VALUE[,...] --b FIELD=VALUE[,...] [--where ...] [--tasks 20,40,80,160]
+                 [--attempts 1,3,5] [--effects 0,0.05,0.1] [--method NAME] [--simulations N] [--seed N]
+
+The two-arm design (gcpc compare, task pairing): how many tasks × attempts per arm detect the pass-rate
+Δ and the score's Δ (GCPC by default), at the store's own effect and at given effects (δ = 0: the test's
+false-positive rate). Each simulated study resamples the matched tasks, then each arm's attempts within
+a task (default 1,000 studies per row).`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
              [--pair trial|task] [--method NAME] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 

@@ -32,6 +32,12 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   power: {
     tasks: { type: "string" },
     "per-task": { type: "string" },
+    a: { type: "string" },
+    b: { type: "string" },
+    where: { type: "string" },
+    attempts: { type: "string" },
+    effects: { type: "string" },
+    method: { type: "string" },
     simulations: { type: "string" },
     seed: { type: "string" },
     format: { type: "string" },

@@ -1,5 +1,6 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { pairedDeltaPower, type DesignPower, type PowerResult } from "../analysis/rq/power.js";
+import { armPowerCommand } from "./arm-power-command.js";
 import { loadValidStore, type Progress } from "./commands.js";
 import { escapeMarkdownCell } from "../report/render.js";
 import { UsageError } from "./errors.js";
@@ -18,8 +19,12 @@ function intList(name: string, raw: unknown, fallback: number[]): number[] {
 }
 
 /** `gcpc power STORE`: power of the paired ΔAUC comparison for other designs (analysis/rq/power.ts). */
-export async function powerCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+export async function powerCommand(parsed: Parsed, io: Io, progress: Progress): Promise<number> {
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError("power takes exactly one store folder (try gcpc help power)");
+  if (values.a !== undefined || values.b !== undefined) return armPowerCommand(parsed, io, progress);
+  for (const flag of ["attempts", "effects", "where", "method"])
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to the two-arm design (--a and --b)`);
   const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
   const simulations = intOption("simulations", values.simulations, 400, 20);
   const seed = intOption("seed", values.seed, 20260101);

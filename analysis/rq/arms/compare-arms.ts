@@ -208,7 +208,7 @@ export function armTrialPairs(
 }
 
 /** The arm table's rows as the pairing reads them (analysis/rq/arm-pairs.ts). */
-function tableView(rows: readonly ArmRow[]): ArmView {
+export function tableView(rows: readonly ArmRow[]): ArmView {
   return {
     slots: rows.map((_, k) => k),
     id: (k) => rows[k].id,
