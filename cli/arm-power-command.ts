@@ -86,7 +86,8 @@ function armPowerMarkdown(r: ArmPowerResult, name: string): string {
       escapeMarkdownCell(name),
     "",
     `${r.matched_tasks} matched tasks; the store's own Δ (b − a): pass rate ${pct(r.store_effect.pass_rate)}, ` +
-      `${escapeMarkdownCell(r.store_effect.method)} ${r.store_effect.score === null ? "n/a" : r.store_effect.score.toFixed(3)}. ` +
+      `${escapeMarkdownCell(r.store_effect.method)} ` +
+      `${r.store_effect.score === null ? "n/a" : r.store_effect.score.toFixed(3)}. ` +
       `${r.simulations} simulated studies per row, seed ${r.seed}, two-sided α = ${r.alpha}. Design: ${r.design}. ` +
       `Tests: ${r.tests}. Effects: ${r.effects_rule}.`,
     "",

@@ -6,7 +6,8 @@ const PAPER_COLUMNS = ["paper n", "paper median Δ", "paper improved", "paper re
 export function rq3Sections(ctx: SectionContext): Section[] {
   const r3 = ctx.report.rq3;
   const caption =
-    `${r3.estimator}. Material change |Δ| > ${r3.threshold}; noise floor: the judge retest floor ${f3(r3.noise_floor)}. ` +
+    `${r3.estimator}. Material change |Δ| > ${r3.threshold}; ` +
+    `noise floor: the judge retest floor ${f3(r3.noise_floor)}. ` +
     `Pairs: ${r3.pairs_total} matched, ${r3.excluded_zero_evidence} excluded as zero-evidence, ` +
     `${r3.unmatched} unmatched cells, ${r3.unmatched_no_trial} trajectories without a trial index (never matched), ` +
     `${r3.duplicate_trials} duplicate trials. CIs: ${ctx.boot}, tasks resampled with their pairs. ` +
@@ -71,7 +72,8 @@ function testsSection(ctx: SectionContext): Section {
     title: "RQ3: cluster-robust tests and noise classes by transition",
     caption:
       "Exact task-clustered sign test (the signs of a task flip together under H₀), adjusted over the four " +
-      `transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). Noise floor: the judge retest floor ${f3(r3.noise_floor)}: ` +
+      "transition groups by Holm (FWER) and Benjamini–Hochberg (FDR). " +
+      `Noise floor: the judge retest floor ${f3(r3.noise_floor)}: ` +
       `${r3.noise_floor_source?.definition ?? "the paper's"}. ` +
       "Δ within noise: |Δ| ≤ floor; between: floor < |Δ| ≤ " +
       `0.10; material: |Δ| > 0.10.${ctx.synthetic}`,

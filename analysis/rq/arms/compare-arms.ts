@@ -410,7 +410,9 @@ function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: BootstrapSettin
     settings,
     figure,
     clusters,
-    estimator: `mean over matched units of mean ${method}(b) − mean ${method}(a); task-clustered paired percentile bootstrap (type-7)`,
+    estimator:
+      `mean over matched units of mean ${method}(b) − mean ${method}(a); ` +
+      "task-clustered paired percentile bootstrap (type-7)",
     statistics: {
       delta: (w) => {
         let s = 0;
