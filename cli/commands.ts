@@ -474,7 +474,8 @@ async function runImporter(
     const s = r.store;
     const summary =
       `imported ${s.trajectories.length} simulations of ${s.tasks.length} tasks, ${s.items.length} checks, ` +
-      `${r.judges} holistic judge(s) (${r.undecided} undecided verdict(s) left out); ${r.skipped.length} problem(s)`;
+      `${r.judges} holistic judge(s) (${r.undecided} undecided verdict(s) left out); ${r.skipped.length} problem(s)` +
+      r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
     return { store: s, skipped: r.skipped, summary };
   }
   const { importInspect } = await import("../store/import/inspect.js");

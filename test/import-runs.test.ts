@@ -225,7 +225,7 @@ test("malformed inputs are listed with their path and reason, the rest imports; 
     join(dir, "t2"),
   ]);
   assert.equal(tau.code, 2);
-  assert.match(tau.stderr, /wrong\.json, simulations\[0\]: a simulation without an id or task_id/);
+  assert.match(tau.stderr, /wrong\.json: 1 simulation\(s\) without an id or task_id \(simulations\[0\]\)/);
   assert.match(tau.stderr, /broken\.json\.gz: cannot read/);
   assert.match(tau.stderr, /nothing imported/);
   assert.equal(existsSync(join(dir, "t2")), false, "no partial store");
