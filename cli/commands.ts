@@ -491,7 +491,8 @@ async function runImporter(
   const s = r.store;
   const summary =
     `imported ${s.trajectories.length} sample-epochs of ${s.tasks.length} tasks from ${r.logs} log(s); ` +
-    `${r.skipped.length} problem(s)`;
+    `${r.skipped.length} problem(s)` +
+    r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
   return { store: s, skipped: r.skipped, summary };
 }
 

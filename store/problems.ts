@@ -49,3 +49,6 @@ export class StoreValidationError extends Error {
     this.name = "StoreValidationError";
   }
 }
+
+/** An input the user can fix that no row-level problem describes (e.g. an option naming a scorer no log has). */
+export class InputError extends Error {}

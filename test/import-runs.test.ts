@@ -138,7 +138,7 @@ test("tau2: four judge-viewer judges become method scores; undecided verdicts ar
   assert.ok(judges.every((j) => j.auc !== null && j.ci !== null && j.outcome_free === true));
 });
 
-test("inspect: .json and .eval logs (a zip read with JSZip) import once each, with the raw files' counts", async () => {
+test("inspect: .json and .eval logs (zip members read by store/import/zip-members.ts) import once each, with the raw files' counts", async () => {
   const { store } = await importTo("inspect", [join(raw, "inspect-logs")]);
   const ref = reference.inspect;
   assert.equal(store.trajectories.length, ref.sample_epochs);

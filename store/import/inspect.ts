@@ -1,14 +1,17 @@
 import { readFileSync } from "node:fs";
-import JSZip from "jszip";
+import { basename } from "node:path";
+import { InputError } from "../problems.js";
 import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analysis/schema/tables.js";
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 import { realRunManifest } from "./real-manifest.js";
+import { ZipError, zipMembers, type ZipMember } from "./zip-members.js";
 
 /**
  * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
- * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json, read with JSZip). A sample
+ * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json; stored, deflate or zstd members,
+ * store/import/zip-members.ts). A sample
  * × epoch is a trajectory (task = the eval's task / the sample id, trial = the epoch, model = the eval's
  * model). `--outcome` names the scorer whose value decides PASS or FAIL (C/I, true/false, 1/0, or a number
  * at or above `--threshold`; without it, each log's only scalar scorer, if it has exactly one); `--items`
@@ -19,6 +22,8 @@ export interface InspectImport {
   store: Store;
   skipped: Skipped[];
   logs: number;
+  /** The scorers of each log with their value types, and how attempts were numbered. */
+  notes: string[];
 }
 
 interface Sample {
@@ -30,6 +35,8 @@ interface Sample {
 interface Log {
   file: string;
   evalId: string;
+  /** When the eval started (eval.created, else stats.started_at): the order of attempts across logs. */
+  started: string;
   task: string;
   model: string;
   samples: Sample[];
@@ -52,7 +59,96 @@ export async function importInspect(inputs: string[], options: InspectOptions = 
     const log = file.endsWith(".eval") ? await readEvalLog(file, skipped) : readJsonLog(file, skipped);
     if (log) logs.push(log);
   }
-  return { store: storeOf(logs, options, skipped), skipped, logs: logs.length };
+  const scorers = logs.map(scorersOf);
+  checkNamedScorers(logs, scorers, options);
+  const notes = logs.map((log, i) => `${basename(log.file)}: scorers ${scorerText(scorers[i])}`);
+  const store = storeOf(logs, options, skipped);
+  notes.push(numberAttempts(store.trajectories, logs));
+  return { store, skipped, logs: logs.length, notes };
+}
+
+/** Each scorer of a log with the kinds of value it holds (C/I letters, number, boolean, dict, text). */
+function scorersOf(log: Log): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const s of log.samples) {
+    if (!isObject(s.scores)) continue;
+    for (const [name, sc] of Object.entries(s.scores)) {
+      if (!out.has(name)) out.set(name, new Set());
+      const v = isObject(sc) ? sc.value : undefined;
+      out
+        .get(name)!
+        .add(
+          typeof v === "string" && /^[CIPN]$/.test(v)
+            ? "C/I/P/N"
+            : isObject(v)
+              ? "dict"
+              : v === null || v === undefined
+                ? "none"
+                : typeof v === "boolean"
+                  ? "boolean"
+                  : typeof v === "number"
+                    ? "number"
+                    : "text",
+        );
+    }
+  }
+  return out;
+}
+
+const scorerText = (m: Map<string, Set<string>>) =>
+  m.size === 0
+    ? "(none)"
+    : [...m]
+        .sort(([a], [b]) => compareCodePoints(a, b))
+        .map(([name, kinds]) => `${name} (${[...kinds].sort(compareCodePoints).join(", ")})`)
+        .join(", ");
+
+/** `--outcome` / `--items` naming a scorer that no log holds: refused, listing the scorers that exist. */
+function checkNamedScorers(logs: Log[], scorers: Map<string, Set<string>>[], options: InspectOptions): void {
+  const all = new Map<string, Set<string>>();
+  for (const m of scorers) for (const [k, v] of m) all.set(k, new Set([...(all.get(k) ?? []), ...v]));
+  for (const flag of ["outcome", "items"] as const) {
+    const name = options[flag];
+    if (name === undefined || all.has(name) || logs.length === 0) continue;
+    throw new InputError(
+      `--${flag} ${JSON.stringify(name)}: no log has that scorer; the scorers found are ${scorerText(all)}`,
+    );
+  }
+}
+
+/**
+ * Attempt numbers unique per (task, model) across logs: two runs of the same task and model in two logs each
+ * have an epoch 1, and trial = epoch made them one attempt. Attempts are numbered 1, 2, … in the order of their
+ * log's start time, then eval id, then epoch. Returns the sentence the import prints.
+ */
+function numberAttempts(trajectories: Trajectory[], logs: Log[]): string {
+  const rank = new Map(
+    [...logs]
+      .sort((a, b) => compareCodePoints(a.started, b.started) || compareCodePoints(a.evalId, b.evalId))
+      .map((l, i) => [l.evalId, i]),
+  );
+  const groups = new Map<string, { t: Trajectory; log: number; epoch: number }[]>();
+  // A trajectory id is `<eval id>/<sample id>/epoch-<n>`; an eval id may itself hold "/" (a file path when the
+  // log names no eval id), so each id is matched to the longest eval id it starts with.
+  const ids = [...rank.keys()].sort((a, b) => b.length - a.length);
+  for (const t of trajectories) {
+    const evalId = ids.find((id) => t.trajectory_id.startsWith(`${id}/`));
+    const key = `${t.task_id}\u0000${t.model}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push({ t, log: evalId === undefined ? 0 : rank.get(evalId)!, epoch: t.trial ?? 1 });
+  }
+  let fromSeveral = 0;
+  for (const list of groups.values()) {
+    list.sort((a, b) => a.log - b.log || a.epoch - b.epoch);
+    if (new Set(list.map((x) => x.log)).size > 1) fromSeveral++;
+    list.forEach((x, i) => {
+      x.t.trial = i + 1;
+    });
+  }
+  return (
+    "attempts (trial) numbered 1, 2, … per task and model across logs, in the order of the log's start time, " +
+    `eval id and epoch: ${fromSeveral} task-model pair(s) hold attempts from more than one log`
+  );
 }
 
 function logOf(file: string, header: unknown, samples: Sample[], skipped: Skipped[]): Log | undefined {
@@ -62,7 +158,10 @@ function logOf(file: string, header: unknown, samples: Sample[], skipped: Skippe
     return undefined;
   }
   const evalId = typeof ev.eval_id === "string" ? ev.eval_id : typeof ev.run_id === "string" ? ev.run_id : file;
-  return { file, evalId, task: ev.task, model: ev.model, samples };
+  const stats = isObject(header) && isObject(header.stats) ? header.stats : {};
+  const started =
+    typeof ev.created === "string" ? ev.created : typeof stats.started_at === "string" ? stats.started_at : "";
+  return { file, evalId, started, task: ev.task, model: ev.model, samples };
 }
 
 function readJsonLog(file: string, skipped: Skipped[]): Log | undefined {
@@ -73,36 +172,36 @@ function readJsonLog(file: string, skipped: Skipped[]): Log | undefined {
 }
 
 async function readEvalLog(file: string, skipped: Skipped[]): Promise<Log | undefined> {
-  let zip: JSZip;
+  let members: ZipMember[];
   try {
-    zip = await JSZip.loadAsync(readFileSync(file));
+    members = zipMembers(readFileSync(file));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     skipped.push({ folder: file, reason: code ? fsReason(e) : `not a zip archive (${(e as Error).message})` });
     return undefined;
   }
-  const header = zip.file("header.json");
+  const member = (m: ZipMember) => {
+    try {
+      return JSON.parse(m.read().toString("utf8")) as unknown;
+    } catch (e) {
+      const what = e instanceof ZipError ? e.message : `not valid JSON (${(e as Error).message.split("\n")[0]})`;
+      skipped.push({ folder: `${file} :: ${m.name}`, reason: what });
+      return undefined;
+    }
+  };
+  const header = members.find((m) => m.name === "header.json");
   if (!header) {
     skipped.push({ folder: file, reason: "the .eval archive has no header.json member" });
     return undefined;
   }
-  const member = async (name: string, f: JSZip.JSZipObject) => {
-    try {
-      return JSON.parse(await f.async("string")) as unknown;
-    } catch (e) {
-      skipped.push({ folder: `${file} :: ${name}`, reason: `not valid JSON (${(e as Error).message.split("\n")[0]})` });
-      return undefined;
-    }
-  };
-  const head = await member("header.json", header);
+  const head = member(header);
   if (head === undefined) return undefined;
-  const names = Object.keys(zip.files)
-    .filter((n) => /^samples\/[^/]+\.json$/.test(n))
-    .sort(compareCodePoints);
   const samples: Sample[] = [];
-  for (const n of names) {
-    const s = await member(n, zip.file(n)!);
-    if (isObject(s)) samples.push(s);
+  const names = members.filter((m) => /^samples\/[^/]+\.json$/.test(m.name));
+  names.sort((a, b) => compareCodePoints(a.name, b.name));
+  for (const m of names) {
+    const sample = member(m);
+    if (isObject(sample)) samples.push(sample);
   }
   return logOf(file, head, samples, skipped);
 }
