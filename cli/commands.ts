@@ -465,7 +465,8 @@ async function runImporter(
     const s = r.store;
     const summary =
       `imported ${s.trajectories.length} trials of ${s.tasks.length} tasks in ${armCount(s)} arm(s) from ` +
-      `${r.files} results file(s) (${r.duplicates} repeated trial(s) deduplicated; ${r.skipped.length} problem(s))`;
+      `${r.files} results file(s) (${r.duplicates} repeated trial(s) deduplicated; ${r.skipped.length} problem(s))` +
+      r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
     return { store: s, skipped: r.skipped, summary };
   }
   if (kind === "tau2") {

@@ -210,7 +210,7 @@ test("malformed inputs are listed with their path and reason, the rest imports; 
   const r = await cli(["import", "terminal-bench", join(dir, "tb"), "--out", out, "--harness", "h", "--model", "m"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /skipped .*truncated\/results\.json: not valid JSON/);
-  assert.match(r.stderr, /skipped .*types\/results\.json, results\[0\]: parser_results is neither null nor an object/);
+  assert.match(r.stderr, /skipped .*types\/results\.json: 1 trial\(s\): parser_results is neither null nor an object/);
   assert.match(r.stderr, /skipped .*keys\/results\.json: neither a trial's nor a run's results\.json/);
   assert.equal((await readStore(out)).store.trajectories.length, 1);
   // τ²: a file of the wrong shape and a gzip that is not one; Inspect: an .eval zip without header.json.

@@ -23,6 +23,8 @@ export interface TerminalBenchImport {
   duplicates: number;
   /** Results files read (trial-level and run-level). */
   files: number;
+  /** Runs whose results.json lists fewer trials than their folders hold, with the names missing. */
+  notes: string[];
 }
 
 /** One trial as the importer keeps it, before trial indices are assigned. */
@@ -65,6 +67,9 @@ export function importTerminalBench(
   const metadata = new Map<string, RunMetadata | null>();
   const trials = new Map<string, TrialRecord>();
   let duplicates = 0;
+  // Per run: the trial names its run-level results.json lists, and those its trial folders hold.
+  const listed = new Map<string, Set<string>>();
+  const inFolders = new Map<string, Set<string>>();
   for (const file of files) {
     const json = readJsonFile(file, skipped);
     if (json === undefined) continue;
@@ -74,14 +79,54 @@ export function importTerminalBench(
       continue;
     }
     const context = runContext(file, found.level, metadata, options);
+    const names = found.level === "run" ? listed : inFolders;
+    if (!names.has(context.run)) names.set(context.run, new Set());
+    const problems = new Map<string, number[]>();
     for (const [i, t] of found.trials.entries()) {
-      const record = trialRecord(t, context, `${file}, results[${i}]`, skipped);
-      if (!record) continue;
+      const record = trialRecord(t, context);
+      if (typeof record === "string") {
+        problems.set(record, [...(problems.get(record) ?? []), i]);
+        continue;
+      }
+      names.get(context.run)!.add(record.trialName);
       if (trials.has(record.key)) duplicates++;
       else trials.set(record.key, record);
     }
+    // One line per file and reason, with a count (a file of trials without task ids listed a line per trial).
+    for (const [reason, at] of problems)
+      skipped.push({
+        folder: file,
+        reason: `${at.length} trial(s): ${reason} (${found.level === "run" ? "results" : "trial"}[${at
+          .slice(0, 5)
+          .join("], [")}]${at.length > 5 ? ", …" : ""})`,
+      });
   }
-  return { store: storeOf([...trials.values()], roots, options.name), skipped, duplicates, files: files.length };
+  return {
+    store: storeOf([...trials.values()], roots, options.name),
+    skipped,
+    duplicates,
+    files: files.length,
+    notes: unlistedTrials(listed, inFolders),
+  };
+}
+
+/**
+ * Runs whose own results.json lists fewer trials than their trial folders hold (an adapter run listed 507 of
+ * 516): the folders' trials are imported, and the run's missing names are said.
+ */
+function unlistedTrials(listed: Map<string, Set<string>>, inFolders: Map<string, Set<string>>): string[] {
+  const out: string[] = [];
+  for (const [run, names] of listed) {
+    const folders = inFolders.get(run);
+    if (!folders) continue;
+    const missing = [...folders].filter((n) => !names.has(n)).sort(compareCodePoints);
+    if (missing.length)
+      out.push(
+        `${run}: its results.json lists ${names.size} trial(s), its folders hold ${folders.size}; not listed ` +
+          `(imported from their folders): ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`,
+      );
+  }
+  return out;
 }
 
 /** A results file's trials: the file itself (trial level) or its `results` array (run level). */
@@ -158,16 +203,12 @@ function metadataOf(runDir: string, cache: Map<string, RunMetadata | null>): Run
   return cache.get(runDir)!;
 }
 
-function trialRecord(t: TrialJson, c: RunContext, where: string, skipped: Skipped[]): TrialRecord | undefined {
-  if (typeof t.task_id !== "string" || t.task_id === "" || typeof t.trial_name !== "string") {
-    skipped.push({ folder: where, reason: "trial without a task_id or trial_name string" });
-    return undefined;
-  }
+/** A trial as the importer keeps it, or the reason it cannot be read. */
+function trialRecord(t: TrialJson, c: RunContext): TrialRecord | string {
+  if (typeof t.task_id !== "string" || t.task_id === "" || typeof t.trial_name !== "string")
+    return "without a task_id or trial_name string";
   const tests = testsOf(t.parser_results);
-  if (tests === undefined) {
-    skipped.push({ folder: where, reason: "parser_results is neither null nor an object of test → status" });
-    return undefined;
-  }
+  if (tests === undefined) return "parser_results is neither null nor an object of test → status";
   const started = typeof t.trial_started_at === "string" ? t.trial_started_at : "";
   return {
     key: typeof t.id === "string" && t.id !== "" ? `id:${t.id}` : `run:${c.run}\u0000${t.trial_name}`,
