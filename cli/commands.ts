@@ -1,6 +1,6 @@
 import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
@@ -8,12 +8,9 @@ import {
   INTERVAL_METHODS,
   type BootstrapSettings,
 } from "../analysis/estimates/bootstrap-interval.js";
-import { TABLE_SCHEMAS } from "../analysis/schema/tables.js";
 import type { Store, StoreFrame } from "../analysis/schema/store.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
-import { readStore, issueField, issueMessage } from "../store/read-store.js";
-import { decodeUtf8, parseJsonl } from "../store/parse-text.js";
-import { StoreValidationError, type Problem } from "../store/problems.js";
+import { readStore } from "../store/read-store.js";
 import { writeStore, writeFileAtomic, writeChunksAtomic } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { reportSections } from "../report/sections.js";
@@ -30,6 +27,9 @@ import { buildSite, previewSite, REPO, SITE_MARKER, vendorModules } from "./site
 import { lockOut, removeLeftovers } from "./site-guard.js";
 import { siteArchive } from "../report/site/archive.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
+import { IMPORTERS, importerOf } from "../store/import/importers.js";
+import { mergeStores, storeRows } from "../store/import/merge-store.js";
+import { importSummary } from "../store/import/summary.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
@@ -273,92 +273,88 @@ export async function generateCommand({ values, positionals }: Parsed, io: Io, p
   return 0;
 }
 
-/** User checklists / verdicts for an import: JSONL rows of the contract, problems naming the user's file and line. */
-function userRows(file: string, table: "items" | "judgments", store: Store): unknown[] {
-  const problems: Problem[] = [];
-  const text = decodeUtf8(readFileSync(file), file);
-  if (typeof text !== "string") throw new StoreValidationError(file, [text]);
-  const known = new Set(store.trajectories.map((t) => t.trajectory_id));
-  const rows: unknown[] = [];
-  for (const rec of parseJsonl(text, file, (p) => problems.push(p))) {
-    const parsed = TABLE_SCHEMAS[table].safeParse(rec.values);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        problems.push({ file, line: rec.line, field: issueField(issue), message: issueMessage(issue, rec.values) });
-      continue;
-    }
-    const id = (parsed.data as { trajectory_id?: string }).trajectory_id;
-    if (table === "judgments" && !known.has(id!))
-      problems.push({
-        file,
-        line: rec.line,
-        field: "trajectory_id",
-        message: `unknown trajectory ${JSON.stringify(id)} (not among the imported trials)`,
-      });
-    else rows.push(parsed.data);
-  }
-  if (problems.length) throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50));
-  return rows;
-}
-
 export async function importCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const [kind, ...inputs] = positionals;
-  if (!IMPORT_KINDS.includes(kind as (typeof IMPORT_KINDS)[number]))
-    throw new UsageError(`unknown import kind "${kind ?? ""}" (${IMPORT_KINDS.join(", ")}; try gcpc help import)`);
+  const importer = importerOf(kind ?? "");
+  const kinds = IMPORTERS.map((i) => i.kind).join(", ");
+  if (!importer) throw new UsageError(`unknown import kind "${kind ?? ""}" (${kinds}; try gcpc help import)`);
   const out = values.out as string | undefined;
-  if (!out) throw new UsageError("import needs --out STORE");
+  const into = values.into as string | undefined;
+  if (!out === !into) throw new UsageError("import needs --out STORE (a new store) or --into STORE (an existing one)");
   if (inputs.length === 0) throw new UsageError(`import ${kind} needs at least one input (try gcpc help import)`);
+  if (into && values.format !== undefined) throw new UsageError("--format applies to --out (--into keeps the store's)");
   const format = choiceOption("format", values.format, ["parquet", "jsonl"] as const, "parquet");
-  const extra = [values.checklists, values.verdicts].filter((x): x is string => typeof x === "string");
-  if (kind !== "harbor" && extra.length) throw new UsageError("--checklists / --verdicts apply to import harbor only");
-  const summaries = listOption(values["judge-summaries"]);
-  requireExisting([...inputs, ...extra, ...summaries]);
-  checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...extra, ...summaries] });
-  let store: Store;
-  if (kind === "terminal-bench" || kind === "tau2" || kind === "inspect") {
-    store = await importRuns(kind, inputs, { ...values, "judge-summaries": summaries }, io, progress);
-  } else if (kind === "harbor") {
-    const { importHarbor } = await import("../store/import/harbor.js");
-    progress(`walking ${inputs.length} folder(s)`);
-    const result = importHarbor(inputs, { benchmark: values.benchmark as string | undefined });
-    for (const s of result.skipped) io.err(`gcpc: skipped ${s.folder}: ${s.reason}\n`);
-    store = result.store;
-    if (values.checklists)
-      store.items = [...store.items, ...(userRows(values.checklists as string, "items", store) as Store["items"])];
-    if (values.verdicts)
-      store.judgments = [
-        ...store.judgments,
-        ...(userRows(values.verdicts as string, "judgments", store) as Store["judgments"]),
-      ];
-    io.out(
-      `imported ${store.trajectories.length} trials of ${store.tasks.length} tasks ` +
-        `(${result.skipped.length} folder problems listed on stderr; ` +
-        `${result.jobLevel.length} job-level result.json ignored)\n`,
-    );
-  } else {
-    if (inputs.length !== 1) throw new UsageError("import skillsbench-registry takes one CSV file");
-    if (statSync(inputs[0]).isDirectory()) throw new UsageError(`${inputs[0]}: is a folder, not a CSV file`);
-    const { importRegistry } = await import("../store/import/registry.js");
-    const { store: s, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], {
-      benchmark: values.benchmark as string | undefined,
-    });
-    if (problems.length)
-      throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
-    store = s;
-    io.out(
-      `imported ${store.trajectories.length} trials in ${cellCount(store)} cells of ${store.tasks.length} tasks\n`,
-    );
+  // Each importer accepts only its own flags: one of another importer's is a usage error naming which it is.
+  const own: Record<string, string | string[] | undefined> = {};
+  for (const [flag, v] of Object.entries(values)) {
+    if (v === undefined || ["out", "into", "format", "max-problems"].includes(flag)) continue;
+    if (!(flag in importer.options)) {
+      const owners = IMPORTERS.filter((i) => flag in i.options).map((i) => `import ${i.kind}`);
+      throw new UsageError(`--${flag} applies to ${owners.join(", ") || "no importer"}, not import ${kind}`);
+    }
+    own[flag] = v as string | string[];
   }
-  await writeStore(out, store, format);
-  // Validate what was written; a store that fails the contract is not kept.
+  const files = Object.entries(own)
+    .filter(([flag]) => ["checklists", "verdicts", "judge-summaries"].includes(flag))
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v as string]));
+  requireExisting([...inputs, ...files]);
+  const target = (out ?? into)!;
+  if (out) checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...files] });
+  else checkIntoTarget(target, [...inputs, ...files]);
+  progress(`reading ${inputs.length} input(s)`);
+  const result = await importer.read(inputs, own);
+  for (const x of result.skipped) io.err(`gcpc: skipped ${stripControl(x.folder)}: ${stripControl(x.reason)}\n`);
+  if (result.store.trajectories.length === 0)
+    throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
+  for (const line of importSummary(kind, result)) io.out(`${stripControl(line)}\n`);
+  if (out) {
+    await writeValidated(out, result.store, format);
+    io.out(`wrote ${out}\n`);
+    return 0;
+  }
+  const existing = await storeRows(target);
+  const { store, counts } = mergeStores(existing.store, result.store);
+  await writeValidated(`${target}.gcpc-into-${process.pid}`, store, existing.format, target);
+  const added = Object.entries(counts.added).filter(([, n]) => n > 0);
+  const dups = Object.entries(counts.duplicates).filter(([, n]) => n > 0);
+  io.out(
+    `added to ${target}: ${added.map(([t, n]) => `${n} ${t}`).join(", ") || "nothing new"}` +
+      `${dups.length ? `; already there (identical, kept once): ${dups.map(([t, n]) => `${n} ${t}`).join(", ")}` : ""}\n`,
+  );
+  return 0;
+}
+
+/** --into: an existing, valid store folder that is not an input and holds none. */
+function checkIntoTarget(target: string, inputs: string[]): void {
+  requireExisting([target]);
+  if (!statSync(target).isDirectory()) throw new UsageError(`--into ${target}: not a store folder`);
+  const real = realpathSync(target);
+  for (const input of inputs) {
+    const r = realpathSync(input);
+    if (r === real || r.startsWith(`${real}/`) || real.startsWith(`${r}/`))
+      throw new UsageError(`refusing to write ${target}: it is, holds or lies inside the input ${input}`);
+  }
+}
+
+/**
+ * The store written to `dir` and read back through the contract's validation; a store that fails is removed.
+ * With `replace`, `dir` is a staging folder beside it: the validated store then takes the place of `replace`
+ * (the old one renamed aside and removed only after), so an interrupted or failed run leaves it as it was.
+ */
+async function writeValidated(dir: string, store: Store, format: "parquet" | "jsonl", replace?: string) {
+  rmSync(dir, { recursive: true, force: true });
   try {
-    await readStore(out);
+    await writeStore(dir, store, format);
+    await readStore(dir);
   } catch (e) {
-    rmSync(out, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  io.out(`wrote ${out}\n`);
-  return 0;
+  if (!replace) return;
+  const aside = `${replace}.gcpc-old-${process.pid}`;
+  renameSync(replace, aside);
+  renameSync(dir, replace);
+  rmSync(aside, { recursive: true, force: true });
 }
 
 export async function siteCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
@@ -412,11 +408,6 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   return 0;
 }
 
-/** Registry cells: distinct (task, harness, model, condition). */
-function cellCount(store: Store): number {
-  return new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition]))).size;
-}
-
 /** `--benchmark NAME`: the analysis on that benchmark's tasks alone (a name the store does not hold is an error). */
 function onlyBenchmark(store: StoreFrame, benchmark: string): StoreFrame {
   const known = benchmarksOf(store);
@@ -424,78 +415,3 @@ function onlyBenchmark(store: StoreFrame, benchmark: string): StoreFrame {
     throw new UsageError(`--benchmark ${JSON.stringify(benchmark)}: the store's benchmarks are ${known.join(", ")}`);
   return benchmarkSubset(store, benchmark);
 }
-
-const IMPORT_KINDS = ["harbor", "skillsbench-registry", "terminal-bench", "tau2", "inspect"] as const;
-
-/** A repeatable option's values (`--judge-summaries A --judge-summaries B`, or one given once). */
-function listOption(raw: unknown): string[] {
-  if (raw === undefined) return [];
-  return (Array.isArray(raw) ? raw : [raw]).map(String);
-}
-
-/**
- * The importers of harness runs (store/import/<source>.ts): each lists what it could not read on stderr and
- * goes on; the import fails (exit 2) only when nothing imports.
- */
-async function importRuns(
-  kind: "terminal-bench" | "tau2" | "inspect",
-  inputs: string[],
-  values: Parsed["values"],
-  io: Io,
-  progress: Progress,
-): Promise<Store> {
-  progress(`reading ${inputs.length} input(s)`);
-  const result = await runImporter(kind, inputs, values);
-  for (const s of result.skipped) io.err(`gcpc: skipped ${stripControl(s.folder)}: ${stripControl(s.reason)}\n`);
-  if (result.store.trajectories.length === 0)
-    throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
-  io.out(`${result.summary}\n`);
-  return result.store;
-}
-
-async function runImporter(
-  kind: "terminal-bench" | "tau2" | "inspect",
-  inputs: string[],
-  values: Parsed["values"],
-): Promise<{ store: Store; skipped: { folder: string; reason: string }[]; summary: string }> {
-  const text = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
-  if (kind === "terminal-bench") {
-    const { importTerminalBench } = await import("../store/import/terminal-bench.js");
-    const r = importTerminalBench(inputs, { harness: text("harness"), model: text("model"), name: text("name") });
-    const s = r.store;
-    const summary =
-      `imported ${s.trajectories.length} trials of ${s.tasks.length} tasks in ${armCount(s)} arm(s) from ` +
-      `${r.files} results file(s) (${r.duplicates} repeated trial(s) deduplicated; ${r.skipped.length} problem(s))` +
-      r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
-    return { store: s, skipped: r.skipped, summary };
-  }
-  if (kind === "tau2") {
-    const { importTau2 } = await import("../store/import/tau2.js");
-    const r = importTau2(inputs, listOption(values["judge-summaries"]), { name: text("name") });
-    const s = r.store;
-    const summary =
-      `imported ${s.trajectories.length} simulations of ${s.tasks.length} tasks, ${s.items.length} checks, ` +
-      `${r.judges} holistic judge(s) (${r.undecided} undecided verdict(s) left out); ${r.skipped.length} problem(s)` +
-      r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
-    return { store: s, skipped: r.skipped, summary };
-  }
-  const { importInspect } = await import("../store/import/inspect.js");
-  const threshold = text("threshold") === undefined ? undefined : Number(text("threshold"));
-  if (threshold !== undefined && !Number.isFinite(threshold))
-    throw new UsageError(`--threshold must be a number, got "${text("threshold")}"`);
-  const r = await importInspect(inputs, {
-    outcome: text("outcome"),
-    items: text("items"),
-    threshold,
-    name: text("name"),
-  });
-  const s = r.store;
-  const summary =
-    `imported ${s.trajectories.length} sample-epochs of ${s.tasks.length} tasks from ${r.logs} log(s); ` +
-    `${r.skipped.length} problem(s)` +
-    r.notes.map((n) => `\n  ${stripControl(n)}`).join("");
-  return { store: s, skipped: r.skipped, summary };
-}
-
-/** Distinct (harness, model) pairs of a store's trajectories. */
-const armCount = (s: Store) => new Set(s.trajectories.map((t) => `${t.harness}\u0000${t.model}`)).size;

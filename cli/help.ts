@@ -95,7 +95,12 @@ was. The site needs no network: serve DIR with any static server
 as for report (percentile by default; expanded is the most robust for few tasks, README "Coverage").
 --preview (npm run dev): serves the repo's pages live (edits reload) on the data a build of STORE
 with the same settings uses, computed once per store content, code and settings; no --out.`,
-  import: `gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
+  import: `gcpc import KIND INPUT... (--out STORE | --into STORE) [KIND's own flags]
+
+--out writes a new store (--format parquet|jsonl); --into adds the runs to an existing store, merged by the
+store's keys: identical rows are kept once, a row that differs is refused and nothing is written.
+
+gcpc import harbor DIR... --out STORE [--verdicts FILE.jsonl] [--checklists FILE.jsonl]
                                      [--benchmark NAME] [--format parquet|jsonl]
 gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--format parquet|jsonl]
 gcpc import terminal-bench DIR... --out STORE [--harness H] [--model M] [--name NAME] [--format ...]

@@ -1,3 +1,4 @@
+import { IMPORTERS } from "../store/import/importers.js";
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
 
@@ -63,19 +64,20 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     out: { type: "string" },
     "max-problems": { type: "string" },
   },
+  // --out / --into / --format, and every importer's own flags (store/import/importers.ts): an importer
+  // refuses another's flags when it runs (cli/commands.ts, importCommand).
   import: {
     out: { type: "string" },
+    into: { type: "string" },
     format: { type: "string" },
-    benchmark: { type: "string" },
-    verdicts: { type: "string" },
-    checklists: { type: "string" },
-    harness: { type: "string" },
-    model: { type: "string" },
-    name: { type: "string" },
-    "judge-summaries": { type: "string", multiple: true },
-    outcome: { type: "string" },
-    items: { type: "string" },
-    threshold: { type: "string" },
+    ...Object.fromEntries(
+      IMPORTERS.flatMap((i) =>
+        Object.entries(i.options).map(([flag, o]) => [
+          flag,
+          o.multiple ? { type: "string" as const, multiple: true } : { type: "string" as const },
+        ]),
+      ),
+    ),
   },
 };
 

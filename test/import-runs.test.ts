@@ -52,7 +52,8 @@ test("terminal-bench: the 13 leaderboard submissions import with the raw files' 
   execFileSync("tar", ["xzf", join(raw, "terminal-bench/results.tar.gz"), "-C", tree]);
   const { store, stdout } = await importTo("terminal-bench", [join(tree, "results")]);
   const ref = reference.terminal_bench;
-  assert.match(stdout, /imported 5200 trials of 80 tasks in 13 arm\(s\)/);
+  assert.match(stdout, /imported terminal-bench: 5200 trajectories of 80 tasks in 13 arm\(s\)/);
+  assert.match(stdout, /arm droid \/ claude-4-1-opus: 80 tasks, 400 trajectories \(235 PASS, 165 FAIL, 0 non-binary\)/);
   assert.equal(store.trajectories.length, ref.trials);
   assert.equal(store.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL").length, ref.binary);
   assert.equal(store.trajectories.filter((t) => t.tags?.includes("is_resolved:null")).length, ref.is_resolved_null);
@@ -126,7 +127,7 @@ test("tau2: four judge-viewer judges become method scores; undecided verdicts ar
     (n, c) => n + (c.undecided ?? 0),
     0,
   );
-  assert.match(stdout, new RegExp(`4 holistic judge\\(s\\) \\(${undecided} undecided verdict\\(s\\) left out\\)`));
+  assert.match(stdout, new RegExp(`4 holistic judge\\(s\\); ${undecided} undecided verdict\\(s\\) left out`));
   for (const [judge, counts] of Object.entries(ref.judges as Record<string, Record<string, number>>)) {
     const scores = store.method_scores!.filter((m) => m.method === `judge:${judge}`);
     assert.equal(scores.filter((m) => m.score === 1).length, counts.PASS ?? 0, judge);

@@ -6,11 +6,9 @@ import { group } from "d3";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsErrorText } from "../fs-error-text.js";
 
-/** A trial folder that could not be imported, and why. */
-export interface Skipped {
-  folder: string;
-  reason: string;
-}
+import type { Skipped } from "./walk.js";
+import { textOption, type Importer } from "./importer.js";
+import { userRows } from "./user-rows.js";
 
 export interface HarborImport {
   store: Store;
@@ -293,3 +291,30 @@ function assignTrialIndex(rows: (Trajectory & { started: string })[]): void {
 function leaves<T>(m: Map<unknown, unknown>): T[][] {
   return [...m.values()].flatMap((v) => (v instanceof Map ? leaves<T>(v) : [v as T[]]));
 }
+
+/**
+ * `gcpc import harbor DIR... [--checklists FILE.jsonl] [--verdicts FILE.jsonl] [--benchmark NAME]`: the trial
+ * folders, then the user's own checklist items and verdicts (JSONL rows of the contract) merged by trajectory_id.
+ */
+export const importer: Importer = {
+  kind: "harbor",
+  inputs: "paths",
+  options: {
+    checklists: { help: "items rows (JSONL, contract fields) added to the store" },
+    verdicts: { help: "judgment rows (JSONL, contract fields) for the imported trials" },
+    benchmark: { help: "the benchmark name of every task (default from the folders)" },
+  },
+  async read(inputs, values) {
+    const result = importHarbor(inputs, { benchmark: textOption(values, "benchmark") });
+    const store = result.store;
+    const checklists = textOption(values, "checklists");
+    const verdicts = textOption(values, "verdicts");
+    if (checklists) store.items = [...store.items, ...(userRows(checklists, "items", store) as Store["items"])];
+    if (verdicts)
+      store.judgments = [...store.judgments, ...(userRows(verdicts, "judgments", store) as Store["judgments"])];
+    const notes = result.jobLevel.length
+      ? [`${result.jobLevel.length} job-level result.json ignored (not trials)`]
+      : [];
+    return { store, skipped: result.skipped, notes };
+  },
+};

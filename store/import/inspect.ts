@@ -7,6 +7,7 @@ import { compareCodePoints } from "../../analysis/order.js";
 import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 import { realRunManifest } from "./real-manifest.js";
 import { ZipError, zipMembers, type ZipMember } from "./zip-members.js";
+import { textOption, type Importer } from "./importer.js";
 
 /**
  * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
@@ -341,3 +342,28 @@ function addSample(b: Built, log: Log, s: Sample, epoch: number, options: Inspec
     if (score !== undefined) b.scores.push({ trajectory_id, method: name, score });
   }
 }
+
+/** `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X] [--name NAME]`. */
+export const importer: Importer = {
+  kind: "inspect",
+  inputs: "paths",
+  options: {
+    outcome: { help: "the scorer deciding PASS/FAIL (default: a log's only scalar scorer)" },
+    items: { help: "a dict-valued scorer whose keys are checklist items" },
+    threshold: { help: "numeric values at or above it PASS (and Yes)" },
+    name: { help: "the store's name" },
+  },
+  async read(inputs, values) {
+    const raw = textOption(values, "threshold");
+    const threshold = raw === undefined ? undefined : Number(raw);
+    if (threshold !== undefined && !Number.isFinite(threshold))
+      throw new InputError(`--threshold must be a number, got "${raw}"`);
+    const r = await importInspect(inputs, {
+      outcome: textOption(values, "outcome"),
+      items: textOption(values, "items"),
+      threshold,
+      name: textOption(values, "name"),
+    });
+    return { store: r.store, skipped: r.skipped, notes: [`${r.logs} log(s) read`, ...r.notes] };
+  },
+};

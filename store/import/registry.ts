@@ -2,7 +2,9 @@ import { csvParse } from "d3";
 import type { Task, Trajectory } from "../../analysis/schema/tables.js";
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
-import type { Problem } from "../problems.js";
+import { readFileSync, statSync } from "node:fs";
+import { InputError, StoreValidationError, type Problem } from "../problems.js";
+import { textOption, type Importer } from "./importer.js";
 
 const REQUIRED = [
   "task",
@@ -109,3 +111,21 @@ function cellTrajectories(r: RegistryRow): Trajectory[] {
     tags: ["registry-cell", "trial-order-unknown"],
   }));
 }
+
+/** `gcpc import skillsbench-registry FILE.csv [--benchmark NAME]`: a problem in any row refuses the whole file. */
+export const importer: Importer = {
+  kind: "skillsbench-registry",
+  inputs: "one file",
+  options: { benchmark: { help: "the benchmark name of every task (default skillsbench-1.1)" } },
+  async read(inputs, values) {
+    if (inputs.length !== 1) throw new InputError("import skillsbench-registry takes one CSV file");
+    if (statSync(inputs[0]).isDirectory()) throw new InputError(`${inputs[0]}: is a folder, not a CSV file`);
+    const { store, problems } = importRegistry(readFileSync(inputs[0], "utf8"), inputs[0], {
+      benchmark: textOption(values, "benchmark"),
+    });
+    if (problems.length)
+      throw new StoreValidationError(inputs[0], problems.slice(0, 50), Math.max(0, problems.length - 50));
+    const cells = new Set(store.trajectories.map((t) => JSON.stringify([t.task_id, t.harness, t.model, t.condition])));
+    return { store, skipped: [], notes: [`${cells.size} cells (task × harness × model × condition)`] };
+  },
+};

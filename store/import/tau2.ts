@@ -4,6 +4,7 @@ import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 import { realRunManifest } from "./real-manifest.js";
+import { listOption, textOption, type Importer } from "./importer.js";
 
 /**
  * `gcpc import tau2 RESULTS... [--judge-summaries FILE...]`: τ²-bench results files (what `tau2 run` writes,
@@ -435,3 +436,21 @@ function compareChecks(a: string, b: string): number {
   const [kb, ib] = b.split(":");
   return compareCodePoints(ka, kb) || Number(ia ?? -1) - Number(ib ?? -1);
 }
+
+/** `gcpc import tau2 RESULTS... [--judge-summaries FILE ...] [--name NAME]`. */
+export const importer: Importer = {
+  kind: "tau2",
+  inputs: "paths",
+  options: {
+    "judge-summaries": { multiple: true, help: "judge-viewer summaries (one holistic judge each)" },
+    name: { help: "the store's name" },
+  },
+  async read(inputs, values) {
+    const r = importTau2(inputs, listOption(values, "judge-summaries"), { name: textOption(values, "name") });
+    const notes = [
+      ...(r.judges ? [`${r.judges} holistic judge(s); ${r.undecided} undecided verdict(s) left out`] : []),
+      ...r.notes,
+    ];
+    return { store: r.store, skipped: r.skipped, notes };
+  },
+};

@@ -4,6 +4,7 @@ import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
 import { realRunManifest } from "./real-manifest.js";
+import { textOption, type Importer } from "./importer.js";
 
 /**
  * `gcpc import terminal-bench DIR...`: the trees `tb run` writes and the Terminal-Bench leaderboard keeps
@@ -359,3 +360,23 @@ function runStarts(records: TrialRecord[]): Map<string, string> {
   }
   return runStart;
 }
+
+/** `gcpc import terminal-bench DIR... [--harness H] [--model M] [--name NAME]`. */
+export const importer: Importer = {
+  kind: "terminal-bench",
+  inputs: "paths",
+  options: {
+    harness: { help: "the harness of every trial (default from the folders or run_metadata.json)" },
+    model: { help: "the model of every trial (default from the folders or run_metadata.json)" },
+    name: { help: "the store's name" },
+  },
+  async read(inputs, values) {
+    const r = importTerminalBench(inputs, {
+      harness: textOption(values, "harness"),
+      model: textOption(values, "model"),
+      name: textOption(values, "name"),
+    });
+    const notes = [`${r.files} results file(s) read; ${r.duplicates} repeated trial(s) deduplicated`, ...r.notes];
+    return { store: r.store, skipped: r.skipped, notes };
+  },
+};

@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { Store } from "../../analysis/schema/store.js";
+import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
+import { decodeUtf8, parseJsonl } from "../parse-text.js";
+import { InputError } from "../problems.js";
+import { findTableFiles, readManifest } from "../store-folder.js";
+
+/**
+ * `gcpc import KIND … --into STORE`: the store's rows as plain records (JSONL parsed here, Parquet through
+ * DuckDB's to_json), to merge an import into. A CSV store is refused: --into writes Parquet or JSONL, and
+ * rewriting the user's CSV tables in another format would change their files.
+ */
+export async function storeRows(dir: string): Promise<{ store: Store; format: "parquet" | "jsonl" }> {
+  const files = findTableFiles(dir, []);
+  const all = [...files.values()].flat();
+  if (all.some((f) => f.endsWith(".csv")))
+    throw new InputError(
+      `--into ${dir}: the store holds CSV tables; --into rewrites Parquet or JSONL only (use --out)`,
+    );
+  const format = all.some((f) => f.endsWith(".parquet")) ? "parquet" : "jsonl";
+  const problems: string[] = [];
+  const manifest = readManifest(dir, (p) => problems.push(p.message));
+  if (problems.length) throw new InputError(`--into ${dir}: store.json: ${problems[0]}`);
+  const store: Record<string, unknown> = { manifest };
+  const instance = format === "parquet" ? await DuckDBInstance.create(":memory:") : undefined;
+  const conn = instance ? await instance.connect() : undefined;
+  try {
+    for (const [table, names] of files) {
+      const rows: Record<string, unknown>[] = [];
+      for (const name of names) rows.push(...(await tableRows(join(dir, name), conn)));
+      store[table] = rows;
+    }
+  } finally {
+    conn?.closeSync();
+  }
+  for (const t of ["tasks", "items", "trajectories", "judgments"]) store[t] ??= [];
+  return { store: store as unknown as Store, format };
+}
+
+async function tableRows(path: string, conn: Awaited<ReturnType<DuckDBInstance["connect"]>> | undefined) {
+  if (path.endsWith(".jsonl")) {
+    const text = decodeUtf8(readFileSync(path), path);
+    if (typeof text !== "string") throw new InputError(`${path}: ${text.message}`);
+    const problems: string[] = [];
+    const records = parseJsonl(text, path, (p) => problems.push(`line ${p.line}: ${p.message}`));
+    if (problems.length) throw new InputError(`${path}: ${problems[0]}`);
+    return records.map((r) => r.values as Record<string, unknown>);
+  }
+  const literal = `'${path.replaceAll("'", "''")}'`;
+  const result = await conn!.runAndReadAll(`SELECT to_json(t)::VARCHAR FROM read_parquet(${literal}) t`);
+  return result.getRows().map(([json]) => withoutNulls(JSON.parse(String(json))));
+}
+
+/** A Parquet null cell is an absent field (the contract: an empty cell is null, absent). */
+function withoutNulls(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
+}
+
+export interface MergeCounts {
+  /** Rows the import added, per table. */
+  added: Record<string, number>;
+  /** Rows the store already held identically (the same trajectory imported twice is one). */
+  duplicates: Record<string, number>;
+}
+
+/**
+ * The store with the import's rows added, by the store's own rules: a row whose key is already in the store is
+ * a duplicate when it is identical (dropped, counted) and a conflict when it differs (refused, naming the table,
+ * the key and both versions; nothing is written). Keys: tasks by task_id; items by (task_id, item_id);
+ * trajectories by trajectory_id; judgments by (trajectory_id, item_id, judge, run), an omitted run being 1 and
+ * an omitted judge the manifest's primary judge (contract rule 13); method scores by (trajectory_id, method);
+ * verifier results by (trajectory_id, test_id); other tables by the whole row. The store's manifest is kept.
+ */
+export function mergeStores(existing: Store, imported: Store): { store: Store; counts: MergeCounts } {
+  const counts: MergeCounts = { added: {}, duplicates: {} };
+  const out: Record<string, unknown> = { manifest: existing.manifest };
+  const primary = (s: Store) => s.manifest.primary_judge ?? "primary";
+  for (const table of TABLE_NAMES) {
+    const a = (existing as unknown as Record<string, Record<string, unknown>[] | undefined>)[table];
+    const b = (imported as unknown as Record<string, Record<string, unknown>[] | undefined>)[table];
+    if (!a && !b) continue;
+    const keyOf = (s: Store) => keyFunction(table, primary(s));
+    const seen = new Map<string, { text: string; row: Record<string, unknown> }>();
+    const rows: Record<string, unknown>[] = [];
+    for (const row of a ?? []) {
+      seen.set(keyOf(existing)(row), { text: canonical(row), row });
+      rows.push(row);
+    }
+    let added = 0;
+    let duplicates = 0;
+    for (const row of b ?? []) {
+      const key = keyOf(imported)(row);
+      const before = seen.get(key);
+      if (!before) {
+        seen.set(key, { text: canonical(row), row });
+        rows.push(row);
+        added++;
+      } else if (before.text === canonical(row)) duplicates++;
+      else
+        throw new InputError(
+          `--into: ${table} ${key} is in the store and in the import with different values ` +
+            `(store ${before.text}; import ${canonical(row)}); nothing was written`,
+        );
+    }
+    out[table] = rows;
+    counts.added[table] = added;
+    counts.duplicates[table] = duplicates;
+  }
+  return { store: out as unknown as Store, counts };
+}
+
+function keyFunction(table: TableName, primaryJudge: string): (r: Record<string, unknown>) => string {
+  const parts =
+    (...names: string[]) =>
+    (r: Record<string, unknown>) =>
+      JSON.stringify(names.map((n) => r[n] ?? null));
+  if (table === "tasks") return parts("task_id");
+  if (table === "items") return parts("task_id", "item_id");
+  if (table === "trajectories") return parts("trajectory_id");
+  if (table === "method_scores") return parts("trajectory_id", "method");
+  if (table === "verifier_results") return parts("trajectory_id", "test_id");
+  if (table === "judgments")
+    return (r) => JSON.stringify([r.trajectory_id, r.item_id, r.judge ?? primaryJudge, r.run ?? 1]);
+  return (r) => canonical(r);
+}
+
+/** A row as JSON with its keys sorted: equal rows, equal text. */
+function canonical(row: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(row).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))));
+}
