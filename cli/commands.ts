@@ -317,9 +317,10 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   await writeValidated(`${target}.gcpc-into-${process.pid}`, store, existing.format, target);
   const added = Object.entries(counts.added).filter(([, n]) => n > 0);
   const dups = Object.entries(counts.duplicates).filter(([, n]) => n > 0);
+  const list = (xs: [string, number][]) => xs.map(([t, n]) => `${n} ${t}`).join(", ");
   io.out(
-    `added to ${target}: ${added.map(([t, n]) => `${n} ${t}`).join(", ") || "nothing new"}` +
-      `${dups.length ? `; already there (identical, kept once): ${dups.map(([t, n]) => `${n} ${t}`).join(", ")}` : ""}\n`,
+    `added to ${target}: ${list(added) || "nothing new"}` +
+      `${dups.length ? `; already there (identical, kept once): ${list(dups)}` : ""}\n`,
   );
   return 0;
 }

@@ -2,7 +2,7 @@
 // must list (with its path) or import, never a crash, never a stack trace, never a partial store.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { cli } from "./helpers/run-cli.js";
@@ -41,6 +41,32 @@ const SIMULATION = {
     },
   ],
 };
+// τ² as some leaderboard submissions write it: no `info`, fields at the top level, task definitions with the
+// outcome basis and the domain, an early termination with a stub reward_info, and reward_info null.
+const SIMULATION_TOP_LEVEL = {
+  agent: "llm_agent",
+  model: "m",
+  tasks: [
+    {
+      id: "1",
+      evaluation_criteria: { reward_basis: ["ENV_ASSERTION"] },
+      user_scenario: { instructions: { domain: "telecom" } },
+    },
+  ],
+  simulations: [
+    {
+      id: "s-1",
+      task_id: "1",
+      trial: 0,
+      termination_reason: "max_steps",
+      reward_info: { reward: 0, reward_basis: ["DB"] },
+    },
+    { id: "s-2", task_id: "1", trial: 1, reward_info: null },
+    { id: "s-3", task_id: "1", trial: 2, reward_info: { reward: 1, env_assertions: [{ met: true }] } },
+  ],
+};
+// A Terminal-Bench run's own list (results[]), beside nothing else.
+const RUN = { id: "run", results: [TRIAL, { ...TRIAL, id: "t-2", trial_name: "task.2-of-2" }], accuracy: 0.5 };
 const INSPECT = {
   version: 2,
   eval: { eval_id: "e", task: "t", model: "m" },
@@ -75,9 +101,11 @@ const mutatedText = (doc: unknown) =>
 for (const [kind, doc, file] of [
   ["terminal-bench", TRIAL, "run/task/task.1-of-1/results.json"],
   ["tau2", SIMULATION, "results.json"],
+  ["tau2", SIMULATION_TOP_LEVEL, "submission.json"],
+  ["terminal-bench", RUN, "run/results.json"],
   ["inspect", INSPECT, "log.json"],
 ] as const) {
-  test(`150 mutated ${kind} inputs: exit 0 or 2 listing the file, never exit 1, never a stack trace, never a partial store`, async () => {
+  test(`150 mutated ${kind} inputs (${file}): exit 0 or 2 listing the file, never exit 1, never a stack trace, never a partial store`, async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(mutatedText(doc), async (text) => {
@@ -97,3 +125,28 @@ for (const [kind, doc, file] of [
     );
   });
 }
+
+test("150 byte-mutated zstd .eval archives: exit 0 or 2 listing the file, never exit 1, never a partial store", async () => {
+  const original = readFileSync(new URL("fixtures/inspect/log_formats-zstd.eval", import.meta.url));
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+      fc.nat(),
+      async (flips, cut) => {
+        const bytes = Buffer.from(original);
+        for (const [at, value] of flips) bytes[at % bytes.length] = value;
+        const dir = join(work, `zstd-${n++}`);
+        mkdirSync(join(dir, "in"), { recursive: true });
+        // One case in five is also cut short (a log still being written).
+        writeFileSync(join(dir, "in", "log.eval"), cut % 5 === 0 ? bytes.subarray(0, cut % bytes.length) : bytes);
+        const r = await cli(["import", "inspect", join(dir, "in"), "--out", join(dir, "out")]);
+        assert.ok(r.code === 0 || r.code === 2, `exit ${r.code}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+        if (r.code === 2) assert.equal(readdirSync(dir).includes("out"), false, "no partial store");
+        rmSync(dir, { recursive: true, force: true });
+      },
+    ),
+    { seed: 20261203, numRuns: 150 },
+  );
+});

@@ -277,7 +277,7 @@ test("finding 9: --version, help per command (exit 2 for an unknown one), missin
         "--verdicts",
         example,
       ],
-      /apply to import harbor only/,
+      /--verdicts applies to import harbor, not import skillsbench-registry/,
     ],
     [["site", example], /site needs --out/],
     [["site", example, "--out", example], /refusing to write/],
