@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
-import { buildSite, launch, networkNamespaceAvailable, openOffline, serve } from "./browser/harness.js";
+import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 
@@ -37,5 +37,21 @@ test("on the real τ² store the Compare page's arms mode prints the CLI's pass-
   assert.equal(await page.locator("#arms-transitions tbody tr").count(), 4);
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.failed, []);
+  await page.close();
+});
+
+test("every page of the imported τ² store renders with no error cell and no console error (the explorer included)", async () => {
+  // The explorer showed 17 errors on every imported store: an empty pairs table had no columns for DuckDB-wasm.
+  for (const path of PAGES) {
+    const { page, problems } = await openOffline(browser, `${origin}${path === "/" ? "/index" : path}.html`);
+    await page.waitForTimeout(300);
+    const errors = await page.locator(".observablehq--error").allTextContents();
+    assert.deepEqual(errors, [], `${path}: error cells`);
+    assert.deepEqual(problems.consoleErrors, [], `${path}: console errors`);
+    assert.deepEqual(problems.failed, [], `${path}: failed requests`);
+    await page.close();
+  }
+  const { page } = await openOffline(browser, `${origin}/explorer.html`);
+  await page.waitForSelector("#engine-status:has-text('ready')", { timeout: 60_000 });
   await page.close();
 });

@@ -37,6 +37,36 @@ export function explorerPairRows(report: AnalysisReport, prepared: PreparedStore
   }));
 }
 
+/** A row of each explorer table with every column and its type: an empty table keeps its columns. */
+export const PAIR_ROW_TEMPLATE: Row = {
+  pair_id: "",
+  task_id: "",
+  domain: "",
+  harness: "",
+  model: "",
+  source: "",
+  transition: "",
+  without_id: "",
+  with_id: "",
+  gcpc_without: 0,
+  gcpc_with: 0,
+  delta: 0,
+};
+export const PAIR_ITEM_TEMPLATE: Row = {
+  pair_id: "",
+  task_id: "",
+  transition: "",
+  item_id: "",
+  text: "",
+  route: "",
+  category: "",
+  label_without: "",
+  label_with: "",
+  changed: false,
+  evidence_without: "",
+  evidence_with: "",
+};
+
 /** Both sides' label of every checklist item of every matched pair, with the judge's evidence. */
 export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): Row[] {
   const evidenceOf = primaryEvidence(prepared);

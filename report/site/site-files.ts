@@ -21,6 +21,8 @@ import {
   checklistRows,
   compareColumns,
   explorerPairRows,
+  PAIR_ITEM_TEMPLATE,
+  PAIR_ROW_TEMPLATE,
   humanRows,
   pairItemRows,
   type Row,
@@ -74,8 +76,8 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     // The Compare page's arms mode recomputes `gcpc compare` in the browser from this table (same code, seeds).
     { name: "arms.json", content: JSON.stringify(armTable(prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
-    { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared)) },
-    { name: "pair-items.arrow", content: arrowIpc(built.pairItems) },
+    { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared), PAIR_ROW_TEMPLATE) },
+    { name: "pair-items.arrow", content: arrowIpc(built.pairItems, PAIR_ITEM_TEMPLATE) },
   ];
   for (const [name, data] of Object.entries(downloads(report, built))) {
     files.push({ name: `${name}.csv`, content: csvFormat(protectCsvFormulas(data.map(flatRow))) });
@@ -84,8 +86,13 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
   return files;
 }
 
-function arrowIpc(rows: Row[]): Uint8Array {
-  return tableToIPC(tableFromJSON(rows), "stream");
+/**
+ * Rows as an Arrow IPC stream. No rows (an imported store without with/without-skill pairs) is a table with the
+ * template's columns and no row: DuckDB-wasm refused a table of no columns ("Provided table/dataframe must
+ * have at least one column"), and the explorer showed 17 errors on every imported store.
+ */
+function arrowIpc(rows: Row[], template: Row): Uint8Array {
+  return tableToIPC(rows.length ? tableFromJSON(rows) : tableFromJSON([template]).slice(0, 0), "stream");
 }
 
 async function parquetBytes(rows: Row[]): Promise<Uint8Array> {
