@@ -108,7 +108,10 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
       `(unmatched: ${r.matched.unmatched_a} of a, ${r.matched.unmatched_b} of b; ` +
       `${r.matched.no_trial} without a trial index).`,
     "",
-    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, isDegenerate(d.bootstrap))}**; ` +
+    ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
+    ...(r.caveats.length ? [""] : []),
+    // The interval may be empty (one task): the bold span must not end in a space ("**Δ -100.0 pp **").
+    `**${bold(`Pass-rate Δ ${signedPct(d.estimate)}`, ciPct(d.ci, true, isDegenerate(d.bootstrap)))}**; ` +
       `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
     scoreDeltaLine(r.score_delta),
@@ -154,12 +157,16 @@ function compareMarkdown(r: CompareResult, name: string, s: BootstrapSettings): 
   return `${lines.join("\n")}\n`;
 }
 
+/** An estimate and its interval (which may be empty) inside a bold span: no space before the closing "**". */
+const bold = (estimate: string, interval: string) => (interval ? `${estimate} ${interval}` : estimate);
+
 /** The partial-credit Δ paired like the pass rate: estimate, CI, its test and p (with the MC SE when drawn). */
 function scoreDeltaLine(x: CompareResult["score_delta"]): string {
   if (x.estimate === null) return `${escapeMarkdownCell(x.method)} Δ: not available (${x.test}).`;
   const mc = x.test_mc_se ? ` (MC SE ${pv(x.test_mc_se)})` : "";
   return (
-    `**${escapeMarkdownCell(x.method)} Δ ${f3(x.estimate)} ${ci(x.ci, x.degenerate)}** over ${x.units} matched units ` +
+    `**${bold(`${escapeMarkdownCell(x.method)} Δ ${f3(x.estimate)}`, ci(x.ci, x.degenerate))}** ` +
+    `over ${x.units} matched units ` +
     `in ${x.tasks} tasks (each unit's mean score per arm); ${escapeMarkdownCell(x.test)}: p = ${pv(x.p)}${mc}.`
   );
 }
@@ -259,6 +266,10 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
   const value = r.metric === "pass_rate" ? pct : f3;
   const interval = (c: [number, number] | null, degenerate?: boolean) =>
     r.metric === "pass_rate" ? ciPct(c, false, degenerate) : ci(c, degenerate);
+  // A pass-rate Δ in percentage points, beside rates in %: not a fraction.
+  const delta = r.metric === "pass_rate" ? signedPct : f3;
+  const deltaCi = (c: [number, number] | null, degenerate?: boolean) =>
+    r.metric === "pass_rate" ? ciPct(c, true, degenerate) : ci(c, degenerate);
   const lines = [
     `# Leaderboard: ${escapeMarkdownCell(name)}`,
     "",
@@ -266,13 +277,14 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
       '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
       "over runs.",
     "",
-    "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) |",
-    "|---|---|---|---|---|---|---|",
+    "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) | caveat |",
+    "|---|---|---|---|---|---|---|---|",
     ...r.rows.map(
       (x) =>
         `| ${x.rank} ${rankSet(x.rank_ci)} | ${rankSet(x.rank_ci_joint)} | ${escapeMarkdownCell(x.arm)} | ` +
         `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci, x.degenerate)} | ` +
-        `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} |`,
+        `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} | ` +
+        `${escapeMarkdownCell(x.caveat ?? "")} |`,
     ),
     "",
     `"rank [95% CI]" holds for one arm at a time (percentile of its bootstrap ranks); the joint rank set holds for ` +
@@ -295,7 +307,7 @@ function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings)
     ...r.pairwise.map(
       (x) =>
         `| ${escapeMarkdownCell(x.row)} − ${escapeMarkdownCell(x.column)} | ${x.tasks} | ` +
-        `${f3(x.delta)} ${ci(x.ci, x.degenerate)} | ` +
+        `${delta(x.delta)} ${deltaCi(x.ci, x.degenerate)} | ` +
         `${pv(x.p)}${x.test.mc_se === null ? "" : ` (MC SE ${pv(x.test.mc_se)})`} | ${pv(x.p_holm)} | ` +
         `${pv(x.sign_test_p)} |`,
     ),
@@ -308,7 +320,7 @@ const LEADERBOARD_CSV_MORE = ["rank_high", "runs_mean", "runs_se", "p", "p_holm"
 
 function leaderboardCsv(r: Leaderboard): string {
   const rows: (string | number | null)[][] = [
-    [...LEADERBOARD_CSV_COLUMNS, ...LEADERBOARD_CSV_MORE, "p_sign_test", "p_mc_se"],
+    [...LEADERBOARD_CSV_COLUMNS, ...LEADERBOARD_CSV_MORE, "p_sign_test", "p_mc_se", "caveat"],
   ];
   for (const x of r.rows)
     rows.push([
@@ -330,6 +342,7 @@ function leaderboardCsv(r: Leaderboard): string {
       x.rank_ci_joint?.[1] ?? null,
       null,
       null,
+      x.caveat,
     ]);
   for (const x of r.pairwise)
     rows.push([
@@ -351,6 +364,7 @@ function leaderboardCsv(r: Leaderboard): string {
       null,
       x.sign_test_p,
       x.test.mc_se,
+      null,
     ]);
   return `${rows.map((row) => row.map(csvValue).join(",")).join("\n")}\n`;
 }

@@ -4,15 +4,16 @@ import { stripControl } from "./strip-control.js";
 import { TIDY_COLUMNS, type TidyRow } from "./tidy.js";
 
 /**
- * Escapes text for Markdown (cells, headings, captions): store text is untrusted, so HTML
- * characters become entities, Markdown syntax is backslash-escaped, pipes cannot end a cell,
- * newlines cannot end a block, and control characters are dropped.
+ * Escapes text for Markdown (cells, headings, captions): store text is untrusted, so anything that could open
+ * HTML becomes an entity (`&`, and a `<` before a letter, `/`, `!` or `?`: a tag, closing tag, comment or
+ * declaration, CommonMark §6.6), Markdown syntax is backslash-escaped, pipes cannot end a cell, newlines cannot
+ * end a block, and control characters are dropped. A `>` is left as it is: without a `<` it opens nothing, and
+ * an escaped line never starts with it (a blockquote); "Δ > 0.10" printed as "Δ &gt; 0.10" in the terminal.
  */
 export function escapeMarkdownCell(x: unknown): string {
   return stripControl(String(x ?? ""))
     .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
+    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
     .replace(/[\\`*_#|]/g, (c) => `\\${c}`)
     .replaceAll("](", "]\\(") // no [text](url) link can form; intervals like [0.1, 0.2] stay readable
     .replace(/[\r\n\t]+/g, " ");

@@ -176,7 +176,7 @@ test("the exact McNemar p of gcpc compare matches scipy on the τ² base vs fine
   ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(out).slice(2, 6), ["method", "a", "b", "where"]);
+  assert.deepEqual(Object.keys(out).slice(2, 7), ["method", "caveats", "a", "b", "where"]);
   for (const key of ["a", "b", "pairing", "matched", "pass_rate_delta", "transitions", "items", "noise_floor"])
     assert.ok(key in out, key);
   assert.deepEqual(out.matched.pairs, 140);
@@ -312,4 +312,34 @@ test("score_delta: every pair's GCPC Δ is +1/3, so Δ = 1/3 and the sign-flip p
   assert.match(r.score_delta.test, /exact sign-flip test/);
   // Every draw's mean of a constant Δ is 1/3 (up to the last bits of a weighted sum).
   assert.ok(r.score_delta.ci!.every((x) => Math.abs(x - 1 / 3) < 1e-12));
+});
+
+test("caveats beside the figures: not outcome-free (Terminal-Bench), different task sets (τ²), one task (no broken bold)", async () => {
+  const tb = await cli([
+    "compare",
+    join(repo, "data/real/terminal-bench"),
+    "--a",
+    "harness=droid,model=claude-4-sonnet",
+    "--b",
+    "harness=droid,model=claude-4-1-opus",
+    "--resamples",
+    "50",
+  ]);
+  assert.equal(tb.code, 0, tb.stderr);
+  assert.match(tb.stdout, /\*\*Caveat:\*\* gcpc is not outcome-free: the outcome is computed from these items/);
+  const lb = await cli(["leaderboard", join(repo, "data/real/tau2-sft"), "--resamples", "50", "--format", "json"]);
+  const rows = JSON.parse(lb.stdout).rows as { tasks: number; caveat: string | null }[];
+  for (const r of rows) assert.equal(r.caveat !== null, r.tasks < 100, `${r.tasks} tasks: ${r.caveat}`);
+  // One task, one attempt per arm: no interval, and the bold span closes on its text.
+  const rowsOne: SmallTrajectory[] = [
+    { task: "only", outcome: "PASS", labels: ["Yes"], model: "A", trial: 1 },
+    { task: "only", outcome: "FAIL", labels: ["No"], model: "B", trial: 1 },
+  ];
+  const dir = join(tempDir("gcpc-one-task-"), "store");
+  await writeStore(dir, smallStore("one task (synthetic)", rowsOne), "jsonl");
+  const one = await cli(["compare", dir, "--a", "model=A", "--b", "model=B"]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /\*\*Caveat:\*\* 1 matched task: no interval and no test can rest on it\./);
+  assert.match(one.stdout, /\*\*Pass-rate Δ -100\.0 pp\*\*;/);
+  assert.doesNotMatch(one.stdout, / \*\*[;.,]/, "no bold span closing after a space");
 });

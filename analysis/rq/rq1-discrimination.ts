@@ -36,9 +36,10 @@ const runRq1Job = (job: Rq1Job) =>
   job.kind === "auc"
     ? aucWithCIColumns(job.method, job.columns, job.settings, job.figure)
     : pairedAucColumns(job.columns, job.methods, job.settings);
-import { ALL_ITEMS_GCPC, methodScoreMaps } from "./method-scores.js";
+import { methodScoreMaps } from "./method-scores.js";
+import { isOutcomeFree, NOT_OUTCOME_FREE } from "./outcome-free.js";
 import { judgeAgreement, type JudgeAgreement } from "./judge-agreement.js";
-import { gcpcIsOutcomeFree, isBinary, type PreparedStore } from "./prepared.js";
+import { isBinary, type PreparedStore } from "./prepared.js";
 import type { TrajectoryFrame } from "./trajectory-frame.js";
 
 export interface PairedDelta {
@@ -201,7 +202,7 @@ function aucJobs(
 }
 
 /** What every format prints beside an AUC whose score is computed from items that decide the outcome. */
-export const NOT_OUTCOME_FREE = "not outcome-free: the outcome is computed from these items";
+export { NOT_OUTCOME_FREE } from "./outcome-free.js";
 
 function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
   for (const estimate of auc) {
@@ -221,12 +222,6 @@ function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
  * all-items GCPC of a store of both kinds and the verifier's test share never; a stored method score is
  * taken as the store gives it (built upstream, not from the store's items).
  */
-function isOutcomeFree(p: PreparedStore, method: string): boolean {
-  if (method === ALL_ITEMS_GCPC || method === "verifier_tests") return false;
-  if (method === "gcpc" || method.startsWith("gcpc (")) return gcpcIsOutcomeFree(p);
-  return true;
-}
-
 /**
  * The paired comparison of two scores on the same trajectories (RQ1's ΔAUC): both AUCs on each
  * task-clustered draw, and Obuchowski's paired clustered test. Also what the site's Compare page runs

@@ -106,7 +106,8 @@ function pairedRows(ctx: SectionContext, pd: AnalysisReport["rq1"]["paired"]): C
     ),
     row(ctx, ["ΔAUC Obuchowski paired CI (Wald)", pairedTestCi(pd.test)]),
     row(ctx, ["paired test p, two-sided (Obuchowski clustered; H₀ ΔAUC = 0)", pv(pd.test.p)]),
-    row(ctx, ["interval note", intervalNote]),
+    // Only when there is something to note (an empty "interval note" row printed on every store).
+    ...(intervalNote ? [row(ctx, ["interval note", intervalNote])] : []),
   ];
 }
 

@@ -91,7 +91,8 @@ export function mcNote(
   const ses = descriptors.flatMap((d) => d?.mc_se ?? []);
   if (ses.length === 0) return fewText;
   const worst = max(ses)!;
-  // 0 when every draw is the same (a degenerate interval): "0", not toPrecision's "0.0".
-  const shown = worst === 0 ? "0" : worst.toPrecision(2);
-  return ` Monte Carlo SE of the interval endpoints ≤ ${shown} (batch means, 20 batches).${fewText}`;
+  // Every endpoint exact (every draw the same: degenerate intervals): say so, not "≤ 0".
+  if (worst === 0) return ` Every interval endpoint here is the same on any seed (Monte Carlo SE 0).${fewText}`;
+  const how = "(Maritz–Jarrett; BCa: batch means)";
+  return ` Monte Carlo SE of the interval endpoints ≤ ${worst.toPrecision(2)} ${how}.${fewText}`;
 }

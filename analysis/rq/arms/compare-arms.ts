@@ -1,6 +1,7 @@
 import {
   bootstrapIntervals,
   degenerateMark,
+  FEW_CLUSTERS,
   seedFor,
   type BootstrapDescriptor,
   type BootstrapSettings,
@@ -24,6 +25,7 @@ import {
 import { fieldOf } from "./arm-view.js";
 import { methodScoreMaps } from "../method-scores.js";
 import { noiseFloor, type FloorName } from "../noise-floor.js";
+import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
 import { transitionTests, type TransitionTests } from "../rq3-skill-effects.js";
 
@@ -51,6 +53,11 @@ export interface TransitionCell extends TransitionTests {
 
 export interface CompareResult {
   method: string;
+  /**
+   * What every view prints beside the figures: the score is not outcome-free, few matched tasks, the arms ran
+   * different task sets. Empty when there is nothing to say.
+   */
+  caveats: string[];
   a: ArmSummary;
   b: ArmSummary;
   where: Selector;
@@ -116,6 +123,8 @@ export interface ArmRow {
  */
 export interface ArmTable {
   method: string;
+  /** Whether the method's score is free of the outcome (analysis/rq/outcome-free.ts; Terminal-Bench's aren't). */
+  outcome_free: boolean;
   /** The binary trajectories in trajectory_id order. */
   rows: ArmRow[];
   /** Each row's primary-run label string (label-vectors.ts) and each task's checklist, for the per-item tests. */
@@ -160,6 +169,7 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
   const store = noiseFloor(p);
   return {
     method,
+    outcome_free: isOutcomeFree(p, method),
     rows,
     labels: p.hasJudgments ? labels : null,
     checklist,
@@ -237,15 +247,19 @@ export function compareArmTable(
   const score = (k: number) => rows[k].score ?? NaN;
   const floor = measuredFloor(table, sides, shared, score);
   const figure = `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(where)}`;
+  const a = summary(rows, o.a, sides.a);
+  const b = summary(rows, o.b, sides.b);
+  const tasks = new Set(built.pairs.map((x) => x.task)).size;
   return {
     method: table.method,
-    a: summary(rows, o.a, sides.a),
-    b: summary(rows, o.b, sides.b),
+    caveats: caveatsOf(table, a, b, tasks),
+    a,
+    b,
     where,
     matched_on: shared,
     pairing,
     matched: {
-      tasks: new Set(built.pairs.map((x) => x.task)).size,
+      tasks,
       pairs: built.pairs.length,
       unmatched_a: built.unmatched.a,
       unmatched_b: built.unmatched.b,
@@ -267,6 +281,24 @@ export function compareArmTable(
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,
   };
+}
+
+/** The caveats a reader needs beside the figures (CompareResult.caveats). */
+function caveatsOf(table: ArmTable, a: ArmSummary, b: ArmSummary, tasks: number): string[] {
+  const out: string[] = [];
+  if (!table.outcome_free)
+    out.push(
+      `${table.method} is ${NOT_OUTCOME_FREE}: a FAIL→PASS pair gains on them by definition, so its Δ and the ` +
+        "transitions restate the outcome, not evidence beyond it",
+    );
+  if (tasks < 2) out.push(`${tasks} matched task: no interval and no test can rest on it`);
+  else if (tasks < FEW_CLUSTERS)
+    out.push(`few tasks: ${tasks} matched tasks (fewer than ${FEW_CLUSTERS}): the intervals cover less often than 95%`);
+  if (a.tasks !== tasks || b.tasks !== tasks)
+    out.push(
+      `different task sets: a ran ${a.tasks} tasks, b ${b.tasks}; every figure is on their ${tasks} common tasks`,
+    );
+  return out;
 }
 
 function summary(rows: ArmRow[], selector: Selector, slots: number[]): ArmSummary {

@@ -41,6 +41,11 @@ export interface LeaderboardRow {
    * 2024; `rank_joint` says how). Wider than `rank_ci`, which holds for one arm at a time.
    */
   rank_ci_joint: [number, number] | null;
+  /**
+   * What to read beside the row: few tasks (fewer than 10: interval and ranks unreliable), or an arm that ran
+   * fewer tasks than the board's widest (its value is on its own tasks: ranks compare different task sets).
+   */
+  caveat: string | null;
 }
 
 export interface PairwiseRow {
@@ -129,8 +134,11 @@ export function leaderboard(
       rank: ranks.estimate[i],
       rank_ci: ranks.rankCi[i],
       rank_ci_joint: ranks.joint?.sets[i] ?? null,
+      caveat: null,
     };
   });
+  const widest = Math.max(...rows.map((r) => r.tasks));
+  for (const r of rows) r.caveat = rowCaveat(r.tasks, widest);
   const order = rows
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
@@ -360,4 +368,11 @@ function tieGroups(order: string[], pairwise: PairwiseRow[]): string[][] {
     reach = Math.max(reach, j);
   }
   return groups;
+}
+
+function rowCaveat(tasks: number, widest: number): string | null {
+  const out: string[] = [];
+  if (tasks < FEW_CLUSTERS) out.push(`few tasks (${tasks}): its interval and ranks are unreliable`);
+  if (tasks < widest) out.push(`ran ${tasks} of the board's ${widest} tasks: ranked on its own tasks, not common ones`);
+  return out.length ? out.join("; ") : null;
 }
