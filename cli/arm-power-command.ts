@@ -1,8 +1,8 @@
-import { armPower, type ArmPowerResult, type ArmPowerRow } from "../analysis/rq/arms/arm-power.js";
+import { armPower } from "../analysis/rq/arms/arm-power.js";
 import { armTable } from "../analysis/rq/arms/compare-arms.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
-import { escapeMarkdownCell } from "../report/render.js";
-import { parseSelector, selectorText } from "./arms-command.js";
+import { parseSelector } from "./arms-command.js";
+import { armPowerMarkdown } from "../report/arms-render.js";
 import { loadValidStore, type Progress } from "./commands.js";
 import { UsageError } from "./errors.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
@@ -61,43 +61,4 @@ export async function armPowerCommand({ values, positionals }: Parsed, io: Io, p
       : armPowerMarkdown(r, store.manifest.name),
   );
   return 0;
-}
-
-function armPowerMarkdown(r: ArmPowerResult, name: string): string {
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  const effect = (x: ArmPowerRow) =>
-    x.effect === "store"
-      ? `store's own (${x.metric === "pass_rate" ? pct(x.realized_effect) : x.realized_effect.toFixed(3)})`
-      : x.metric === "pass_rate"
-        ? `${pct(x.effect)} (realized ${pct(x.realized_effect)})`
-        : x.effect.toFixed(3);
-  const table = (metric: ArmPowerRow["metric"]) => {
-    const rows = r.rows.filter((x) => x.metric === metric);
-    if (rows.length === 0)
-      return [`No ${metric === "score" ? r.store_effect.method : "pass-rate"} rows: too few tasks.`];
-    return [
-      "| tasks | attempts per arm | effect (b − a) | power ± MC SE |",
-      "|---|---|---|---|",
-      ...rows.map((x) => `| ${x.tasks} | ${x.attempts} | ${effect(x)} | ${pct(x.power)} ± ${pct(x.mc_se)} |`),
-    ];
-  };
-  return [
-    `# Power of ${escapeMarkdownCell(selectorText(r.b))} vs ${escapeMarkdownCell(selectorText(r.a))}: ` +
-      escapeMarkdownCell(name),
-    "",
-    `${r.matched_tasks} matched tasks; the store's own Δ (b − a): pass rate ${pct(r.store_effect.pass_rate)}, ` +
-      `${escapeMarkdownCell(r.store_effect.method)} ` +
-      `${r.store_effect.score === null ? "n/a" : r.store_effect.score.toFixed(3)}. ` +
-      `${r.simulations} simulated studies per row, seed ${r.seed}, two-sided α = ${r.alpha}. Design: ${r.design}. ` +
-      `Tests: ${r.tests}. Effects: ${r.effects_rule}.`,
-    "",
-    "## Pass rate",
-    "",
-    ...table("pass_rate"),
-    "",
-    `## ${escapeMarkdownCell(r.store_effect.method)}`,
-    "",
-    ...table("score"),
-    "",
-  ].join("\n");
 }
