@@ -206,6 +206,31 @@ async function finishBuild(
 }
 
 /**
+ * Framework's progress from its log (it prints "load /page", "built N pages", then a "copy"/"bundle" line per
+ * file it writes): reported when the stage or its count changes, so `gcpc site` is not silent while the pages
+ * build (the reporter adds the time elapsed).
+ */
+function reportStage(log: string, onProgress: (step: string) => void): void {
+  let text: string;
+  try {
+    text = readFileSync(log, "utf8");
+  } catch {
+    return;
+  }
+  const loaded = (text.match(/^load \/[^\s]+ in /gm) ?? []).length;
+  const built = /^built (\d+) pages/m.exec(text);
+  const written = (text.match(/^(copy|bundle|build) /gm) ?? []).length;
+  const stage = built
+    ? `Framework: ${built[1]} pages parsed; ${written} files written`
+    : `Framework: ${loaded} page(s) parsed`;
+  if (stage !== lastStage.get(log)) {
+    lastStage.set(log, stage);
+    onProgress(stage);
+  }
+}
+const lastStage = new Map<string, string>();
+
+/**
  * `observable build` in the workspace, in its own process group (so a failed analysis can stop it
  * and the loaders it spawned), its output in a log file: this process may be busy computing while
  * it runs, and a pipe nobody reads would stall it.
@@ -213,7 +238,7 @@ async function finishBuild(
 function startFramework(
   ws: string,
   staging: string,
-  b: Pick<SiteBuild, "store" | "seed" | "storeName"> & { archivePath: string },
+  b: Pick<SiteBuild, "store" | "seed" | "storeName" | "onProgress"> & { archivePath: string },
 ): { done: Promise<{ status: number | null; output: string }>; stop: () => Promise<unknown> } {
   const log = join(ws, "framework.log");
   const fd = openSync(log, "w");
@@ -230,9 +255,14 @@ function startFramework(
     }),
   });
   closeSync(fd);
+  const watch = setInterval(() => reportStage(log, b.onProgress), 2000);
+  watch.unref();
   const done = new Promise<{ status: number | null; output: string }>((settle) => {
     child.on("error", (e) => settle({ status: -1, output: `Error: ${e.message}` }));
-    child.on("close", (status) => settle({ status, output: readFileSync(log, "utf8") }));
+    child.on("close", (status) => {
+      clearInterval(watch);
+      settle({ status, output: readFileSync(log, "utf8") });
+    });
   });
   const stop = () => {
     if (child.exitCode === null && child.pid !== undefined) {

@@ -16,7 +16,11 @@ let tmp: string, origin: string, server: Server, browser: Browser;
 
 before(async () => {
   tmp = tempDir("gcpc-site-real-");
-  buildSite(store, join(tmp, "dist"), join(tmp, "cache"), {}, [], { offline: networkNamespaceAvailable() });
+  const built = buildSite(store, join(tmp, "dist"), join(tmp, "cache"), { GCPC_PROGRESS: "1" }, [], {
+    offline: networkNamespaceAvailable(),
+  });
+  // Not silent while Framework builds: its stages, with the time elapsed.
+  assert.match(built.stderr, /gcpc \[[\d.]+ s\] Framework: \d+ pages parsed; \d+ files written/);
   ({ server, origin } = await serve(join(tmp, "dist")));
   browser = await launch();
 });
