@@ -33,21 +33,25 @@ form table td:has(> .wrap-cell) { white-space: normal; }
 #observablehq-sidebar > ol:first-child > label, #observablehq-sidebar-toggle + label, #observablehq-sidebar a,
 #observablehq-sidebar span { white-space: normal; overflow-wrap: anywhere; }
 </style>`,
-  pages: [
-    { name: "Overview", path: "/" },
-    { name: "RQ1 Discrimination", path: "/rq1" },
-    { name: "RQ2 Human agreement", path: "/rq2" },
-    { name: "RQ3 Skill effects", path: "/rq3" },
-    { name: "FAIL→FAIL explorer", path: "/explorer" },
-    { name: "Compare methods", path: "/compare" },
-    { name: "Leaderboard", path: "/leaderboard" },
-    { name: "RQ4 Ablations", path: "/rq4" },
-    { name: "RQ5 Reliability and transfer", path: "/rq5" },
-    { name: "Design (power)", path: "/design" },
-    { name: "Real evaluations", path: "/real" },
-    { name: "Checklists", path: "/checklists" },
-    { name: "Data", path: "/data" },
-  ],
+  // The navigation gcpc site computed from the store (report/site/capabilities.ts): the user's runs first, the
+  // paper's pages only where the store's design supports them. Without it (a bare `observable` run), every page.
+  pages: process.env.GCPC_SITE_PAGES
+    ? JSON.parse(process.env.GCPC_SITE_PAGES)
+    : [
+        { name: "Overview: your runs", path: "/" },
+        { name: "Leaderboard", path: "/leaderboard" },
+        { name: "Compare arms and methods", path: "/compare" },
+        { name: "RQ1 Discrimination", path: "/rq1" },
+        { name: "RQ2 Human agreement", path: "/rq2" },
+        { name: "RQ3 Skill effects", path: "/rq3" },
+        { name: "FAIL→FAIL explorer", path: "/explorer" },
+        { name: "RQ4 Ablations", path: "/rq4" },
+        { name: "RQ5 Reliability and transfer", path: "/rq5" },
+        { name: "Design (power)", path: "/design" },
+        { name: "Real evaluations", path: "/real" },
+        { name: "Checklists", path: "/checklists" },
+        { name: "Data", path: "/data" },
+      ],
   footer: "GCPC workbench — every figure computed by gcpc site, at build time, from the store named in the title.",
   search: false,
   // Links end in .html so the site works on any static server, no clean-URL rewrites needed.

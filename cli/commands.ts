@@ -26,6 +26,7 @@ import type { Io } from "./terminal.js";
 import { buildSite, previewSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
 import { lockOut, removeLeftovers } from "./site-guard.js";
 import { siteArchive } from "../report/site/archive.js";
+import { siteCapabilities } from "../report/site/capabilities.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { IMPORTERS, importerOf } from "../store/import/importers.js";
 import { mergeStores, storeRows } from "../store/import/merge-store.js";
@@ -378,12 +379,14 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     throw e;
   });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
+  const capabilities = siteCapabilities(store);
   const build = {
     store: dir,
     cacheBase,
     seed,
     interval,
     storeName: store.manifest.name,
+    pages: capabilities.filter((c) => c.shown).map((c) => ({ name: c.name, path: c.path })),
     vendor,
     onProgress: progress,
     archive: async () => {
@@ -393,7 +396,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
       // Through JSON, as the pages read it from the archive.
       const report = JSON.parse(JSON.stringify(analysis));
       progress("writing the site's data files");
-      return siteArchive(report, prepared, await readRealStores(REPO));
+      return siteArchive(report, prepared, await readRealStores(REPO), capabilities);
     },
   };
   if (!out) return previewSite({ ...build, port });

@@ -100,6 +100,8 @@ export interface SiteBuild {
   /** Every data file of the site as one zip, built once by the caller (report/site/archive.ts). */
   archive: () => Promise<Uint8Array>;
   storeName: string;
+  /** The navigation: the pages the store's design supports (report/site/capabilities.ts), in order. */
+  pages: { name: string; path: string }[];
   /** The pages' libraries, bundled (the promise of {@link vendorModules}). */
   vendor: Promise<string>;
   onProgress: (step: string) => void;
@@ -238,7 +240,7 @@ const lastStage = new Map<string, string>();
 function startFramework(
   ws: string,
   staging: string,
-  b: Pick<SiteBuild, "store" | "seed" | "storeName" | "onProgress"> & { archivePath: string },
+  b: Pick<SiteBuild, "store" | "seed" | "storeName" | "onProgress" | "pages"> & { archivePath: string },
 ): { done: Promise<{ status: number | null; output: string }>; stop: () => Promise<unknown> } {
   const log = join(ws, "framework.log");
   const fd = openSync(log, "w");
@@ -251,6 +253,7 @@ function startFramework(
       GCPC_SITE_CLI_PID: String(process.pid),
       GCPC_SITE_OUT: staging,
       GCPC_STORE_NAME: b.storeName,
+      GCPC_SITE_PAGES: JSON.stringify(b.pages),
       NO_COLOR: "1",
     }),
   });
@@ -306,7 +309,7 @@ export async function previewSite(b: Omit<SiteBuild, "out"> & { port?: number })
   child = spawn(process.execPath, [FRAMEWORK_BIN, "preview", "--no-open", ...port], {
     cwd: REPO,
     stdio: "inherit",
-    env: frameworkEnv({ GCPC_STORE_NAME: b.storeName }),
+    env: frameworkEnv({ GCPC_STORE_NAME: b.storeName, GCPC_SITE_PAGES: JSON.stringify(b.pages) }),
   });
   return new Promise((settle) => child.on("close", (status) => settle(status ?? 0)));
 }

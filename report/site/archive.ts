@@ -1,4 +1,6 @@
 import JSZip from "jszip";
+import type { PageCapability } from "./capabilities.js";
+import { overviewData } from "./overview.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { realData } from "./real-data.js";
@@ -16,8 +18,13 @@ export async function siteArchive(
   report: AnalysisReport,
   prepared: PreparedStore,
   real: RealStores,
+  pages: readonly PageCapability[] = [],
 ): Promise<Uint8Array> {
   const files = await siteFiles(report, prepared);
+  files.push({
+    name: "overview.json",
+    content: JSON.stringify(overviewData(report, prepared, report.settings, pages)),
+  });
   files.push({ name: "real.json", content: JSON.stringify(realData(real, report.settings)) });
   const zip = new JSZip();
   for (const f of files) zip.file(f.name, f.content, { date: MEMBER_DATE });

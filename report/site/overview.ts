@@ -1,0 +1,70 @@
+import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
+import { notAvailable } from "../../analysis/estimates/not-defined.js";
+import { fieldOf, type ArmField } from "../../analysis/rq/arms/compare-arms.js";
+import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
+import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
+import type { PreparedStore } from "../../analysis/rq/prepared.js";
+import type { AnalysisReport } from "../../analysis/rq/report.js";
+import type { PageCapability } from "./capabilities.js";
+
+/**
+ * The site's first page, the user's own runs (src/index.md reads it as overview.json): the arms (whatever
+ * varies among harness, model, source and condition) ranked by pass rate and by mean GCPC with task-clustered
+ * intervals, marginal and joint rank sets and each row's caveat; the judges and their agreement; what kind of
+ * items the store holds; and which of the paper's analyses the store supports, with what is missing.
+ */
+export function overviewData(
+  report: AnalysisReport,
+  prepared: PreparedStore,
+  settings: BootstrapSettings,
+  pages: readonly PageCapability[],
+) {
+  const by = armFields(prepared);
+  const board = (metric: "pass_rate" | "gcpc") =>
+    by.length === 0
+      ? notAvailable("every trajectory has the same harness, model, source and condition")
+      : leaderboard(prepared, { by, metric, settings });
+  const judges = new Map<string, { trajectories: number; runs: number }>();
+  for (const runs of prepared.store.labels.runs.values()) {
+    const seen = new Set<string>();
+    for (const r of runs) {
+      const j = judges.get(r.judge) ?? { trajectories: 0, runs: 0 };
+      j.runs++;
+      if (!seen.has(r.judge)) j.trajectories++;
+      seen.add(r.judge);
+      judges.set(r.judge, j);
+    }
+  }
+  return {
+    by,
+    pass_rate: board("pass_rate"),
+    gcpc: prepared.hasJudgments ? board("gcpc") : notAvailable("the store holds no checklist judgments"),
+    judges: [...judges].map(([judge, j]) => ({ judge, ...j, primary: judge === prepared.primaryJudge })),
+    judge_agreement: report.rq1.judge_agreement,
+    items: {
+      total: prepared.outcomeItems.determining + prepared.outcomeItems.free,
+      determining: prepared.outcomeItems.determining,
+      free: prepared.outcomeItems.free,
+      gcpc_outcome_free: isOutcomeFree(prepared, "gcpc"),
+    },
+    pages: pages.map((p) => ({
+      ...p,
+      ...(p.path === "/rq3" && p.shown && !report.rq3.available ? { note: report.rq3.reason } : {}),
+    })),
+  };
+}
+
+/**
+ * The arms: the descriptive fields that vary among the binary trajectories (benchmark and domain belong to
+ * tasks), or, when that makes more than 15 arms (a table no one reads, and 15·14/2 pairwise tests), the first of
+ * harness + model, harness, model, condition that gives 2 to 15.
+ */
+function armFields(prepared: PreparedStore): ArmField[] {
+  const binary = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
+  const count = (by: ArmField[]) =>
+    new Set(binary.map((t) => by.map((f) => fieldOf(prepared, t, f)).join("\u0000"))).size;
+  const varying = (["harness", "model", "source", "condition"] as ArmField[]).filter((f) => count([f]) > 1);
+  if (varying.length === 0) return [];
+  const candidates: ArmField[][] = [varying, ["harness", "model"], ["harness"], ["model"], ["condition"]];
+  return candidates.find((by) => by.every((f) => varying.includes(f)) && count(by) >= 2 && count(by) <= 15) ?? [];
+}
