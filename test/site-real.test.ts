@@ -3,6 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
@@ -57,5 +58,28 @@ test("every page of the imported τ² store renders with no error cell and no co
   }
   const { page } = await openOffline(browser, `${origin}/explorer.html`);
   await page.waitForSelector("#engine-status:has-text('ready')", { timeout: 60_000 });
+  await page.close();
+});
+
+test("the first page is the store's arms: the CLI's leaderboard rows, what the store cannot answer, no RQ3 in the sidebar", async () => {
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "leaderboard", store, "--format", "json"], {
+    encoding: "utf8",
+  });
+  const board = JSON.parse(r.stdout);
+  const { page, problems } = await openOffline(browser, `${origin}/index.html`);
+  await page.waitForSelector("#arms-pass-rate table", { timeout: 60_000 });
+  const rows = await page.locator("#arms-pass-rate tbody tr").allTextContents();
+  assert.equal(rows.length, board.rows.length);
+  board.rows.forEach((x: { arm: string; value: number }, i: number) => {
+    assert.ok(rows[i].includes(x.arm), `row ${i}: ${rows[i]}`);
+    assert.ok(rows[i].includes(`${(100 * x.value).toFixed(1)}%`), `row ${i}: ${rows[i]}`);
+  });
+  assert.match(
+    (await page.textContent("#capabilities")) ?? "",
+    /RQ3 Skill effects — not for this store: no runs both without/,
+  );
+  const sidebar = await page.locator("#observablehq-sidebar").textContent();
+  assert.ok(sidebar!.includes("Overview: your runs") && !sidebar!.includes("RQ3 Skill effects"), sidebar!);
+  assert.deepEqual(problems.consoleErrors, []);
   await page.close();
 });
