@@ -8,6 +8,7 @@ import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { readStore } from "../store/read-store.js";
 import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 
 const repo = new URL("..", import.meta.url).pathname;
@@ -80,6 +81,29 @@ test("the first page is the store's arms: the CLI's leaderboard rows, what the s
   );
   const sidebar = await page.locator("#observablehq-sidebar").textContent();
   assert.ok(sidebar!.includes("Overview: your runs") && !sidebar!.includes("RQ3 Skill effects"), sidebar!);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
+
+test("Compare drills down to the evidence: a τ² task's attempts side by side, each verdict with the judge's words", async () => {
+  const { store: frame } = await readStore(store, { evidence: true });
+  // A base-model simulation with an NL assertion and a justification, and its task.
+  const base = frame.trajectories.find(
+    (t) =>
+      t.model === "gpt-4.1" &&
+      t.harness === "llm_agent" &&
+      frame.labels.runs.get(t.trajectory_id)?.[0]?.evidence?.some((e) => e),
+  )!;
+  const run = frame.labels.runs.get(base.trajectory_id)![0];
+  const k = run.evidence!.findIndex((e) => e);
+  const query = `?arm=model&arm_a=gpt-4.1&arm_b=${encodeURIComponent(FINETUNED)}&where=harness&where_value=llm_agent&task=${encodeURIComponent(base.task_id)}`;
+  const { page, problems } = await openOffline(browser, `${origin}/compare.html${query}`);
+  await page.waitForSelector("#task-drill table", { timeout: 60_000 });
+  const text = (await page.textContent("#task-drill")) ?? "";
+  assert.ok(text.includes(run.evidence![k]!.slice(0, 60)), "the judge's evidence is shown");
+  assert.ok(/outcome\s*(PASS|FAIL)/.test(text.replace(/\s+/g, " ")));
+  assert.ok(page.url().includes(`task=${encodeURIComponent(base.task_id)}`), "the task is kept in the URL");
+  assert.equal((await page.locator("#arms-scatter svg").count()) > 0, true);
   assert.deepEqual(problems.consoleErrors, []);
   await page.close();
 });

@@ -93,6 +93,20 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
 }
 
 /**
+ * The primary judge's evidence of every trajectory that has some, aligned with its task's checklist (null where
+ * an item has none): what the Compare page shows beside each verdict when a task is opened.
+ */
+export function trajectoryEvidence(prepared: PreparedStore): Record<string, (string | null)[]> {
+  const evidenceOf = primaryEvidence(prepared);
+  const out: Record<string, (string | null)[]> = {};
+  for (const t of prepared.trajectories) {
+    const e = evidenceOf(t.trajectory_id);
+    if (e.some((x) => x)) out[t.trajectory_id] = e.map((x) => x || null);
+  }
+  return out;
+}
+
+/**
  * The primary judge's evidence (run 1) of a trajectory, aligned with its checklist: from the prepared store's
  * label vectors (read with `evidence`, or built from a row-shaped store's judgments). Empty when there is none.
  */

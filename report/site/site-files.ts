@@ -23,6 +23,7 @@ import {
   explorerPairRows,
   PAIR_ITEM_TEMPLATE,
   PAIR_ROW_TEMPLATE,
+  trajectoryEvidence,
   humanRows,
   pairItemRows,
   type Row,
@@ -75,6 +76,8 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     { name: "leaderboard.json", content: JSON.stringify(siteLeaderboard(prepared, report.settings)) },
     // The Compare page's arms mode recomputes `gcpc compare` in the browser from this table (same code, seeds).
     { name: "arms.json", content: JSON.stringify(armTable(prepared)) },
+    // The judge's evidence per trajectory and item, for the Compare page's task drill-down.
+    { name: "evidence.json", content: JSON.stringify(trajectoryEvidence(prepared)) },
     // Arrow IPC for the explorer: DuckDB-wasm reads it offline (Parquet would need an extension download).
     { name: "pairs.arrow", content: arrowIpc(explorerPairRows(report, prepared), PAIR_ROW_TEMPLATE) },
     { name: "pair-items.arrow", content: arrowIpc(built.pairItems, PAIR_ITEM_TEMPLATE) },
