@@ -1,5 +1,6 @@
 import type { AnalysisReport } from "../analysis/rq/report.js";
 import type { PaperFigures } from "./paper.js";
+import { armsSections } from "./sections/arms.js";
 import { countsSections } from "./sections/counts.js";
 import { outcomeSections } from "./sections/outcomes.js";
 import { rq1Sections } from "./sections/rq1.js";
@@ -12,7 +13,16 @@ import { sectionContext, type Section } from "./sections/section.js";
 export type { Section } from "./sections/section.js";
 
 /** One builder per part of the report, in the order the tables are printed. */
-const BUILDERS = [countsSections, rq1Sections, rq2Sections, rq3Sections, rq4Sections, rq5Sections, outcomeSections];
+const BUILDERS = [
+  armsSections,
+  countsSections,
+  rq1Sections,
+  rq2Sections,
+  rq3Sections,
+  rq4Sections,
+  rq5Sections,
+  outcomeSections,
+];
 
 /** The paper's tables as sections, with the paper's value beside ours when `paper` is given. */
 export function reportSections(report: AnalysisReport, paper?: PaperFigures): Section[] {

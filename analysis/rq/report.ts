@@ -13,6 +13,10 @@ import { startJobs, type JobRunner } from "./jobs.js";
 import type { EarlyJobs } from "./early-jobs.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
 import { compareCodePoints } from "../order.js";
+import { notAvailable } from "../estimates/not-defined.js";
+import type { ArmField } from "./arms/arm-pairs.js";
+import { overviewArmFields } from "./arms/arm-fields.js";
+import { leaderboard, type Leaderboard } from "./arms/leaderboard.js";
 
 export interface PerTrajectoryRow {
   trajectory_id: string;
@@ -32,6 +36,12 @@ export interface AnalysisReport {
   store: { name: string; synthetic: boolean; description: string | null; primary_judge: string; benchmarks: string[] };
   settings: BootstrapSettings;
   counts: StoreCounts;
+  /**
+   * The user's arms first (the report's first section, the site's first page): the arms by the fields that vary
+   * (analysis/rq/arms/arm-fields.ts), each with its pass rate, task-clustered CI, rank interval, joint rank set
+   * and caveat; pairwise tests are `gcpc leaderboard`'s.
+   */
+  arms: { by: ArmField[]; leaderboard: Leaderboard } | NotAvailable;
   rq1: Rq1Result;
   rq2: Rq2Result;
   rq3: Rq3Result;
@@ -122,6 +132,7 @@ export function analyzePrepared(
     store: storeHeader(p),
     settings,
     counts: p.counts,
+    arms: storeArms(p, settings),
     rq1,
     rq2,
     rq3,
@@ -162,4 +173,13 @@ export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
       zero_evidence: m.zero_evidence,
     };
   });
+}
+
+/** The store's arms by the fields that vary, with values and ranks (no pairwise tests: `gcpc leaderboard`). */
+function storeArms(p: PreparedStore, settings: BootstrapSettings): AnalysisReport["arms"] {
+  const by = overviewArmFields(p);
+  if (by.length === 0)
+    return notAvailable("one arm only, or no grouping by harness, model, source or condition gives 2 to 15 arms");
+  const board = leaderboard(p, { by, settings, pairwise: false });
+  return "available" in board ? board : { by, leaderboard: board };
 }

@@ -1,6 +1,6 @@
 import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
 import { notAvailable } from "../../analysis/estimates/not-defined.js";
-import { fieldOf, type ArmField } from "../../analysis/rq/arms/compare-arms.js";
+import { overviewArmFields } from "../../analysis/rq/arms/arm-fields.js";
 import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
@@ -19,7 +19,7 @@ export function overviewData(
   settings: BootstrapSettings,
   pages: readonly PageCapability[],
 ) {
-  const by = armFields(prepared);
+  const by = overviewArmFields(prepared);
   const board = (metric: "pass_rate" | "gcpc") =>
     by.length === 0
       ? notAvailable("every trajectory has the same harness, model, source and condition")
@@ -52,19 +52,4 @@ export function overviewData(
       ...(p.path === "/rq3" && p.shown && !report.rq3.available ? { note: report.rq3.reason } : {}),
     })),
   };
-}
-
-/**
- * The arms: the descriptive fields that vary among the binary trajectories (benchmark and domain belong to
- * tasks), or, when that makes more than 15 arms (a table no one reads, and 15·14/2 pairwise tests), the first of
- * harness + model, harness, model, condition that gives 2 to 15.
- */
-function armFields(prepared: PreparedStore): ArmField[] {
-  const binary = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
-  const count = (by: ArmField[]) =>
-    new Set(binary.map((t) => by.map((f) => fieldOf(prepared, t, f)).join("\u0000"))).size;
-  const varying = (["harness", "model", "source", "condition"] as ArmField[]).filter((f) => count([f]) > 1);
-  if (varying.length === 0) return [];
-  const candidates: ArmField[][] = [varying, ["harness", "model"], ["harness"], ["model"], ["condition"]];
-  return candidates.find((by) => by.every((f) => varying.includes(f)) && count(by) >= 2 && count(by) <= 15) ?? [];
 }

@@ -99,7 +99,14 @@ interface Arm {
  */
 export function leaderboard(
   p: PreparedStore,
-  o: { by: ArmField[]; metric?: LeaderboardMetric; settings: BootstrapSettings; where?: Selector },
+  o: {
+    by: ArmField[];
+    metric?: LeaderboardMetric;
+    settings: BootstrapSettings;
+    where?: Selector;
+    /** false: no pairwise tests (nor tie groups), the arms' values and ranks only (the report's first section). */
+    pairwise?: boolean;
+  },
 ): Leaderboard | NotAvailable {
   const metric = o.metric ?? "pass_rate";
   const gcpc = methodScoreMaps(p).get("gcpc")!;
@@ -118,7 +125,7 @@ export function leaderboard(
   const arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   const ranks = rankIntervals(arms, clusters, o.settings);
-  const pairwise = pairwiseRows(arms, clusters, o.settings);
+  const pairwise = o.pairwise === false ? [] : pairwiseRows(arms, clusters, o.settings);
   const rows = arms.map((a, i): LeaderboardRow => {
     const tasks = a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
     return {
@@ -151,10 +158,14 @@ export function leaderboard(
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
     pairwise,
-    tie_groups: tieGroups(
-      order.map((i) => rows[i].arm),
-      pairwise,
-    ),
+    // No pairwise tests (the report's first section): no tie groups either, rather than one group of every arm.
+    tie_groups:
+      o.pairwise === false
+        ? []
+        : tieGroups(
+            order.map((i) => rows[i].arm),
+            pairwise,
+          ),
     bootstrap: ranks.bootstrap,
     rank_joint: ranks.joint
       ? {
