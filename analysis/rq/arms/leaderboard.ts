@@ -126,26 +126,7 @@ export function leaderboard(
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   const ranks = rankIntervals(arms, clusters, o.settings);
   const pairwise = o.pairwise === false ? [] : pairwiseRows(arms, clusters, o.settings);
-  const rows = arms.map((a, i): LeaderboardRow => {
-    const tasks = a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
-    return {
-      arm: a.arm,
-      fields: a.fields,
-      trajectories: a.trajectories,
-      tasks,
-      value: ratio(a, null),
-      ci: ranks.valueCi[i],
-      ...degenerateMark(ranks.bootstrap, `value:${i}`),
-      few_clusters: tasks < FEW_CLUSTERS,
-      runs: runFigure(a),
-      rank: ranks.estimate[i],
-      rank_ci: ranks.rankCi[i],
-      rank_ci_joint: ranks.joint?.sets[i] ?? null,
-      caveat: null,
-    };
-  });
-  const widest = Math.max(...rows.map((r) => r.tasks));
-  for (const r of rows) r.caveat = rowCaveat(r.tasks, widest);
+  const rows = armRows(arms, ranks);
   const order = rows
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
@@ -177,6 +158,31 @@ export function leaderboard(
         }
       : null,
   };
+}
+
+/** Each arm's row: its value, interval, runs figure, ranks and caveat (in the arms' order). */
+function armRows(arms: Arm[], ranks: ReturnType<typeof rankIntervals>): LeaderboardRow[] {
+  const rows = arms.map((a, i): LeaderboardRow => {
+    const tasks = a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+    return {
+      arm: a.arm,
+      fields: a.fields,
+      trajectories: a.trajectories,
+      tasks,
+      value: ratio(a, null),
+      ci: ranks.valueCi[i],
+      ...degenerateMark(ranks.bootstrap, `value:${i}`),
+      few_clusters: tasks < FEW_CLUSTERS,
+      runs: runFigure(a),
+      rank: ranks.estimate[i],
+      rank_ci: ranks.rankCi[i],
+      rank_ci_joint: ranks.joint?.sets[i] ?? null,
+      caveat: null,
+    };
+  });
+  const widest = Math.max(...rows.map((r) => r.tasks));
+  for (const r of rows) r.caveat = rowCaveat(r.tasks, widest);
+  return rows;
 }
 
 function groupArms(
