@@ -65,9 +65,15 @@ function ownMcSe(boot: Boot, stat?: string): [number, number] | null | undefined
 }
 
 /** Every figure of the report as tidy rows; `paper` adds the paper's printed value where one exists. */
-export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] {
+export function tidyFigures(
+  r: AnalysisReport,
+  paper?: PaperFigures,
+  /** Told each figure the paper prints, with our estimate of it (the Markdown's calibration marks). */
+  onPaperFigure?: (id: string, estimate: number | null) => void,
+): TidyRow[] {
   const rows: TidyRow[] = [];
   const add: Add = (section, quantity, group, estimate, o = {}) => {
+    if (o.paper) onPaperFigure?.(o.paper, num(estimate));
     const mc = ownMcSe(o.boot, o.stat);
     const printed = o.paper && paper?.figures[o.paper] ? paper.figures[o.paper] : undefined;
     rows.push({
@@ -86,7 +92,7 @@ export function tidyFigures(r: AnalysisReport, paper?: PaperFigures): TidyRow[] 
       // A multi-statistic descriptor (mc_se_by) without a named statistic is not this row's.
       degenerate: o.degenerate || ((o.stat || !o.boot?.mc_se_by) && isDegenerate(o.boot, o.stat)) ? "true" : null,
       paper: printed ? printed.value : null,
-      paper_mark: printed ? paperMarksOf(r, o.paper!).join("; ") : null,
+      paper_mark: printed ? paperMarksOf(r, o.paper!, num(estimate)).join("; ") : null,
     });
   };
   for (const part of [tidyCounts, tidyRq1, tidyRq2, tidyRq3, tidyRq4, tidyRq5, tidyOutcomes]) part(r, add);

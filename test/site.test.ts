@@ -195,7 +195,7 @@ test("the Real evaluations page shows the registry uplift recomputed from the CS
   // Each real source in one screen: Terminal-Bench's published accuracy (droid + claude-4-1-opus: 235/400) and
   // its not-outcome-free GCPC; τ²'s outcome-free GCPC beside the flagged all-items row; the judges' agreement.
   const tb = (await page.textContent("#source-terminal-bench"))!;
-  assert.match(tb, /droid \/ claude-4-1-opus\s*400\s*235\s*80\s*58\.8% \[/);
+  assert.match(tb, /droid \/ claude-4-1-opus\s*58\.8% \[49\.0%, 68\.5%\]\s*400\s*235\s*80/);
   assert.match(tb, /NO: the outcome is computed from these items/);
   const tau = (await page.textContent("#source-tau2-sft"))!;
   assert.match(tau, /gcpc \(all items\)[\s\S]*NO: the outcome is computed/);

@@ -2,6 +2,7 @@ import { max, min } from "d3";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, pct } from "../format.js";
 import { paperId, paperMarksOf, type PaperFigureId, type PaperFigures } from "../paper.js";
+import { tidyFigures } from "../tidy.js";
 
 /** A rendered table: every output format (md, csv, latex, the site) is made from these. */
 export interface Section {
@@ -43,6 +44,18 @@ export function sectionContext(report: AnalysisReport, paper?: PaperFigures): Se
   return { report, paper, boot: bootOf(s.resamples), bootHeadline: bootOf(s.headline_resamples), synthetic };
 }
 
+/** Our value of a figure the paper prints (from the tidy rows, once per report), for its calibration mark. */
+const estimates = new WeakMap<AnalysisReport, Map<string, number | null>>();
+function estimateOf(ctx: SectionContext, id: string): number | null | undefined {
+  if (!ctx.paper) return undefined;
+  if (!estimates.has(ctx.report)) {
+    const byId = new Map<string, number | null>();
+    tidyFigures(ctx.report, ctx.paper, (id, estimate) => byId.set(id, estimate));
+    estimates.set(ctx.report, byId);
+  }
+  return estimates.get(ctx.report)!.get(id);
+}
+
 /** The paper's value of a figure, formatted by its unit: "" when the paper has none, null without a paper column. */
 export function paperCell(ctx: SectionContext, id: PaperFigureId | string | undefined): string | null {
   if (!ctx.paper) return null;
@@ -52,7 +65,7 @@ export function paperCell(ctx: SectionContext, id: PaperFigureId | string | unde
   // A demo-generator input agrees with the paper by construction, a calibrated figure was searched to land
   // near it, and a SkillsBench-only figure beside a pooled one compares two populations: each cell says so,
   // so nobody reads it as a reproduction (an unmarked cell is one).
-  const marks = key ? paperMarksOf(ctx.report, key).filter((m) => m !== "reproduced") : [];
+  const marks = key ? paperMarksOf(ctx.report, key, estimateOf(ctx, key)).filter((m) => m !== "reproduced") : [];
   const input = marks.length ? ` (${marks.join("; ")})` : "";
   if (fig.unit === "share") return pct(fig.value) + input;
   if (fig.ci) return `${f3(fig.value)} ${ci(fig.ci)}${input}`;

@@ -59,3 +59,19 @@ export const CALIBRATED_FIGURES: ReadonlySet<string> = new Set([
   "rq5.judge.rho_plain",
   "rq5.judge.rho_outcome",
 ]);
+
+/**
+ * How near its target a calibrated figure must land to be marked "calibrated" (absolute, in the figure's own
+ * unit: shares as fractions): AUCs and ΔAUC ±0.03, RQ3's shares ±0.04 (four points) and medians ±0.05, the
+ * ablations' separations ±0.05, the reliability α ±0.05, correlations and the human α ±0.10. A figure beyond
+ * its tolerance is marked "calibration target missed" in every format (report/paper.ts) and tested
+ * (test/calibration-marks.test.ts).
+ */
+export function calibrationTolerance(id: string): number {
+  if (id.startsWith("rq1.")) return 0.03;
+  if (id.endsWith("_share")) return 0.04;
+  if (id.endsWith("median_delta")) return 0.05;
+  if (id.startsWith("rq4.")) return 0.05;
+  if (id === "rq5.reliability.alpha") return 0.05;
+  return 0.1;
+}
