@@ -107,3 +107,13 @@ test("Compare drills down to the evidence: a τ² task's attempts side by side, 
   assert.deepEqual(problems.consoleErrors, []);
   await page.close();
 });
+
+test("Compare methods says when a method is not outcome-free, beside its figures (τ²: gcpc_outcome)", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/compare.html?a=gcpc&b=gcpc_outcome`);
+  await page.waitForSelector("#compare-table", { timeout: 60_000 });
+  await page.waitForSelector("#compare-caveat", { timeout: 60_000 });
+  assert.match((await page.textContent("#compare-caveat")) ?? "", /gcpc_outcome is not outcome-free/);
+  assert.match((await page.textContent("#compare-table")) ?? "", /not outcome-free: the outcome is computed/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});

@@ -6,11 +6,12 @@ export const NOT_OUTCOME_FREE = "not outcome-free: the outcome is computed from 
 
 /**
  * Whether a method's score is free of the outcome: GCPC counts the outcome-free items of a mixed store, so it is
- * not free only when every item determines the outcome (Terminal-Bench's tests); "gcpc (all items)" and the
- * verifier's test share never are; a stored method score (a judge's) is.
+ * not free only when every item determines the outcome (Terminal-Bench's tests); "gcpc (all items)", GCPC with
+ * the official-outcome step and the verifier's test share never are; a stored method score (a judge's) is.
  */
 export function isOutcomeFree(p: Pick<PreparedStore, "outcomeItems">, method: string): boolean {
-  if (method === ALL_ITEMS_GCPC || method === "verifier_tests") return false;
+  // GCPC with the official-outcome step (PASS propagation and the endpoint item, paper §3.3) reads the outcome.
+  if (method === ALL_ITEMS_GCPC || method === "verifier_tests" || method === "gcpc_outcome") return false;
   if (method === "gcpc" || method.startsWith("gcpc (")) return gcpcIsOutcomeFree(p);
   return true;
 }

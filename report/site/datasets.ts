@@ -1,3 +1,4 @@
+import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import { group } from "d3";
 import { checkGates } from "../../analysis/rq/checklist-gates.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
@@ -163,5 +164,7 @@ export function compareColumns(prepared: PreparedStore) {
     condition: pop.map((t) => t.condition),
     pass: pop.map((t) => t.outcome === "PASS"),
     scores: Object.fromEntries([...maps].map(([m, s]) => [m, pop.map((t) => s.get(t.trajectory_id) ?? null)])),
+    // Per method: false when the outcome is computed from its items (the page says so beside every figure).
+    outcome_free: Object.fromEntries([...maps.keys()].map((m) => [m, isOutcomeFree(prepared, m)])),
   };
 }
