@@ -368,17 +368,7 @@ function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings
     figure,
     clusters,
     estimator: "mean over matched units of pass(b) − pass(a); task-clustered paired percentile bootstrap (type-7)",
-    statistics: {
-      delta: (w) => {
-        let s = 0;
-        let n = 0;
-        for (let c = 0; c < clusters; c++) {
-          s += w[c] * sum[c];
-          n += w[c] * count[c];
-        }
-        return n > 0 ? s / n : NaN;
-      },
-    },
+    statistics: { delta: (w) => weightedUnitMean(w, sum, count) },
   });
   return { ...base, ci: res.ci.delta, bootstrap: res.bootstrap };
 }
@@ -445,19 +435,20 @@ function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: BootstrapSettin
     estimator:
       `mean over matched units of mean ${method}(b) − mean ${method}(a); ` +
       "task-clustered paired percentile bootstrap (type-7)",
-    statistics: {
-      delta: (w) => {
-        let s = 0;
-        let n = 0;
-        for (let c = 0; c < clusters; c++) {
-          s += w[c] * sum[c];
-          n += w[c] * count[c];
-        }
-        return n > 0 ? s / n : NaN;
-      },
-    },
+    statistics: { delta: (w) => weightedUnitMean(w, sum, count) },
   });
   return { ...base, ci: res.ci.delta, ...degenerateMark(res.bootstrap), bootstrap: res.bootstrap };
+}
+
+/** A draw's mean over matched units of a per-unit Δ, from each task's sum and count of units (NaN: none drawn). */
+function weightedUnitMean(w: Float64Array, sum: Float64Array, count: Float64Array): number {
+  let s = 0;
+  let n = 0;
+  for (let c = 0; c < sum.length; c++) {
+    s += w[c] * sum[c];
+    n += w[c] * count[c];
+  }
+  return n > 0 ? s / n : NaN;
 }
 
 /**
