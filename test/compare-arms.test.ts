@@ -276,6 +276,17 @@ test("RQ3's matched pairs are gcpc compare's trial pairs of condition none again
   const compare = pairs.map((x) => `${table.rows[x.a].id}|${table.rows[x.b].id}`).sort();
   assert.equal(compare.length, rq3.length);
   assert.deepEqual(compare, rq3);
+  // Beyond the pair sets: per transition the same scored pairs (n, zero-evidence sides left out by both) and the
+  // same Δ distribution (RQ3 rounds Δ to 12 decimals, compare does not; the threshold differs, the median not).
+  const { rq3SkillEffects } = await import("../analysis/rq/rq3-skill-effects.js");
+  const r3 = rq3SkillEffects(p, { ...settings, resamples: 50 });
+  const c = result(compareArms(p, { a: { condition: "none" }, b: { condition: "curated" }, pair: "trial", settings }));
+  assert.ok(!("available" in c.transitions));
+  for (const t of r3.transitions) {
+    const cell: TransitionCell = (c.transitions as Record<string, TransitionCell>)[`${t.from}→${t.to}`];
+    assert.equal(cell.n, t.n, `${t.from}→${t.to}: n`);
+    assert.ok(Math.abs(cell.delta.median! - t.median_delta!) < 1e-9, `${t.from}→${t.to}: median`);
+  }
 });
 
 test("a zero-width interval prints 'degenerate' in gcpc leaderboard and gcpc compare, as in the report", async () => {
@@ -342,4 +353,32 @@ test("caveats beside the figures: not outcome-free (Terminal-Bench), different t
   assert.match(one.stdout, /\*\*Caveat:\*\* 1 matched task: no interval and no test can rest on it\./);
   assert.match(one.stdout, /\*\*Pass-rate Δ -100\.0 pp\*\*;/);
   assert.doesNotMatch(one.stdout, / \*\*[;.,]/, "no bold span closing after a space");
+});
+
+test("transition quartiles and median on unequal Δ, computed by hand (type-7)", () => {
+  // One FAIL→FAIL pair per task, eight tasks; B says Yes to k more of 4 items than A, k = 0, 1, 1, 2, 3, 3, 4, −1,
+  // so Δ = k/4: sorted −0.25, 0, 0.25, 0.25, 0.5, 0.75, 0.75, 1. Type-7: median (h = 3.5) = (0.25 + 0.5)/2 = 0.375;
+  // q25 (h = 1.75) = 0 + 0.75·0.25 = 0.1875; q75 (h = 5.25) = 0.75; mean = 3.25/8 = 0.40625.
+  const ks = [0, 1, 1, 2, 3, 3, 4, -1];
+  const rows: SmallTrajectory[] = [];
+  ks.forEach((k, t) => {
+    const base = k < 0 ? 1 : 0;
+    const labels = (n: number) => [0, 1, 2, 3].map((i) => (i < n ? "Yes" : "No") as "Yes" | "No");
+    rows.push({ task: `t${t}`, outcome: "FAIL", labels: labels(base), model: "A", trial: 1 });
+    rows.push({ task: `t${t}`, outcome: "FAIL", labels: labels(base + k), model: "B", trial: 1 });
+  });
+  const r = result(
+    compareArms(prepareStore(smallStore("unequal deltas (synthetic)", rows)), {
+      a: { model: "A" },
+      b: { model: "B" },
+      settings,
+    }),
+  );
+  const ff = (r.transitions as Record<string, TransitionCell>)["FAIL→FAIL"];
+  assert.equal(ff.n, 8);
+  assert.ok(Math.abs(ff.delta.median! - 0.375) < 1e-12, `median ${ff.delta.median}`);
+  assert.ok(Math.abs(ff.delta.q25! - 0.1875) < 1e-12, `q25 ${ff.delta.q25}`);
+  assert.ok(Math.abs(ff.delta.q75! - 0.75) < 1e-12, `q75 ${ff.delta.q75}`);
+  assert.ok(Math.abs(ff.delta.mean! - 0.40625) < 1e-12);
+  assert.ok(ff.median_delta_ci![0] <= 0.375 && 0.375 <= ff.median_delta_ci![1]);
 });
