@@ -5,14 +5,17 @@ import { finite } from "../estimates/not-defined.js";
 import type { BootstrapDescriptor, BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { estimatorNaming, FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
-import { taskClusters } from "./common.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
 import { matchPairs, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
 import {
   MATERIAL_CHANGE,
+  transitionColumns,
+  transitionGroups,
   transitionTests,
+  TRANSITIONS,
+  type PairOutcome,
   type TransitionColumns,
   type TransitionTests,
 } from "./arms/transition-tests.js";
@@ -97,13 +100,6 @@ export interface Rq3Result {
   criteria_fail_fail: CriterionEffect[];
 }
 
-const TRANSITIONS: ["FAIL" | "PASS", "FAIL" | "PASS"][] = [
-  ["FAIL", "FAIL"],
-  ["FAIL", "PASS"],
-  ["PASS", "FAIL"],
-  ["PASS", "PASS"],
-];
-
 /** Why RQ3 has nothing to show on this store, if so; its result keeps every key either way. */
 function unavailableReason(hasJudgments: boolean, pairs: number, scored: number): string | undefined {
   if (!hasJudgments) return "the store holds no judgments (outcome-only store): Δ GCPC needs item labels";
@@ -135,17 +131,17 @@ export function rq3Plan(
   const floor = noiseFloor(p);
   const { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial } = scoredPairs(p);
   const floorValue = floor.value;
-  // The four transition groups, then every pair.
+  // The four transition groups (the grouping gcpc compare uses: analysis/rq/arms/transition-tests.ts), then
+  // every pair.
+  const outcomes: PairOutcome[] = scored.map((d) => ({
+    from: d.without_outcome,
+    to: d.with_outcome,
+    task: d.task_id,
+    delta: d.delta,
+  }));
   const groups = [
-    ...TRANSITIONS.map(([from, to]) =>
-      groupSummary(
-        from,
-        to,
-        scored.filter((d) => d.without_outcome === from && d.with_outcome === to),
-        floorValue,
-      ),
-    ),
-    groupSummary("any", "any", scored, floorValue),
+    ...transitionGroups(outcomes).map((g) => groupSummary(g.from, g.to, g.scored, floorValue)),
+    groupSummary("any", "any", outcomes, floorValue),
   ];
   const jobs: TransitionJob[] = groups.map((g) => ({
     kind: "transition",
@@ -229,14 +225,15 @@ function scoredPairs(p: PreparedStore) {
 }
 
 /** The part of a group's summary that draws nothing, in the summary's field order, and its job's columns. */
-function groupSummary(from: string, to: string, group: PairDelta[], floor: number) {
+function groupSummary(from: string, to: string, group: readonly PairOutcome[], floor: number) {
   const deltas = group.map((d) => d.delta);
   const shares = thresholdShares(deltas, MATERIAL_CHANGE);
   const sign = signTest(deltas);
   const within = deltas.filter((d) => Math.abs(d) <= floor).length;
   const material = deltas.filter((d) => Math.abs(d) > MATERIAL_CHANGE).length;
   const share = (k: number) => (group.length ? k / group.length : null);
-  const { clusterOf, clusters } = taskClusters(group.map((d) => d.task_id));
+  const columns = transitionColumns(group);
+  const clusters = columns.clusters;
   const summary = {
     from,
     to,
@@ -256,7 +253,7 @@ function groupSummary(from: string, to: string, group: PairDelta[], floor: numbe
     tasks: clusters,
     few_clusters: clusters < FEW_CLUSTERS,
   };
-  return { summary, columns: { deltas: Float64Array.from(deltas), clusterOf, clusters } };
+  return { summary, columns };
 }
 
 /** The four transition groups are one family: Holm and BH adjust their clustered p-values together. */

@@ -27,7 +27,7 @@ import { methodScoreMaps } from "../method-scores.js";
 import { noiseFloor, type FloorName } from "../noise-floor.js";
 import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
-import { transitionTests, type TransitionTests } from "../rq3-skill-effects.js";
+import { transitionGroups, transitionTests, type TransitionTests } from "./transition-tests.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
@@ -488,8 +488,7 @@ function pairedTest(
   return { p: flip.pValue, name: `${what} the ${flip.method}`, clustered: true };
 }
 
-const TRANSITIONS = ["FAIL→FAIL", "FAIL→PASS", "PASS→FAIL", "PASS→PASS"] as const;
-
+/** The four transitions (RQ3's grouping, analysis/rq/arms/transition-tests.ts) in compare's columns. */
 function transitions(
   rows: ArmRow[],
   pairs: ArmPair[],
@@ -499,33 +498,26 @@ function transitions(
   figure: string,
 ): Record<string, TransitionCell> {
   const out: Record<string, TransitionCell> = {};
-  for (const cell of TRANSITIONS) {
-    const members = pairs.filter((x) => {
-      const from = rows[x.a[0]].outcome;
-      const to = rows[x.b[0]].outcome;
-      return `${from}→${to}` === cell;
-    });
-    const scored = members
-      .map((x) => ({ task: x.task, delta: score(x.b[0]) - score(x.a[0]) }))
-      .filter((x) => Number.isFinite(x.delta));
-    const deltas = Float64Array.from(scored, (x) => x.delta);
-    const { clusterOf, clusters } = taskClusters(scored.map((x) => x.task));
+  const outcomes = pairs.map((x) => ({
+    from: rows[x.a[0]].outcome,
+    to: rows[x.b[0]].outcome,
+    task: x.task,
+    delta: score(x.b[0]) - score(x.a[0]),
+  }));
+  for (const g of transitionGroups(outcomes)) {
+    const cell = `${g.from}→${g.to}`;
+    const deltas = g.columns.deltas;
     const sorted = Float64Array.from(deltas).sort();
     const q = (pr: number) => (sorted.length ? quantileSorted(sorted, pr) : null);
-    const tests = transitionTests({
-      columns: { deltas, clusterOf, clusters },
-      settings,
-      figure: `${figure}:${cell}`,
-      threshold: floor,
-    });
+    const tests = transitionTests({ columns: g.columns, settings, figure: `${figure}:${cell}`, threshold: floor });
     const n = deltas.length;
     out[cell] = {
       n,
-      unscored: members.length - n,
+      unscored: g.unscored,
       delta: { mean: n ? deltas.reduce((a, b) => a + b, 0) / n : null, q25: q(0.25), median: q(0.5), q75: q(0.75) },
       improved_share: n ? deltas.filter((x) => x > floor).length / n : null,
       regressed_share: n ? deltas.filter((x) => x < -floor).length / n : null,
-      tasks: clusters,
+      tasks: g.columns.clusters,
       ...tests,
     };
   }

@@ -7,6 +7,7 @@ import {
 import { finite } from "../../estimates/not-defined.js";
 import { clusterSignTest } from "../../stats/cluster-sign-test.js";
 import { ClusteredQuantile } from "../../stats/clustered-quantile.js";
+import { taskClusters } from "../common.js";
 
 // The tests of one group of matched pairs' score differences (a transition FAIL→PASS, …): what RQ3 and
 // `gcpc compare` both print for each group, so neither owns it (analysis/rq/arms/ holds the arm-shaped code).
@@ -133,4 +134,49 @@ function sharesOfDraw(
   out[0] = all > 0 ? improved / all : NaN;
   out[1] = all > 0 ? regressed / all : NaN;
   return out[0];
+}
+
+/** The four outcome transitions of a matched pair (without → with, a → b), in the order every table prints. */
+export const TRANSITIONS = [
+  ["FAIL", "FAIL"],
+  ["FAIL", "PASS"],
+  ["PASS", "FAIL"],
+  ["PASS", "PASS"],
+] as const;
+
+/** A matched pair as the transition groups read it: its sides' outcomes, its task and its score Δ (NaN: none). */
+export interface PairOutcome {
+  from: "PASS" | "FAIL";
+  to: "PASS" | "FAIL";
+  task: string;
+  delta: number;
+}
+
+export interface TransitionGroup<P extends PairOutcome> {
+  from: "PASS" | "FAIL";
+  to: "PASS" | "FAIL";
+  /** The group's pairs with a Δ (both sides scored), in pair order: every figure of the group is over these. */
+  scored: P[];
+  /** The group's pairs left out for want of a score on a side (a zero-evidence run). */
+  unscored: number;
+  /** What the group's task-clustered job resamples. */
+  columns: TransitionColumns;
+}
+
+/**
+ * The matched pairs grouped by outcome transition: one grouping for RQ3 (paper §4.4) and `gcpc compare`, each
+ * group's scored pairs and the columns its intervals and clustered test resample (tasks as clusters).
+ */
+export function transitionGroups<P extends PairOutcome>(pairs: readonly P[]): TransitionGroup<P>[] {
+  return TRANSITIONS.map(([from, to]) => {
+    const members = pairs.filter((x) => x.from === from && x.to === to);
+    const scored = members.filter((x) => Number.isFinite(x.delta));
+    return { from, to, scored, unscored: members.length - scored.length, columns: transitionColumns(scored) };
+  });
+}
+
+/** A group's Δ per pair and the dense task cluster of each. */
+export function transitionColumns(pairs: readonly PairOutcome[]): TransitionColumns {
+  const { clusterOf, clusters } = taskClusters(pairs.map((x) => x.task));
+  return { deltas: Float64Array.from(pairs, (x) => x.delta), clusterOf, clusters };
 }
