@@ -1,5 +1,6 @@
 import type { Trajectory } from "../schema/tables.js";
-import { armSides, pairArms, type Selector } from "./arms/arm-pairs.js";
+import type { Selector } from "./arms/arm-pairs.js";
+import { comparePairs, type ComparedPairs } from "./arms/compare-pairs.js";
 import { preparedArmView } from "./arms/arm-view.js";
 import type { PreparedStore } from "./prepared.js";
 
@@ -40,11 +41,33 @@ export const SKILL_ARMS: { a: Selector; b: Selector } = { a: { condition: "none"
  * and the rest are counted.
  */
 export function matchPairs(p: PreparedStore): PairingReport {
-  const view = preparedArmView(p);
-  const chosen = armSides(view, SKILL_ARMS, false);
+  // The pairs alone: no score is read (a store being matched need not be scored).
+  return skillComparison(p, () => NaN).report;
+}
+
+/**
+ * RQ3's comparison: the comparison verb (analysis/rq/arms/compare-pairs.ts) with the paper's options — a =
+ * condition none, b = curated, trial pairing, plain GCPC with zero-evidence sides left out, Δ rounded to 12
+ * decimals — and the pairs in RQ3's shape. RQ3 adds its columns (noise classes, the iid sign test, Holm/BH).
+ */
+export function skillComparison(
+  p: PreparedStore,
+  score: (slot: number) => number = (k) => {
+    const m = p.metrics.atSlot(k);
+    return m.zero_evidence ? NaN : m.gcpc;
+  },
+): { report: PairingReport; compared: ComparedPairs } {
+  const compared = comparePairs(preparedArmView(p), SKILL_ARMS, {
+    pair: "trial",
+    selfPairs: false,
+    requireBothSides: false,
+    outcome: (k) => p.trajectories[k].outcome as "PASS" | "FAIL",
+    score,
+    roundDelta: true,
+  });
   // The two conditions cannot both match one trajectory.
-  if ("available" in chosen) throw new Error(chosen.reason);
-  const r = pairArms(view, chosen.sides, chosen.shared, "trial");
+  if ("available" in compared) throw new Error(compared.reason);
+  const r = compared.built;
   const slots = new Int32Array(2 * r.pairs.length);
   const pairs = r.pairs.map((x, k) => {
     slots[2 * k] = x.a[0];
@@ -52,11 +75,14 @@ export function matchPairs(p: PreparedStore): PairingReport {
     return pairOf(p.trajectories[x.a[0]], p.trajectories[x.b[0]]);
   });
   return {
-    pairs,
-    slots,
-    unmatched: r.unmatched.cells,
-    duplicate_trials: r.duplicates,
-    unmatched_no_trial: r.noTrial,
+    report: {
+      pairs,
+      slots,
+      unmatched: r.unmatched.cells,
+      duplicate_trials: r.duplicates,
+      unmatched_no_trial: r.noTrial,
+    },
+    compared,
   };
 }
 

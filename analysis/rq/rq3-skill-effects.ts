@@ -1,5 +1,5 @@
 import { median } from "../stats/quantile.js";
-import { roundTo12, thresholdShares } from "../stats/shares.js";
+import { thresholdShares } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
 import { finite } from "../estimates/not-defined.js";
 import type { BootstrapDescriptor, BootstrapSettings } from "../estimates/bootstrap-interval.js";
@@ -7,12 +7,11 @@ import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { estimatorNaming, FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
 import { criterionEffects, type CriterionEffect } from "./criterion-effects.js";
 import { noiseFloor, PAPER_NOISE_FLOOR, type NoiseFloor } from "./noise-floor.js";
-import { matchPairs, type MatchedPair } from "./matched-pairs.js";
+import { skillComparison, type MatchedPair } from "./matched-pairs.js";
 import type { PreparedStore } from "./prepared.js";
 import {
   MATERIAL_CHANGE,
   transitionColumns,
-  transitionGroups,
   transitionTests,
   TRANSITIONS,
   type PairOutcome,
@@ -129,19 +128,22 @@ export function rq3Plan(
   settings: BootstrapSettings,
 ): { jobs: TransitionJob[]; assemble: (results: readonly unknown[]) => Rq3Result } {
   const floor = noiseFloor(p);
-  const { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial } = scoredPairs(p);
+  const {
+    pairs,
+    scored,
+    excluded,
+    unmatched,
+    duplicate_trials,
+    unmatched_no_trial,
+    groups: transitions,
+    all,
+  } = scoredPairs(p);
   const floorValue = floor.value;
   // The four transition groups (the grouping gcpc compare uses: analysis/rq/arms/transition-tests.ts), then
   // every pair.
-  const outcomes: PairOutcome[] = scored.map((d) => ({
-    from: d.without_outcome,
-    to: d.with_outcome,
-    task: d.task_id,
-    delta: d.delta,
-  }));
   const groups = [
-    ...transitionGroups(outcomes).map((g) => groupSummary(g.from, g.to, g.scored, floorValue)),
-    groupSummary("any", "any", outcomes, floorValue),
+    ...transitions.map((g) => groupSummary(g.from, g.to, g.scored, floorValue)),
+    groupSummary("any", "any", all, floorValue),
   ];
   const jobs: TransitionJob[] = groups.map((g) => ({
     kind: "transition",
@@ -189,19 +191,25 @@ export function rq3Plan(
   return { jobs, assemble };
 }
 
-/** The matched pairs, and the Δ of those whose sides both hold evidence (the others counted as excluded). */
+/**
+ * The matched pairs and the Δ of those whose sides both hold evidence (the others counted as excluded): the
+ * comparison verb with the paper's options (analysis/rq/matched-pairs.ts, skillComparison), whose Δ per pair
+ * (rounded to 12 decimals) and transition groups RQ3 reads as they are.
+ */
 function scoredPairs(p: PreparedStore) {
-  const { pairs, slots, unmatched, duplicate_trials, unmatched_no_trial } = matchPairs(p);
+  const { report, compared } = skillComparison(p);
+  const { pairs, slots, unmatched, duplicate_trials, unmatched_no_trial } = report;
   const scored: PairDelta[] = [];
   let excluded = 0;
   for (const [k, pair] of pairs.entries()) {
-    // By slot: no lookup of either id (2 M lookups at 100× the paper).
-    const a = p.metrics.atSlot(slots[2 * k]),
-      b = p.metrics.atSlot(slots[2 * k + 1]);
-    if (a.zero_evidence || b.zero_evidence) {
+    const delta = compared.outcomes[k].delta;
+    if (!Number.isFinite(delta)) {
       excluded++;
       continue;
     }
+    // By slot: no lookup of either id (2 M lookups at 100× the paper).
+    const a = p.metrics.atSlot(slots[2 * k]),
+      b = p.metrics.atSlot(slots[2 * k + 1]);
     // The pair's fields written out (same order as a spread, so the same JSON): a spread copies through
     // the generic path, a literal builds one shape for a million pairs.
     scored.push({
@@ -217,11 +225,13 @@ function scoredPairs(p: PreparedStore) {
       with_outcome: pair.with_outcome,
       gcpc_without: a.gcpc,
       gcpc_with: b.gcpc,
-      delta: roundTo12(b.gcpc - a.gcpc),
+      delta,
       transition: `${pair.without_outcome}→${pair.with_outcome}`,
     });
   }
-  return { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial };
+  // Every scored pair in pair order (the "any" group: its tasks are numbered in that order, as its draws read them).
+  const all = compared.outcomes.filter((x) => Number.isFinite(x.delta));
+  return { pairs, scored, excluded, unmatched, duplicate_trials, unmatched_no_trial, groups: compared.groups, all };
 }
 
 /** The part of a group's summary that draws nothing, in the summary's field order, and its job's columns. */

@@ -27,7 +27,8 @@ import { methodScoreMaps } from "../method-scores.js";
 import { noiseFloor, type FloorName } from "../noise-floor.js";
 import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
-import { transitionGroups, transitionTests, type TransitionTests } from "./transition-tests.js";
+import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
+import { comparePairs, type PairingChoice } from "./compare-pairs.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
@@ -63,7 +64,7 @@ export interface CompareResult {
   where: Selector;
   /** The fields both sides of a pair share (besides the task; and the trial index under trial pairing). */
   matched_on: string[];
-  pairing: { mode: Pairing; chosen: "given" | "automatic"; reason: string };
+  pairing: PairingChoice;
   matched: { tasks: number; pairs: number; unmatched_a: number; unmatched_b: number; no_trial: number };
   pass_rate_delta: {
     estimate: number | null;
@@ -235,16 +236,17 @@ export function compareArmTable(
 ): CompareResult | NotAvailable {
   const where = o.where ?? {};
   const rows = table.rows;
-  const view = tableView(rows);
-  const chosen = armSides(view, o, true);
-  if ("available" in chosen) return chosen;
-  const { sides, shared } = chosen;
-  if (sides.a.length === 0 || sides.b.length === 0)
-    return notAvailable(`arm ${sides.a.length === 0 ? "a" : "b"} selects no binary trajectory`);
-  const pairing = choosePairing(rows, sides, shared, o.pair);
-  const built = pairArms(view, sides, shared, pairing.mode);
-  if (built.pairs.length === 0) return notAvailable("no unit matches between the arms (everything else equal)");
   const score = (k: number) => rows[k].score ?? NaN;
+  // The comparison verb (analysis/rq/arms/compare-pairs.ts), as RQ3 calls it with the paper's options.
+  const compared = comparePairs(tableView(rows), o, {
+    pair: o.pair,
+    selfPairs: true,
+    outcome: (k) => rows[k].outcome,
+    score,
+  });
+  if ("available" in compared) return compared;
+  const { sides, shared, pairing, built } = compared;
+  if (built.pairs.length === 0) return notAvailable("no unit matches between the arms (everything else equal)");
   const floor = measuredFloor(table, sides, shared, score);
   const figure = `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(where)}`;
   const a = summary(rows, o.a, sides.a);
@@ -269,7 +271,7 @@ export function compareArmTable(
     score_delta: scoreDelta(table, built.pairs, o.settings, `${figure}:score`),
     transitions:
       pairing.mode === "trial"
-        ? transitions(rows, built.pairs, score, floor.value, o.settings, figure)
+        ? transitions(compared.groups, floor.value, o.settings, figure)
         : notAvailable("task pairing: an attempt has no partner, so outcomes do not pair into transitions"),
     items:
       pairing.mode === "trial"
@@ -313,38 +315,6 @@ function summary(rows: ArmRow[], selector: Selector, slots: number[]): ArmSummar
 
 /** The key of a trajectory's matching cell: its task and the shared fields. */
 const cellKey = (r: ArmRow, shared: readonly ArmField[]) => JSON.stringify([r.task, ...shared.map((f) => r.fields[f])]);
-
-/** Trial pairing when every arm holds at most one attempt per cell, else task pairing (unless given). */
-function choosePairing(
-  rows: ArmRow[],
-  sides: { a: number[]; b: number[] },
-  shared: readonly ArmField[],
-  given?: Pairing,
-): CompareResult["pairing"] {
-  if (given) return { mode: given, chosen: "given", reason: `--pair ${given}` };
-  const repeated = (slots: number[]) => {
-    const seen = new Set<string>();
-    for (const k of slots) {
-      const key = cellKey(rows[k], shared);
-      if (seen.has(key)) return true;
-      seen.add(key);
-    }
-    return false;
-  };
-  if (repeated(sides.a) || repeated(sides.b))
-    return {
-      mode: "task",
-      chosen: "automatic",
-      reason:
-        "an arm holds several attempts per task: attempt k of one arm has no special relation to attempt k of " +
-        "the other, so each matched task's mean over its attempts is compared",
-    };
-  return {
-    mode: "trial",
-    chosen: "automatic",
-    reason: "one attempt per task and arm: the attempts pair by trial index",
-  };
-}
 
 const passOf = (rows: ArmRow[], slots: number[]) =>
   slots.reduce((n, k) => n + (rows[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
@@ -490,21 +460,13 @@ function pairedTest(
 
 /** The four transitions (RQ3's grouping, analysis/rq/arms/transition-tests.ts) in compare's columns. */
 function transitions(
-  rows: ArmRow[],
-  pairs: ArmPair[],
-  score: (k: number) => number,
+  groups: readonly TransitionGroup<PairOutcome>[],
   floor: number,
   settings: BootstrapSettings,
   figure: string,
 ): Record<string, TransitionCell> {
   const out: Record<string, TransitionCell> = {};
-  const outcomes = pairs.map((x) => ({
-    from: rows[x.a[0]].outcome,
-    to: rows[x.b[0]].outcome,
-    task: x.task,
-    delta: score(x.b[0]) - score(x.a[0]),
-  }));
-  for (const g of transitionGroups(outcomes)) {
+  for (const g of groups) {
     const cell = `${g.from}→${g.to}`;
     const deltas = g.columns.deltas;
     const sorted = Float64Array.from(deltas).sort();
