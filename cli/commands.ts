@@ -151,7 +151,8 @@ export function reportText(
   const paperNote = paper
     ? ' The "paper" column holds the values printed in the GCPC paper, for comparison: a value marked "demo input" ' +
       'is an input of the demo generator (agrees by construction), "calibrated" one its parameters were searched ' +
-      'to approach, "other population" one the paper computed on SkillsBench alone beside our figure pooled over ' +
+      'to approach and that lands within its stated tolerance, "calibration target missed" one searched for and ' +
+      'not reached, "other population" one the paper computed on SkillsBench alone beside our figure pooled over ' +
       `${report.store.benchmarks.length} benchmark(s) (\`--benchmark skillsbench-1.1\` compares like with like); ` +
       "an unmarked value is reproduced."
     : "";
