@@ -7,7 +7,6 @@ import {
   type BootstrapSettings,
 } from "../../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
-import { clusterBootstrap } from "../../stats/bootstrap.js";
 import { jointRankSets } from "../../stats/joint-rank-sets.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
 import { signTestPValue } from "../../stats/sign-test.js";
@@ -295,21 +294,15 @@ function rankIntervals(arms: Arm[], clusters: number, settings: BootstrapSetting
     rankCi: arms.map((_, i) => res.ci[`rank:${i}`]),
     valueCi: arms.map((_, i) => res.ci[`value:${i}`]),
     bootstrap: res.bootstrap,
-    joint: jointRanks(arms, clusters, settings),
+    joint: jointRanks(arms, res.draws, settings, res.bootstrap.seed),
   };
 }
 
-/** The simultaneous rank sets on the marginal intervals' task draws (same seed, same redraw rule). */
-function jointRanks(arms: Arm[], clusters: number, settings: BootstrapSettings) {
-  const seed = seedFor(settings, "leaderboard:ranks");
-  const statistics: Record<string, (w: Float64Array) => number> = {};
-  arms.forEach((a, i) => {
-    statistics[`value:${i}`] = (w) => ratio(a, w);
-  });
-  const boot = clusterBootstrap({ clusters, statistics, seed, resamples: settings.resamples });
+/** The simultaneous rank sets on the marginal intervals' own task draws (read, not drawn again). */
+function jointRanks(arms: Arm[], draws: Record<string, Float64Array>, settings: BootstrapSettings, seed: string) {
   const sets = jointRankSets(
     arms.map((a) => ratio(a, null)),
-    arms.map((_, i) => boot.draws[`value:${i}`]),
+    arms.map((_, i) => draws[`value:${i}`]),
     settings.level,
   );
   return { ...sets, resamples: settings.resamples, seed };
