@@ -1,3 +1,4 @@
+import { weightedRatio } from "../stats/weighted-ratio.js";
 import {
   bootstrapIntervals,
   FEW_CLUSTERS,
@@ -47,15 +48,7 @@ export function judgeAgreement(p: PreparedStore, settings: BootstrapSettings): J
   const pairs = counts.map(([a, b]) => ((a + b) * (a + b - 1)) / 2);
   const agreeing = counts.map(([a, b]) => (a * (a - 1)) / 2 + (b * (b - 1)) / 2);
   const unitWeights = new Float64Array(rows.length);
-  const agreement = (w: ArrayLike<number>) => {
-    let num = 0;
-    let den = 0;
-    for (let u = 0; u < rows.length; u++) {
-      num += w[u] * agreeing[u];
-      den += w[u] * pairs[u];
-    }
-    return den > 0 ? num / den : NaN;
-  };
+  const agreement = (w: ArrayLike<number>) => weightedRatio(w, agreeing, pairs);
   const ones = new Float64Array(rows.length).fill(1);
   const base = {
     judges,

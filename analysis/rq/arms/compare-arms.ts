@@ -8,6 +8,7 @@ import {
 } from "../../estimates/bootstrap-interval.js";
 import { finite, notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
+import { weightedRatio } from "../../stats/weighted-ratio.js";
 import { signTestPValue } from "../../stats/sign-test.js";
 import { quantileSorted } from "../../stats/quantile.js";
 import { taskClusters } from "../common.js";
@@ -319,18 +320,24 @@ const cellKey = (r: ArmRow, shared: readonly ArmField[]) => JSON.stringify([r.ta
 const passOf = (rows: ArmRow[], slots: number[]) =>
   slots.reduce((n, k) => n + (rows[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
 
-/** Mean over pairs of pass(b) − pass(a); a task-clustered bootstrap of that mean; the exact paired test. */
-function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
-  const d = pairs.map((x) => passOf(rows, x.b) - passOf(rows, x.a));
-  const { clusterOf, clusters } = taskClusters(pairs.map((x) => x.task));
+/** Per task (dense clusters in order of first appearance): the sum of the units' Δ and their count. */
+function taskSums(d: readonly number[], units: readonly { task: string }[]) {
+  const { clusterOf, clusters } = taskClusters(units.map((x) => x.task));
   const sum = new Float64Array(clusters);
   const count = new Float64Array(clusters);
   d.forEach((x, i) => {
     sum[clusterOf[i]] += x;
     count[clusterOf[i]]++;
   });
+  return { sum, count, clusters };
+}
+
+/** Mean over pairs of pass(b) − pass(a); a task-clustered bootstrap of that mean; the exact paired test. */
+function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
+  const d = pairs.map((x) => passOf(rows, x.b) - passOf(rows, x.a));
+  const { sum, count, clusters } = taskSums(d, pairs);
   const estimate = d.reduce((a, b) => a + b, 0) / d.length;
-  const test = pairedTest(d, count, clusters, clusterOf, mode, seedFor(settings, `${figure}:sign-flip`));
+  const test = pairedTest(d, sum, count, mode, seedFor(settings, `${figure}:sign-flip`));
   const base = { estimate, p: finite(test.p), test: test.name, clustered: test.clustered };
   if (clusters < 2) return { ...base, ci: null, bootstrap: null };
   const res = bootstrapIntervals({
@@ -338,7 +345,7 @@ function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings
     figure,
     clusters,
     estimator: "mean over matched units of pass(b) − pass(a); task-clustered paired percentile bootstrap (type-7)",
-    statistics: { delta: (w) => weightedUnitMean(w, sum, count) },
+    statistics: { delta: (w) => weightedRatio(w, sum, count) },
   });
   return { ...base, ci: res.ci.delta, bootstrap: res.bootstrap };
 }
@@ -380,13 +387,7 @@ function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: BootstrapSettin
       units: 0,
     };
   const d = kept.map((x) => x.b - x.a);
-  const { clusterOf, clusters } = taskClusters(kept.map((x) => x.task));
-  const sum = new Float64Array(clusters);
-  const count = new Float64Array(clusters);
-  d.forEach((x, i) => {
-    sum[clusterOf[i]] += x;
-    count[clusterOf[i]]++;
-  });
+  const { sum, count, clusters } = taskSums(d, kept);
   const flip = signFlipTest(sum, { seed: seedFor(settings, `${figure}:sign-flip`) });
   const base = {
     method,
@@ -405,20 +406,9 @@ function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: BootstrapSettin
     estimator:
       `mean over matched units of mean ${method}(b) − mean ${method}(a); ` +
       "task-clustered paired percentile bootstrap (type-7)",
-    statistics: { delta: (w) => weightedUnitMean(w, sum, count) },
+    statistics: { delta: (w) => weightedRatio(w, sum, count) },
   });
   return { ...base, ci: res.ci.delta, ...degenerateMark(res.bootstrap), bootstrap: res.bootstrap };
-}
-
-/** A draw's mean over matched units of a per-unit Δ, from each task's sum and count of units (NaN: none drawn). */
-function weightedUnitMean(w: Float64Array, sum: Float64Array, count: Float64Array): number {
-  let s = 0;
-  let n = 0;
-  for (let c = 0; c < sum.length; c++) {
-    s += w[c] * sum[c];
-    n += w[c] * count[c];
-  }
-  return n > 0 ? s / n : NaN;
 }
 
 /**
@@ -429,12 +419,12 @@ function weightedUnitMean(w: Float64Array, sum: Float64Array, count: Float64Arra
  */
 function pairedTest(
   d: number[],
+  perTask: Float64Array,
   count: Float64Array,
-  clusters: number,
-  clusterOf: Int32Array,
   mode: Pairing,
   seed: string,
 ): { p: number; name: string; clustered: boolean } {
+  const clusters = count.length;
   const repeated = count.reduce((n, c) => n + (c > 1 ? 1 : 0), 0);
   if (mode === "trial" && repeated === 0) {
     const up = d.filter((x) => x > 0).length;
@@ -445,10 +435,6 @@ function pairedTest(
       clustered: false,
     };
   }
-  const perTask = new Float64Array(clusters);
-  d.forEach((x, i) => {
-    perTask[clusterOf[i]] += x;
-  });
   const flip = signFlipTest(perTask, { seed });
   const what =
     mode === "trial"

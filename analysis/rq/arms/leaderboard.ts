@@ -9,6 +9,7 @@ import {
 import { finite, notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { jointRankSets } from "../../stats/joint-rank-sets.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
+import { weightedRatio } from "../../stats/weighted-ratio.js";
 import { signTestPValue } from "../../stats/sign-test.js";
 import { holm } from "../../stats/multiplicity.js";
 import { compareCodePoints } from "../../order.js";
@@ -223,14 +224,8 @@ function groupArms(
 
 /** An arm's pooled value on a draw's task weights (null: every weight 1). */
 function ratio(a: Arm, w: ArrayLike<number> | null): number {
-  let s = 0;
-  let n = 0;
-  for (let c = 0; c < a.sum.length; c++) {
-    const x = w ? w[c] : 1;
-    s += x * a.sum[c];
-    n += x * a.count[c];
-  }
-  return n > 0 ? s / n : NaN;
+  // On the sample (no draw) every task weighs 1.
+  return weightedRatio(w ?? new Float64Array(a.sum.length).fill(1), a.sum, a.count);
 }
 
 /** Mean over runs (trial indices) of the run's value, and the SE over runs (sd / √runs). */
@@ -337,21 +332,15 @@ function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): 
   const delta = d.reduce((x, y) => x + y, 0) / d.length;
   const p = finite(flip.pValue);
   if (d.length < 2) return { ...base, delta, ci: null, p };
+  // One unit per common task: the draw's mean of d is Σ w·d / Σ w.
+  const ones = new Float64Array(d.length).fill(1);
   const res = bootstrapIntervals({
     settings,
     figure,
     clusters: d.length,
     estimator: "mean over common tasks of the difference of the arms' task means; task-clustered percentile bootstrap",
     statistics: {
-      delta: (w) => {
-        let s = 0;
-        let n = 0;
-        for (let i = 0; i < d.length; i++) {
-          s += w[i] * d[i];
-          n += w[i];
-        }
-        return s / n;
-      },
+      delta: (w) => weightedRatio(w, d, ones),
     },
   });
   return { ...base, delta, ci: res.ci.delta, ...degenerateMark(res.bootstrap), p };
