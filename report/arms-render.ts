@@ -2,7 +2,7 @@ import type { BootstrapSettings } from "../analysis/estimates/bootstrap-interval
 import type { CompareResult, Selector } from "../analysis/rq/arms/compare-arms.js";
 import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import type { ArmPowerResult, ArmPowerRow } from "../analysis/rq/arms/arm-power.js";
-import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, shareCell, signedPct } from "./format.js";
+import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, rankInterval, shareCell, signedPct } from "./format.js";
 import { csvValue, escapeMarkdownCell } from "./render.js";
 
 // How `gcpc compare` and `gcpc leaderboard` print (Markdown and tidy CSV; JSON is the result itself): on the
@@ -175,10 +175,6 @@ export function compareCsv(r: CompareResult): string {
   return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
 }
 
-// A rank interval read between two draws carries float noise (1.4750000000000023): 12 significant digits.
-const rank = (x: number) => String(Number(x.toPrecision(12)));
-const rankSet = (c: [number, number] | null) => (c ? `[${rank(c[0])}, ${rank(c[1])}]` : "n/a");
-
 export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
   const value = r.metric === "pass_rate" ? pct : f3;
   const interval = (c: [number, number] | null, degenerate?: boolean) =>
@@ -198,7 +194,7 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
     "|---|---|---|---|---|---|---|---|",
     ...r.rows.map(
       (x) =>
-        `| ${x.rank} ${rankSet(x.rank_ci)} | ${rankSet(x.rank_ci_joint)} | ${escapeMarkdownCell(x.arm)} | ` +
+        `| ${x.rank} ${rankInterval(x.rank_ci)} | ${rankInterval(x.rank_ci_joint)} | ${escapeMarkdownCell(x.arm)} | ` +
         `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci, x.degenerate)} | ` +
         `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} | ` +
         `${escapeMarkdownCell(x.caveat ?? "")} |`,

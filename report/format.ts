@@ -13,6 +13,13 @@ export const fixed = (x: number, digits: number): string => Number(x.toPrecision
 
 export const f3 = (x: Maybe): string => (x === null || x === undefined || !Number.isFinite(x) ? "n/a" : fixed(x, 3));
 
+/** A rank to 12 significant digits: a rank interval read between two draws carries float noise (1.4750000000000023). */
+export const rankText = (x: number): string => String(Number(x.toPrecision(12)));
+
+/** A rank interval or set, [best, worst], or "n/a". */
+export const rankInterval = (c: [number, number] | null): string =>
+  c ? `[${rankText(c[0])}, ${rankText(c[1])}]` : "n/a";
+
 export const pct = (x: Maybe): string => (x === null || x === undefined ? "n/a" : `${fixed(100 * x, 1)}%`);
 
 export { isDegenerate } from "../analysis/estimates/bootstrap-interval.js";

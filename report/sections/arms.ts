@@ -1,21 +1,18 @@
-import { DEGENERATE_TEXT, pct } from "../format.js";
+import { ciPct, pct, rankInterval, rankText } from "../format.js";
 import { row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
-
-const rankText = (c: [number, number] | null) =>
-  c ? `[${Number(c[0].toPrecision(12))}, ${Number(c[1].toPrecision(12))}]` : "n/a";
 
 /** The report's first section: the store's arms (the user's runs) by pass rate, before the paper's tables. */
 export function armsSections(ctx: SectionContext): Section[] {
   const a = ctx.report.arms;
   const columns = ["arm", "trajectories", "tasks", "pass rate [95% CI]", "rank [95% CI]", "joint rank set", "caveat"];
-  if (!a || "available" in a)
+  if ("available" in a)
     return [
       {
         id: "arms",
         title: "Your arms",
         caption: `The arms of this store.${ctx.synthetic}`,
         columns: withPaper(ctx, columns),
-        rows: [unavailableRow(ctx, a?.reason ?? "not computed", columns.length)],
+        rows: [unavailableRow(ctx, a.reason, columns.length)],
       },
     ];
   const b = a.leaderboard;
@@ -35,9 +32,9 @@ export function armsSections(ctx: SectionContext): Section[] {
           r.arm,
           r.trajectories,
           r.tasks,
-          `${pct(r.value)} ${r.degenerate ? DEGENERATE_TEXT : r.ci ? `[${pct(r.ci[0])}, ${pct(r.ci[1])}]` : "n/a"}`,
-          `${Number(r.rank.toPrecision(12))} ${rankText(r.rank_ci)}`,
-          rankText(r.rank_ci_joint),
+          `${pct(r.value)} ${ciPct(r.ci, false, r.degenerate) || "n/a"}`,
+          `${rankText(r.rank)} ${rankInterval(r.rank_ci)}`,
+          rankInterval(r.rank_ci_joint),
           r.caveat ?? "",
         ]),
       ),
