@@ -1,6 +1,5 @@
 import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
 import { notAvailable } from "../../analysis/estimates/not-defined.js";
-import { overviewArmFields } from "../../analysis/rq/arms/arm-fields.js";
 import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
@@ -19,7 +18,8 @@ export function overviewData(
   settings: BootstrapSettings,
   pages: readonly PageCapability[],
 ) {
-  const by = overviewArmFields(prepared);
+  // The report's own choice of arm fields (its first section), not chosen again.
+  const by = "available" in report.arms ? [] : report.arms.by;
   const board = (metric: "pass_rate" | "gcpc") =>
     by.length === 0
       ? notAvailable("every trajectory has the same harness, model, source and condition")
