@@ -2,7 +2,8 @@ import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js"
 import { signFlipTest } from "../../stats/sign-flip-test.js";
 import { normalCdf } from "../../stats/obuchowski.js";
 import { Xor4096 } from "../../stats/xor4096.js";
-import { armSides, pairArms, type Selector } from "./arm-pairs.js";
+import type { Selector } from "./arm-pairs.js";
+import { comparePairs } from "./compare-pairs.js";
 import { tableView, type ArmTable } from "./compare-arms.js";
 
 /** One matched task as the simulation resamples it: each arm's attempts (outcome 0/1 and score or NaN). */
@@ -109,10 +110,16 @@ function matchedTasks(
   table: ArmTable,
   o: { a: Selector; b: Selector; where?: Selector },
 ): TaskAttempts[] | NotAvailable {
-  const view = tableView(table.rows);
-  const chosen = armSides(view, o, false);
-  if ("available" in chosen) return chosen;
-  const { pairs } = pairArms(view, chosen.sides, chosen.shared, "task");
+  // The units `gcpc compare --pair task` compares: the comparison verb's pairs of the same arms.
+  const compared = comparePairs(tableView(table.rows), o, {
+    pair: "task",
+    selfPairs: false,
+    requireBothSides: false,
+    outcome: (k) => table.rows[k].outcome,
+    score: (k) => table.rows[k].score ?? NaN,
+  });
+  if ("available" in compared) return compared;
+  const pairs = compared.built.pairs;
   const byTask = new Map<string, TaskAttempts>();
   for (const x of pairs) {
     if (!byTask.has(x.task))

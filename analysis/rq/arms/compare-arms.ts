@@ -29,7 +29,7 @@ import { noiseFloor, type FloorName } from "../noise-floor.js";
 import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
 import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
-import { comparePairs, type PairingChoice } from "./compare-pairs.js";
+import { cellKeyOf, comparePairs, type PairingChoice } from "./compare-pairs.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
@@ -314,9 +314,6 @@ function summary(rows: ArmRow[], selector: Selector, slots: number[]): ArmSummar
   };
 }
 
-/** The key of a trajectory's matching cell: its task and the shared fields. */
-const cellKey = (r: ArmRow, shared: readonly ArmField[]) => JSON.stringify([r.task, ...shared.map((f) => r.fields[f])]);
-
 const passOf = (rows: ArmRow[], slots: number[]) =>
   slots.reduce((n, k) => n + (rows[k].outcome === "PASS" ? 1 : 0), 0) / slots.length;
 
@@ -508,6 +505,7 @@ function measuredFloor(
   shared: readonly ArmField[],
   score: (k: number) => number,
 ): CompareResult["noise_floor"] {
+  const cellKey = cellKeyOf(tableView(table.rows), shared);
   let sum = 0;
   let n = 0;
   for (const slots of [sides.a, sides.b]) {
@@ -515,7 +513,7 @@ function measuredFloor(
     for (const k of slots) {
       const v = score(k);
       if (!Number.isFinite(v)) continue;
-      const key = cellKey(table.rows[k], shared);
+      const key = cellKey(k);
       if (!cells.has(key)) cells.set(key, []);
       cells.get(key)!.push(v);
     }

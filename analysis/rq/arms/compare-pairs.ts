@@ -81,8 +81,7 @@ function choosePairing(
   given?: Pairing,
 ): PairingChoice {
   if (given) return { mode: given, chosen: "given", reason: `--pair ${given}` };
-  const readers = shared.map((f) => view.column(f));
-  const cellKey = (k: number) => JSON.stringify([view.task(k), ...readers.map((read) => read(k))]);
+  const cellKey = cellKeyOf(view, shared);
   const repeated = (slots: number[]) => {
     const seen = new Set<string>();
     for (const k of slots) {
@@ -105,4 +104,13 @@ function choosePairing(
     chosen: "automatic",
     reason: "one attempt per task and arm: the attempts pair by trial index",
   };
+}
+
+/**
+ * The key of a slot's matching cell: its task and the shared fields (one attempt's cell under task pairing).
+ * What the automatic pairing and compare's attempt floor group by.
+ */
+export function cellKeyOf(view: ArmView, shared: readonly ArmField[]): (slot: number) => string {
+  const readers = shared.map((f) => view.column(f));
+  return (k) => JSON.stringify([view.task(k), ...readers.map((read) => read(k))]);
 }
