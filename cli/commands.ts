@@ -297,7 +297,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
     own[flag] = v as string | string[];
   }
   const files = Object.entries(own)
-    .filter(([flag]) => ["checklists", "verdicts", "judge-summaries"].includes(flag))
+    .filter(([flag]) => importer.options[flag].file)
     .flatMap(([, v]) => (Array.isArray(v) ? v : [v as string]));
   requireExisting([...inputs, ...files]);
   const target = (out ?? into)!;

@@ -300,8 +300,8 @@ export const importer: Importer = {
   kind: "harbor",
   inputs: "paths",
   options: {
-    checklists: { help: "items rows (JSONL, contract fields) added to the store" },
-    verdicts: { help: "judgment rows (JSONL, contract fields) for the imported trials" },
+    checklists: { file: true, help: "items rows (JSONL, contract fields) added to the store" },
+    verdicts: { file: true, help: "judgment rows (JSONL, contract fields) for the imported trials" },
     benchmark: { help: "the benchmark name of every task (default from the folders)" },
   },
   async read(inputs, values) {

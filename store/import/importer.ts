@@ -9,8 +9,11 @@ export interface ImportResult {
   notes: string[];
 }
 
-/** An importer's own flags (beyond --out / --into / --format), with the help line each prints. */
-export type ImporterOptions = Record<string, { multiple?: true; help: string }>;
+/**
+ * An importer's own flags (beyond --out / --into / --format), with the help line each prints; `file`: its value
+ * is an input file (it must exist, and no output may be written over it).
+ */
+export type ImporterOptions = Record<string, { multiple?: true; file?: true; help: string }>;
 
 /** The option values an importer receives: its own flags only. */
 export type ImporterValues = Record<string, string | string[] | undefined>;

@@ -442,7 +442,7 @@ export const importer: Importer = {
   kind: "tau2",
   inputs: "paths",
   options: {
-    "judge-summaries": { multiple: true, help: "judge-viewer summaries (one holistic judge each)" },
+    "judge-summaries": { multiple: true, file: true, help: "judge-viewer summaries (one holistic judge each)" },
     name: { help: "the store's name" },
   },
   async read(inputs, values) {
