@@ -1,6 +1,6 @@
 import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
-import { existsSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
@@ -302,7 +302,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   requireExisting([...inputs, ...files]);
   const target = (out ?? into)!;
   if (out) checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...files] });
-  else checkIntoTarget(target, [...inputs, ...files]);
+  else checkWriteTarget(into!, { kind: "store", inputs: [...inputs, ...files] });
   progress(`reading ${inputs.length} input(s)`);
   const result = await importer.read(inputs, own);
   for (const x of result.skipped) io.err(`gcpc: skipped ${stripControl(x.folder)}: ${stripControl(x.reason)}\n`);
@@ -325,18 +325,6 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
       `${dups.length ? `; already there (identical, kept once): ${list(dups)}` : ""}\n`,
   );
   return 0;
-}
-
-/** --into: an existing, valid store folder that is not an input and holds none. */
-function checkIntoTarget(target: string, inputs: string[]): void {
-  requireExisting([target]);
-  if (!statSync(target).isDirectory()) throw new UsageError(`--into ${target}: not a store folder`);
-  const real = realpathSync(target);
-  for (const input of inputs) {
-    const r = realpathSync(input);
-    if (r === real || r.startsWith(`${real}/`) || real.startsWith(`${r}/`))
-      throw new UsageError(`refusing to write ${target}: it is, holds or lies inside the input ${input}`);
-  }
 }
 
 /**

@@ -56,9 +56,10 @@ function enclosingStore(path: string): string | undefined {
 export interface WriteTarget {
   /**
    * `file`: report output; `new-folder`: a store to create; `site`: a site output folder
-   * (replaceable); `cache`: a build-cache folder (reused as it is).
+   * (replaceable); `cache`: a build-cache folder (reused as it is); `store`: an existing store that an import
+   * merges into (`--into`): it must be a store folder, so no other folder can be replaced.
    */
-  kind: "file" | "new-folder" | "site" | "cache";
+  kind: "file" | "new-folder" | "site" | "cache" | "store";
   inputs: string[];
   /** For `site`: a folder holding this file (or `_observablehq/`) is a previous build and may be replaced. */
   siteMarker?: string;
@@ -76,6 +77,11 @@ export function checkWriteTarget(target: string, spec: WriteTarget): void {
   }
   const store = enclosingStore(real);
   if (store) throw new UsageError(`refusing to write ${target}: it is inside the store ${store}`);
+  if (spec.kind === "store") {
+    if (!isStoreFolder(real))
+      throw new UsageError(`refusing to write ${target}: --into needs an existing store folder`);
+    return;
+  }
   if (!existsSync(real)) return;
   const st = statSync(real); // `real` has its links resolved
   if (isStoreFolder(real)) throw new UsageError(`refusing to write ${target}: it is an existing store folder`);

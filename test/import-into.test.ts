@@ -72,6 +72,15 @@ test("--into: a CSV store, a missing store, --format and another importer's flag
   assert.match(r1.stderr, /holds CSV tables/);
   const r2 = await cli(["import", "tau2", sft, "--into", join(dir, "nope")]);
   assert.equal(r2.code, 2);
+  // A folder that is not a store is never replaced by one (the merge swaps the store folder whole).
+  const notes = join(dir, "notes");
+  mkdirSync(notes);
+  writeFileSync(join(notes, "todo.txt"), "keep me");
+  const r6 = await cli(["import", "tau2", sft, "--into", notes]);
+  assert.equal(r6.code, 2);
+  assert.match(r6.stderr, /--into needs an existing store folder/);
+  assert.deepEqual(readdirSync(notes), ["todo.txt"]);
+  assert.equal(readFileSync(join(notes, "todo.txt"), "utf8"), "keep me");
   const r3 = await cli(["import", "tau2", sft, "--into", csv, "--format", "jsonl"]);
   assert.equal(r3.code, 2);
   assert.match(r3.stderr, /--format applies to --out/);
