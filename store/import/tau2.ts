@@ -110,7 +110,7 @@ const firstOf = (o: Record<string, unknown>, keys: string[]) =>
 /**
  * The agent's implementation and LLM and the domain of a results file, from wherever the format holds them, in
  * this order: `info` (what `tau2 run` writes), top-level fields (some leaderboard submissions), the task
- * definitions (`user_scenario.instructions.domain`), the file name (a known domain as a word of it). A domain
+ * definitions (`user_scenario.instructions.domain`), the file name (a known domain named in it). A domain
  * found nowhere is the file's own (`unknown-domain:<file name>`), so tasks of two such files never merge.
  */
 function runInfo(json: Record<string, unknown>, file: string): RunInfo {
@@ -136,10 +136,8 @@ function runInfo(json: Record<string, unknown>, file: string): RunInfo {
     if (fromTasks.size === 1) [domain, domainSource] = [[...fromTasks][0], "task definitions"];
   }
   if (!domain) {
-    const words = basename(file)
-      .toLowerCase()
-      .split(/[^a-z_]+|_(?=[a-z]+_)/);
-    const known = KNOWN_DOMAINS.find((d) => basename(file).toLowerCase().includes(d) || words.includes(d));
+    const name = basename(file).toLowerCase();
+    const known = KNOWN_DOMAINS.find((d) => name.includes(d));
     if (known) [domain, domainSource] = [known, "file name"];
   }
   if (!domain) domain = `unknown-domain:${basename(file)}`;
