@@ -156,7 +156,7 @@ function heapReplaceTop(heap: Float64Array, x: number): number {
  * Hoare's quickselect (median-of-three pivot): afterwards a[k] is the value a sorted a[lo..hi] would hold
  * at k, with nothing larger left of it and nothing smaller right of it.
  */
-function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): void {
+export function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): void {
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     const x = a[lo];
