@@ -52,10 +52,7 @@ export function matchPairs(p: PreparedStore): PairingReport {
  */
 export function skillComparison(
   p: PreparedStore,
-  score: (slot: number) => number = (k) => {
-    const m = p.metrics.atSlot(k);
-    return m.zero_evidence ? NaN : m.gcpc;
-  },
+  score: (slot: number) => number = (k) => p.metrics.evidencedGcpcAt(k),
 ): { report: PairingReport; compared: ComparedPairs } {
   const compared = comparePairs(preparedArmView(p), SKILL_ARMS, {
     pair: "trial",

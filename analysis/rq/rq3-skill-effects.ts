@@ -208,8 +208,8 @@ function scoredPairs(p: PreparedStore) {
       continue;
     }
     // By slot: no lookup of either id (2 M lookups at 100× the paper).
-    const a = p.metrics.atSlot(slots[2 * k]),
-      b = p.metrics.atSlot(slots[2 * k + 1]);
+    const a = p.metrics.evidencedGcpcAt(slots[2 * k]);
+    const b = p.metrics.evidencedGcpcAt(slots[2 * k + 1]);
     // The pair's fields written out (same order as a spread, so the same JSON): a spread copies through
     // the generic path, a literal builds one shape for a million pairs.
     scored.push({
@@ -223,8 +223,8 @@ function scoredPairs(p: PreparedStore) {
       with_id: pair.with_id,
       without_outcome: pair.without_outcome,
       with_outcome: pair.with_outcome,
-      gcpc_without: a.gcpc,
-      gcpc_with: b.gcpc,
+      gcpc_without: a,
+      gcpc_with: b,
       delta,
       transition: `${pair.without_outcome}→${pair.with_outcome}`,
     });

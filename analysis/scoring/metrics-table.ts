@@ -56,6 +56,11 @@ export class MetricsTable implements MetricsLookup {
     return k === undefined ? undefined : this.atSlot(k);
   }
 
+  /** Plain GCPC of slot k, NaN when it is zero-evidence: what RQ3's pairs read, without a metrics object per call. */
+  evidencedGcpcAt(k: number): number {
+    return this.flags[k] & 2 ? NaN : this.gcpc[k];
+  }
+
   atSlot(k: number): TrajectoryMetrics {
     return {
       gcpc: this.gcpc[k],
