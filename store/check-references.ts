@@ -58,6 +58,7 @@ export function checkReferences(
   const c = new ReferenceCheck(tables as Partial<Record<TableName, Row[]>>, locations, files, add, incomplete);
   c.uniqueKeys(primaryJudge, judgments?.duplicates, o.trajectoryIdsUnique);
   c.taskReferences();
+  c.prerequisites();
   for (const p of judgments?.references ?? []) add(p);
   for (const table of ITEM_NAMING) {
     c.rows(table).forEach((r, i) => {
@@ -71,6 +72,10 @@ export function checkReferences(
   }
   c.preferences();
 }
+
+/** An items row's prerequisites (none when absent). */
+const prerequisitesOf = (r: unknown): readonly string[] =>
+  (r as { prerequisites?: string[] | null }).prerequisites ?? [];
 
 /** Tables whose rows name a trajectory and an item of its task. */
 const ITEM_NAMING = ["judgments", "human_item_labels", "evidence_replacements"] as const;
@@ -165,6 +170,41 @@ class ReferenceCheck {
     this.rows("trajectories").forEach((r, i) => {
       checkTask("trajectories", r, i);
       if (!wanted || wanted.has(r.trajectory_id)) this.taskOf.set(r.trajectory_id, r.task_id);
+    });
+  }
+
+  /**
+   * items.prerequisites (schema_version 2): each names another item of the same task, and following them
+   * never leads back to the item (a cycle would make gated credit undefined).
+   */
+  prerequisites(): void {
+    if (this.incomplete.has("items")) return;
+    const rows = this.rows("items");
+    const index = new Map<string, number>();
+    rows.forEach((r, i) => index.set(`${r.task_id}\u0000${r.item_id}`, i));
+    rows.forEach((r, i) => {
+      for (const pre of prerequisitesOf(r)) {
+        if (pre === r.item_id) this.problem("items", i, "prerequisites", `item ${JSON.stringify(pre)} lists itself`);
+        else if (!index.has(`${r.task_id}\u0000${pre}`))
+          this.problem("items", i, "prerequisites", `unknown item ${JSON.stringify(pre)} (not in task ${JSON.stringify(r.task_id)})`);
+      }
+    });
+    const state = new Uint8Array(rows.length); // 0 unvisited, 1 on the path, 2 done
+    const visit = (i: number, path: string[]): string[] | undefined => {
+      if (state[i] === 2) return undefined;
+      if (state[i] === 1) return path;
+      state[i] = 1;
+      for (const pre of prerequisitesOf(rows[i])) {
+        const j = index.get(`${rows[i].task_id}\u0000${pre}`);
+        const cycle = j === undefined || j === i ? undefined : visit(j, [...path, pre]);
+        if (cycle) return cycle;
+      }
+      state[i] = 2;
+      return undefined;
+    };
+    rows.forEach((r, i) => {
+      const cycle = state[i] === 0 ? visit(i, [r.item_id]) : undefined;
+      if (cycle) this.problem("items", i, "prerequisites", `prerequisites form a cycle: ${cycle.join(" → ")}`);
     });
   }
 

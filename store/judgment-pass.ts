@@ -119,6 +119,8 @@ async function passRows(
   const types = new Map(described.column_name.map((c, i) => [c, described.column_type[i]]));
   // Names the pass itself uses, and the contract's required columns: the row-by-row read reports these.
   if (types.has("file_row_number") || types.has("_loc")) return undefined;
+  // Grades (schema_version 2) do not pack into two bits: the row-by-row read places them.
+  if (types.has("grade")) return undefined;
   if (!["trajectory_id", "item_id", "label", ...files.required].every((c) => types.has(c))) return undefined;
   if ((await longestChecklist(conn, parquetSource(files.items, { rowNumbers: false }))) > PACKED_ITEMS)
     return undefined;
@@ -151,7 +153,8 @@ async function passRows(
 /**
  * The CTE `placed` of packedRunsSql, straight from the files (placedJudgmentsSql over them): each judgment
  * with its trajectory's file row (_idx), its normalised judge and run, its 1-based row (_loc), its item's
- * checklist position k and size n, its label's code, and whether the contract rejects it (`bad`). The
+ * checklist position k and size n, its label's code, and whether the contract rejects it or the packed codes
+ * cannot hold it (`bad`: NotApplicable, schema_version 2; then the pass does not hold). The
  * joins run in the order written (judgments ⋈ trajectories ⋈ items, each hash table built on the smaller
  * side): DuckDB's join-order optimizer joined the trajectories to every item of their task first
  * (store/judgment-table.ts), 1.5 → 5 s of CPU at scale 100.
@@ -161,7 +164,7 @@ function placedSql(files: JudgmentPassFiles, types: Map<string, string>): string
   const judged = `judged AS (
        SELECT trajectory_id, item_id, label, ${has("run") ? "TRY_CAST(run AS BIGINT)" : "NULL::BIGINT"} AS run,
               ${has("judge") ? "judge" : "NULL::VARCHAR"} AS judge, file_row_number + 1 AS _loc,
-              (${invalidJudgmentSql(types)}) AS bad
+              (${invalidJudgmentSql(types)} OR label = 'NotApplicable') AS bad
        FROM ${parquetSource(files.judgments, { rowNumbers: true })})`;
   const trajectories = `file_trajectories AS (SELECT trajectory_id, task_id, file_row_number AS _idx
        FROM ${parquetSource(files.trajectories, { rowNumbers: true })})`;

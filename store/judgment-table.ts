@@ -14,7 +14,7 @@ import type { Problem } from "./problems.js";
  * line for JSONL/CSV, the 1-based row for Parquet) so every problem still names it.
  */
 export const JUDGMENTS_DDL = `CREATE TABLE judgments (trajectory_id VARCHAR, item_id VARCHAR, label VARCHAR,
-  run BIGINT, judge VARCHAR, evidence VARCHAR, _loc BIGINT)`;
+  run BIGINT, judge VARCHAR, evidence VARCHAR, _loc BIGINT, grade DOUBLE)`;
 
 /** How a row's location is named in problems. */
 export type LocationKind = "line" | "row";
@@ -42,7 +42,7 @@ export function invalidJudgmentSql(types: Map<string, string>): string {
   const parts: string[] = [];
   for (const id of ["trajectory_id", "item_id"])
     parts.push(isText(id) ? `(${q(id)} IS NULL OR length(${q(id)}) = 0)` : "TRUE");
-  parts.push(isText("label") ? `(label IS NULL OR label NOT IN ('Yes', 'No', 'Abstain'))` : "TRUE");
+  parts.push(labelOrGradeInvalidSql(types));
   const run = types.get("run");
   if (run !== undefined) {
     if (/^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|UHUGEINT)$/.test(run))
@@ -54,10 +54,34 @@ export function invalidJudgmentSql(types: Map<string, string>): string {
       );
     } else parts.push("(run IS NOT NULL)");
   }
-  for (const c of ["judge", "evidence"]) if (types.has(c) && !isText(c)) parts.push(`(${q(c)} IS NOT NULL)`);
+  for (const c of ["judge", "evidence", "raw"]) if (types.has(c) && !isText(c)) parts.push(`(${q(c)} IS NOT NULL)`);
   // The schema is strict: a non-null value in a column outside the contract is a problem.
   for (const c of types.keys()) if (!KNOWN.includes(c) && c !== "_loc") parts.push(`(${q(c)} IS NOT NULL)`);
   return parts.join(" OR ");
+}
+
+/**
+ * True for a row whose label and grade (schema_version 2) the row schema rejects: a label outside the
+ * contract's, a grade that is not a number in [0, 1], neither given, or a grade that contradicts its label
+ * (Yes is 1, No is 0; Abstain and NotApplicable carry none). checkGradedLabel (tables.ts) in SQL.
+ */
+function labelOrGradeInvalidSql(types: Map<string, string>): string {
+  const label = types.get("label");
+  const gradeType = types.get("grade");
+  if (label !== undefined && label !== "VARCHAR") return "TRUE";
+  const hasLabel = label !== undefined;
+  const labelSql = hasLabel ? "label" : "NULL::VARCHAR";
+  const numeric = gradeType !== undefined && /^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(gradeType);
+  // A grade column of another type: zod rejects every row that holds a value in it.
+  const g = numeric ? "CAST(grade AS DOUBLE)" : "NULL::DOUBLE";
+  const wrongType = gradeType !== undefined && !numeric ? "(grade IS NOT NULL) OR " : "";
+  const missing = gradeType !== undefined && !numeric ? "grade IS NULL" : `${g} IS NULL`;
+  return `(${wrongType}
+    (${labelSql} IS NOT NULL AND ${labelSql} NOT IN ('Yes', 'No', 'Abstain', 'NotApplicable'))
+    OR (${g} IS NOT NULL AND (isnan(${g}) OR ${g} < 0 OR ${g} > 1))
+    OR (${labelSql} IS NULL AND ${missing})
+    OR (${labelSql} IS NOT NULL AND ${g} IS NOT NULL
+        AND NOT ((${labelSql} = 'Yes' AND ${g} = 1) OR (${labelSql} = 'No' AND ${g} = 0))))`;
 }
 
 /**
@@ -89,7 +113,7 @@ export async function loadParquetJudgments(
   const col = (c: string, cast = "") => (types.has(c) ? (cast ? `CAST(${c} AS ${cast})` : c) : "NULL");
   await conn.run(
     `INSERT INTO judgments SELECT ${col("trajectory_id")}, ${col("item_id")}, ${col("label")}, ${col("run", "BIGINT")},
-       ${col("judge")}, ${o.withEvidence === false ? "NULL" : col("evidence")}, _loc
+       ${col("judge")}, ${o.withEvidence === false ? "NULL" : col("evidence")}, _loc, ${col("grade", "DOUBLE")}
      FROM judgments_file WHERE NOT (${invalid})`,
   );
   const count = await conn.runAndReadAll("SELECT count(*)::BIGINT AS n FROM judgments_file");
@@ -124,6 +148,8 @@ export async function loadRecordJudgments(
     if (o.withEvidence === false) appender.appendNull();
     else text(j.evidence);
     appender.appendBigInt(BigInt(rec.line ?? rec.row ?? 0));
+    if (j.grade === null || j.grade === undefined) appender.appendNull();
+    else appender.appendDouble(j.grade as number);
     appender.endRow();
     valid++;
   }

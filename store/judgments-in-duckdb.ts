@@ -85,11 +85,24 @@ export async function judgmentsInDuckDB(
   }
   const labels = await startLabelVectors(ctx.judgments, ctx.primaryJudge, tables.trajectories as Trajectory[], {
     evidence: o.options.evidence,
+    graded: await holdsGrades(ctx.judgments),
     bucketJudgments: o.options.labelBucketJudgments,
     strings: ctx.strings,
     known: { judgments: o.rows, longestChecklist: longest },
   });
   return { checks, labels };
+}
+
+/**
+ * Whether the judgments hold a grade or a NotApplicable label (schema_version 2), which the packed label
+ * codes cannot hold. One scan of the loaded table; the one-pass read of judgments.parquet (the large stores)
+ * never gets here, and does not hold for such a file (store/judgment-pass.ts).
+ */
+async function holdsGrades(conn: DuckDBConnection): Promise<boolean> {
+  const r = await conn.runAndReadAll(
+    "SELECT count(*)::BIGINT AS n FROM judgments WHERE grade IS NOT NULL OR label = 'NotApplicable'",
+  );
+  return Number((r.getColumnsObjectJS() as Record<string, bigint[]>).n[0]) > 0;
 }
 
 const hasProblems = (checks: { duplicates: Problem[]; references: Problem[] }) =>

@@ -1,6 +1,7 @@
 import { StringPool } from "./string-pool.js";
 import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk } from "@duckdb/node-api";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
+import { gradeChar } from "../analysis/schema/grades.js";
 
 // The judgments table's label vectors, built in DuckDB (store/judgment-table.ts loads and checks the
 // table): each trajectory run's labels in checklist order, packed while a checklist fits 52 items.
@@ -31,6 +32,8 @@ export async function startLabelVectors(
   trajectories: readonly { trajectory_id: string }[],
   options: {
     evidence?: boolean;
+    /** The table holds grades or NotApplicable labels (schema_version 2): read through the listed runs. */
+    graded?: boolean;
     bucketJudgments?: number;
     strings?: StringPool;
     /**
@@ -52,7 +55,7 @@ export async function startLabelVectors(
   await conn.run("SET GLOBAL disabled_optimizers = 'join_order'");
   const reset = () => conn.run("RESET GLOBAL disabled_optimizers");
   try {
-    if (!options.evidence && (options.known?.longestChecklist ?? (await longestChecklist(conn))) <= PACKED_ITEMS) {
+    if (!options.evidence && !options.graded && (options.known?.longestChecklist ?? (await longestChecklist(conn))) <= PACKED_ITEMS) {
       const packed = await startPackedLabelRuns(conn, primaryJudge, trajectories, strings);
       return {
         finish: async () => {
@@ -83,7 +86,7 @@ async function listedLabelRuns(
   conn: DuckDBConnection,
   primaryJudge: string,
   trajectories: readonly { trajectory_id: string }[],
-  options: { evidence?: boolean; bucketJudgments?: number; strings: StringPool; judgments: number },
+  options: { evidence?: boolean; graded?: boolean; bucketJudgments?: number; strings: StringPool; judgments: number },
 ): Promise<Map<string, LabelRun[]>> {
   const { strings, judgments } = options;
   // Trajectories are taken in hash buckets of about 2 M judgments: the aggregate below holds a bucket's
@@ -98,13 +101,15 @@ async function listedLabelRuns(
     // Read chunk by chunk (≈ 2,048 runs each): the result is never held whole twice, by DuckDB and as
     // JavaScript arrays.
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const [indices, judges, runNumbers, firstLocs, labels, evidence] = chunk.convertColumns(JSDuckDBValueConverter);
+      const [indices, judges, runNumbers, firstLocs, labels, evidence, grades] =
+        chunk.convertColumns(JSDuckDBValueConverter);
       for (let i = 0; i < indices.length; i++) {
         const idx = indices[i] as number;
+        const text = options.graded ? gradedLabels(labels[i] as string, grades[i] as (number | null)[]) : labels[i];
         const run: LabelRun = {
           judge: strings.intern("judge", judges[i] as string),
           run: runNumbers[i] as number,
-          labels: strings.intern("labels", labels[i] as string),
+          labels: strings.intern("labels", text as string),
         };
         if (options.evidence) run.evidence = evidence[i] as (string | null)[];
         const entry = entryOf[idx];
@@ -120,6 +125,14 @@ async function listedLabelRuns(
   // Trajectories in the order of their first judgment in the file, as one unbucketed query returns them.
   if (buckets > 1) entries.sort((a, b) => a.firstLoc - b.firstLoc);
   return new Map(entries.map((e) => [e.id, e.runs]));
+}
+
+/** A run's label string with each graded position ("G") given its grade's own character (grades.ts). */
+function gradedLabels(labels: string, grades: readonly (number | null)[]): string {
+  if (!labels.includes("G")) return labels;
+  let out = "";
+  for (let k = 0; k < labels.length; k++) out += labels[k] === "G" ? gradeChar(grades[k]!) : labels[k];
+  return out;
 }
 
 /**
@@ -166,19 +179,25 @@ export const PACKED_CODE_SQL = "CASE j.label WHEN 'Yes' THEN 1 WHEN 'No' THEN 2 
  * position → label map, "." where the run has no judgment (2× faster than a gap-filling join); runs in
  * the order of their first row in the file.
  */
-function labelVectorSql(options: { evidence?: boolean }): string {
+function labelVectorSql(options: { evidence?: boolean; graded?: boolean }): string {
+  // A grade strictly between 0 and 1 is "G" here, its value in the grades list; 1 and 0 are Y and N.
   const placed = placedJudgmentsSql(
-    "CASE j.label WHEN 'Yes' THEN 'Y' WHEN 'No' THEN 'N' ELSE 'A' END AS c, j.evidence",
+    `CASE WHEN j.grade IS NOT NULL AND j.grade NOT IN (0, 1) THEN 'G'
+          WHEN j.label = 'Yes' OR j.grade = 1 THEN 'Y' WHEN j.label = 'No' OR j.grade = 0 THEN 'N'
+          WHEN j.label = 'NotApplicable' THEN '-' ELSE 'A' END AS c, j.evidence, j.grade`,
     "WHERE hash(j.trajectory_id) % $buckets::UBIGINT = $bucket::UBIGINT",
   );
+  const graded = options.graded === true;
   return `WITH ${placed},
      runs AS (SELECT _idx, judge, run, min(_loc) AS first_loc, any_value(n) AS n,
                      map_from_entries(list((k, c))) AS m
                      ${options.evidence ? ", map_from_entries(list((k, evidence))) AS e" : ""}
+                     ${graded ? ", map_from_entries(list((k, grade))) AS g" : ""}
               FROM placed GROUP BY _idx, judge, run)
      SELECT _idx::INTEGER AS idx, judge, run::INTEGER AS run, first_loc,
-            array_to_string(list_transform(range(1, n + 1), x -> coalesce(m[x], '.')), '') AS labels
-            ${options.evidence ? ", list_transform(range(1, n + 1), x -> e[x]) AS evidence" : ""}
+            array_to_string(list_transform(range(1, n + 1), x -> coalesce(m[x], '.')), '') AS labels,
+            ${options.evidence ? "list_transform(range(1, n + 1), x -> e[x])" : "NULL"} AS evidence
+            ${graded ? ", list_transform(range(1, n + 1), x -> g[x]) AS grades" : ""}
      FROM runs ORDER BY first_loc`;
 }
 

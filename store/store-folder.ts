@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { Manifest, SCHEMA_VERSION, REQUIRED_TABLES, TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
+import { Manifest, READABLE_SCHEMA_VERSIONS, REQUIRED_TABLES, TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
 import { decodeUtf8 } from "./parse-text.js";
 import { StoreValidationError, type Problem } from "./problems.js";
 import { issueField, issueMessage } from "./zod-issues.js";
@@ -57,8 +57,8 @@ export function readManifest(dir: string, add: (p: Problem) => void): Manifest {
     return fallback;
   }
   const version = parsed.data.schema_version;
-  if (version != null && version !== SCHEMA_VERSION) {
-    const reads = `this gcpc reads schema_version ${SCHEMA_VERSION} (docs/verdict-store.md)`;
+  if (version != null && !READABLE_SCHEMA_VERSIONS.includes(version)) {
+    const reads = `this gcpc reads schema_version ${READABLE_SCHEMA_VERSIONS.join(" and ")} (docs/verdict-store.md)`;
     const message = `${reads}, the store says ${version}`;
     add({ file: "store.json", field: "schema_version", message });
   }

@@ -13,7 +13,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "missing-column": ['trajectories.csv, line 1, field "condition": required column "condition" is missing'],
   "unknown-label": [
-    'judgments.jsonl, line 3, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
+    'judgments.jsonl, line 3, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain"|"NotApplicable" (got "Maybe")',
   ],
   "duplicate-id": ['trajectories.jsonl, line 4, field "trajectory_id": duplicate trajectory_id "r1" (first at line 1)'],
   "dangling-reference": [
@@ -57,7 +57,7 @@ const EXPECTED: Record<string, string[]> = {
     'schema_audit.csv, line 3, field "covered": Invalid input: expected boolean, received string (got "yes")',
   ],
   "several-problems": [
-    'judgments.jsonl, line 1, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
+    'judgments.jsonl, line 1, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain"|"NotApplicable" (got "Maybe")',
     'method_scores.jsonl, line 1, field "score": must be in [0, 1] (got -0.1)',
     'judgments.jsonl, line 6, field "trajectory_id": unknown trajectory "r9" (not in trajectories)',
   ],
@@ -112,7 +112,7 @@ test("judgments.parquet, loaded while the other tables are read, keeps its probl
     items: `SELECT * FROM read_json('${VALID_STORE}items.jsonl') UNION ALL SELECT * FROM read_json('${VALID_STORE}items.jsonl') LIMIT 4`,
   });
   await assertProblems(dir, [
-    'judgments.parquet, row 2, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain" (got "Maybe")',
+    'judgments.parquet, row 2, field "label": Invalid option: expected one of "Yes"|"No"|"Abstain"|"NotApplicable" (got "Maybe")',
     'items.parquet, row 4, field "item_id": duplicate item (task_id / item_id) "t1 / c1" (first at row 1)',
     'trajectories.parquet, row 4, field "trajectory_id": duplicate trajectory_id "r1" (first at row 1)',
     'judgments.parquet, row 4, field "item_id": duplicate judgment (trajectory / item / run / judge, normalized) ' +

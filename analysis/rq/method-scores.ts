@@ -3,6 +3,10 @@ import { ScoreColumn, type ScoreLookup } from "./score-column.js";
 
 /** Plain GCPC over every item, outcome-determining ones included (a store of both kinds only). */
 export const ALL_ITEMS_GCPC = "gcpc (all items)";
+/** Plain GCPC with item weights dropped, beside the weighted `gcpc` of a store whose items carry weights. */
+export const UNWEIGHTED_GCPC = "gcpc (unweighted)";
+/** Gated plain GCPC: an item counts only when its prerequisites hold, transitively (a store with prerequisites). */
+export const GATED_GCPC = "gcpc (gated)";
 
 /**
  * Score of every scorer for every deduplicated trajectory: plain GCPC
@@ -37,10 +41,16 @@ function buildMethodScoreMaps(p: PreparedStore): Map<string, ScoreLookup> {
   ]);
   // A store with outcome-determining and outcome-free items: GCPC counts the outcome-free ones; the
   // all-items score is reported beside it, flagged not outcome-free (analysis/rq/rq1-discrimination.ts).
-  if (p.allItemsGcpc) {
-    const all = new ScoreColumn(slots);
-    for (let k = 0; k < p.metrics.size; k++) if (!p.metrics.atSlot(k).zero_evidence) all.setSlot(k, p.allItemsGcpc[k]);
-    maps.set(ALL_ITEMS_GCPC, all);
+  const alternatives: [string, Float64Array | undefined][] = [
+    [ALL_ITEMS_GCPC, p.allItemsGcpc],
+    [UNWEIGHTED_GCPC, p.unweightedGcpc],
+    [GATED_GCPC, p.gatedGcpc],
+  ];
+  for (const [name, scores] of alternatives) {
+    if (!scores) continue;
+    const column = new ScoreColumn(slots);
+    for (let k = 0; k < p.metrics.size; k++) if (!p.metrics.atSlot(k).zero_evidence) column.setSlot(k, scores[k]);
+    maps.set(name, column);
   }
   // A stored method named like a computed one takes its place, as Map.set does.
   for (const [name, scores] of p.storedScores) maps.set(name, scores);

@@ -14,6 +14,7 @@ import { metricsOfRouteCounts } from "../scoring/trajectory-metrics.js";
 import { RouteCountsTable } from "../scoring/route-counts-table.js";
 import { compareCodePoints } from "../order.js";
 import { MetricsTable } from "../scoring/metrics-table.js";
+import { gatedLabels, prerequisiteClosure } from "../scoring/gated-credit.js";
 import { FRAME_FIELDS, trajectoryFrame, type TrajectoryFrame } from "./trajectory-frame.js";
 
 /** Store counts reported with every output (dedup / non-binary / zero-evidence). */
@@ -90,6 +91,13 @@ export interface PreparedStore extends Omit<TrajectoryFrame, "source" | "dropped
   outcomeItems: { determining: number; free: number };
   /** Plain GCPC over every item (outcome-determining ones included), by slot; only in a store of both kinds. */
   allItemsGcpc?: Float64Array;
+  /**
+   * Plain GCPC with the item weights dropped (the mean grade over applicable decided items), by slot; only in a
+   * store whose items carry weights, where `gcpc` is the weighted form (schema_version 2).
+   */
+  unweightedGcpc?: Float64Array;
+  /** Gated plain GCPC (analysis/scoring/gated-credit.ts), weighted as `gcpc` is, by slot; only with prerequisites. */
+  gatedGcpc?: Float64Array;
 }
 
 /** Whether plain GCPC of this store is outcome-free: none of the items it counts enters the outcome. */
@@ -107,7 +115,7 @@ export function prepareStore(
   const primaryJudge = input.manifest.primary_judge ?? DEFAULT_JUDGE;
   if (!framesStore(frame, input)) throw new Error("prepareStore: the trajectory frame was built from other tables");
   const { trajectories, dropped, slots, byId, tasks, testResults, storedScores } = frame;
-  const { outcomeItems, mixed, checklist } = scoringChecklist(input);
+  const { outcomeItems, mixed, checklist, weighted } = scoringChecklist(input);
   const store = storeFrameOf(input, byId, checklist, primaryJudge);
   const vectors = store.labels;
   // Every read of a run goes through the slot (an id is looked up once, in `slots`); decoded only on request.
@@ -144,6 +152,10 @@ export function prepareStore(
     hasJudgments: vectors.judgments > 0,
     outcomeItems,
     ...(mixed ? { allItemsGcpc: allItemsScores(store, trajectories, primaryRuns) } : {}),
+    ...(weighted ? { unweightedGcpc: alternativeScores(trajectories, checklist, primaryRuns, "unweighted") } : {}),
+    ...(input.items.some((it) => (it.prerequisites?.length ?? 0) > 0)
+      ? { gatedGcpc: alternativeScores(trajectories, checklist, primaryRuns, "gated") }
+      : {}),
     runsOf(id) {
       const k = slots.get(id);
       return (k === undefined ? [] : (runsBySlot[k] ?? [])).map(({ judge, run }) => ({ judge, run }));
@@ -332,7 +344,43 @@ function scoringChecklist(store: Pick<Store, "items" | "tasks">) {
   const checklist = itemsByTask(store, (it) =>
     mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it,
   );
-  return { outcomeItems, mixed, checklist };
+  const weighted = store.items.some((it) => it.weight != null);
+  if (weighted) for (const [task, items] of checklist) checklist.set(task, scaledWeights(items));
+  return { outcomeItems, mixed, checklist, weighted };
+}
+
+/**
+ * A task's items with weights scaled to average 1 over its checklist (an item without one weighs 1 before
+ * scaling): weighted GCPC is unchanged by the scale, and the endpoint item (weight 1) stays one average item.
+ */
+function scaledWeights(items: Item[]): Item[] {
+  let total = 0;
+  for (const it of items) total += it.weight ?? 1;
+  const mean = total / items.length;
+  return items.map((it) => ({ ...it, weight: (it.weight ?? 1) / mean }));
+}
+
+/**
+ * Plain GCPC of each trajectory's primary run under another reading of the checklist, by slot: unweighted
+ * (weights dropped) or gated (analysis/scoring/gated-credit.ts). NaN when nothing is decided.
+ */
+function alternativeScores(
+  trajectories: readonly Trajectory[],
+  checklist: Map<string, Item[]>,
+  primaryRuns: readonly (string | undefined)[],
+  how: "unweighted" | "gated",
+): Float64Array {
+  const items = new Map<string, Item[]>();
+  const closures = new Map<string, number[][]>();
+  for (const [task, list] of checklist) {
+    items.set(task, how === "unweighted" ? list.map((it) => ({ ...it, weight: null })) : list);
+    if (how === "gated") closures.set(task, prerequisiteClosure(list));
+  }
+  return Float64Array.from(trajectories, (t, k) => {
+    const labels = primaryRuns[k] ?? "";
+    const read = how === "gated" ? gatedLabels(labels, closures.get(t.task_id)!) : labels;
+    return gcpcOf(countsOfVariant(routeCounts(items.get(t.task_id)!, read), t.outcome, PLAIN));
+  });
 }
 
 /** Each task's items in store order (through `each`); items of a task the store lacks are dropped. */

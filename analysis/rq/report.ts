@@ -1,4 +1,3 @@
-import { SCHEMA_VERSION } from "../schema/tables.js";
 import type { Store, StoreFrame } from "../schema/store.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
@@ -31,6 +30,7 @@ export interface PerTrajectoryRow {
 }
 
 export interface AnalysisReport {
+  /** The contract version the store was written for (store.json; 1 when it names none). */
   schema_version: number;
   /** `benchmarks`: the benchmarks of the tasks analysed (code-point order), the population every figure pools. */
   store: { name: string; synthetic: boolean; description: string | null; primary_judge: string; benchmarks: string[] };
@@ -128,7 +128,7 @@ export function analyzePrepared(
   for (const estimate of rq1.auc) checklist.push(estimate);
   const outcomes = "available" in outcomeJobs ? outcomeJobs : outcomeJobs.assemble(outcomePending.wait());
   const report: AnalysisReport = {
-    schema_version: SCHEMA_VERSION,
+    schema_version: p.store.manifest.schema_version ?? 1,
     store: storeHeader(p),
     settings,
     counts: p.counts,

@@ -7,6 +7,7 @@ import { finite, notAvailable, type NotAvailable } from "../estimates/not-define
 import { spearmanWithCI } from "./spearman-estimate.js";
 import { methodScoreMaps } from "./method-scores.js";
 import { compareCodePoints } from "../order.js";
+import { judgedChar } from "../schema/label-vectors.js";
 import type { PreparedStore } from "./prepared.js";
 
 export interface Rq2Method {
@@ -36,7 +37,7 @@ export interface Rq2Result {
   /** Krippendorff α (interval) of Q1 ratings, coders = annotators, units = trajectories. */
   alpha_q1: { alpha: number | null; units: number; annotators: number } | NotAvailable;
   /** Krippendorff α (nominal) of Q3 item labels, Abstain a category (rule 11). */
-  alpha_q3: { alpha: number | null; units: number; pairable_units: number } | NotAvailable;
+  alpha_q3: { alpha: number | null; units: number; pairable_units: number; metric?: "interval" } | NotAvailable;
   /** Mean Q1 rating over PASS and FAIL trajectories (paper: 8.86 vs 7.88). */
   q1_by_outcome: { pass_mean: number | null; fail_mean: number | null; n_pass: number; n_fail: number } | NotAvailable;
   /** Share of Q3 human labels equal to the primary judge's label for the same item. */
@@ -118,18 +119,31 @@ function q1ByOutcome(p: PreparedStore, meanQ1: Map<string, number>): Rq2Result["
   return { pass_mean: finite(mean(pass)), fail_mean: finite(mean(fail)), n_pass: pass.length, n_fail: fail.length };
 }
 
-/** Krippendorff α (nominal) of Q3 item labels; a unit is (trajectory, item), Abstain a category (rule 11). */
+/**
+ * Krippendorff α of Q3 item labels; a unit is (trajectory, item). Yes/No/Abstain labels: nominal, Abstain a
+ * category (rule 11). A store whose human labels carry grades (schema_version 2): interval α over the grades
+ * (Yes 1, No 0), Abstain and NotApplicable missing; the result then says `metric: "interval"`.
+ */
 function q3Alpha(q3: Rows<"human_item_labels">): Rq2Result["alpha_q3"] {
+  const graded = q3.some((r) => r.grade != null);
   const units = group(
-    q3.map((r) => r),
+    q3.filter((r) => !graded || humanGrade(r) !== undefined),
     (r) => `${r.trajectory_id}\u0000${r.item_id}`,
   );
-  const unitLists = [...units.keys()].sort(compareCodePoints).map((k) => units.get(k)!.map((r) => r.label));
+  const keys = [...units.keys()].sort(compareCodePoints);
+  const unitLists = keys.map((k) => units.get(k)!.map((r) => (graded ? humanGrade(r)! : (r.label ?? "Abstain"))));
   return {
-    alpha: finite(alphaFromUnits(unitLists, "nominal")),
+    alpha: finite(alphaFromUnits(unitLists, graded ? "interval" : "nominal")),
     units: unitLists.length,
     pairable_units: unitLists.filter((u) => u.length >= 2).length,
+    ...(graded ? { metric: "interval" as const } : {}),
   };
+}
+
+/** A human item label's grade: its own, 1 for Yes, 0 for No; undefined for Abstain and NotApplicable. */
+function humanGrade(r: { label?: string | null; grade?: number | null }): number | undefined {
+  if (r.grade != null) return r.grade;
+  return r.label === "Yes" ? 1 : r.label === "No" ? 0 : undefined;
 }
 
 /** Share of Q3 human labels equal to the primary judge's label for the same item. */
@@ -140,10 +154,11 @@ function q3JudgeAgreement(p: PreparedStore, q3: Rows<"human_item_labels">): Rq2R
     const t = p.byId.get(r.trajectory_id);
     if (!t) continue;
     const idx = p.checklist.get(t.task_id)!.findIndex((it) => it.item_id === r.item_id);
-    const judged = p.labelsOf(r.trajectory_id)?.[idx];
-    if (judged === undefined) continue;
+    const labels = p.labelsAt(p.slots.get(r.trajectory_id));
+    if (labels === undefined || idx < 0 || idx >= labels.length || labels[idx] === ".") continue;
     n++;
-    if (judged === r.label) agreeing++;
+    // The same label character: the same label, or the same grade (analysis/schema/grades.ts).
+    if (labels[idx] === judgedChar(r)) agreeing++;
   }
   return { agreeing, n, share: n ? agreeing / n : null };
 }

@@ -1,4 +1,5 @@
-import type { Judgment, Label } from "./tables.js";
+import type { Judgment, JudgedLabel, Label } from "./tables.js";
+import { gradeChar, NOT_APPLICABLE_CHAR } from "./grades.js";
 
 /**
  * A store's judgments as label vectors: for each trajectory, one entry per (judge, run) holding its
@@ -23,7 +24,10 @@ export interface LabelVectors {
 export interface LabelRun {
   judge: string;
   run: number;
-  /** One character per checklist item: Y(es), N(o), A(bstain), or "." for not judged. */
+  /**
+   * One character per checklist item: Y(es), N(o), A(bstain), "." for not judged, "-" for not applicable,
+   * or a grade's own character (schema_version 2 grades: analysis/schema/grades.ts).
+   */
   labels: string;
   /** The judge's evidence per checklist item (null: none), when the reader was asked for it. */
   evidence?: (string | null)[];
@@ -34,7 +38,17 @@ const LABEL_OF: Record<string, Label | undefined> = { Y: "Yes", N: "No", A: "Abs
 
 export const labelCode = (label: Label): string => CODE[label];
 
-/** The label of item k in a run's label string; undefined = not judged. */
+/** The label character of a judgment (or human item label): its grade's when it has one (grades.ts). */
+export function judgedChar(j: { label?: JudgedLabel | null; grade?: number | null }): string {
+  if (j.grade != null) return gradeChar(j.grade);
+  if (j.label === "NotApplicable") return NOT_APPLICABLE_CHAR;
+  return CODE[j.label ?? "Abstain"];
+}
+
+/**
+ * The label of item k in a run's label string; undefined = not judged, and for a grade strictly between 0
+ * and 1 or a not-applicable item (grades.ts reads those).
+ */
 export const labelAt = (labels: string, k: number): Label | undefined => LABEL_OF[labels[k]];
 
 /** The labels of one run, aligned with the checklist; undefined = not judged. */
@@ -74,7 +88,7 @@ export function labelVectorsFromRows(
       if (options.evidence) r.evidence = new Array(items.length).fill(null);
       list.push(r);
     }
-    r.labels = r.labels.slice(0, k) + CODE[j.label] + r.labels.slice(k + 1);
+    r.labels = r.labels.slice(0, k) + judgedChar(j) + r.labels.slice(k + 1);
     if (r.evidence) r.evidence[k] = j.evidence ?? null;
   }
   return { judgments: judgments.length, runs };

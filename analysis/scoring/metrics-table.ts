@@ -11,14 +11,14 @@ export type MetricsLookup = Pick<
  * Every deduplicated trajectory's metrics as typed columns over the trajectory slots (its position in
  * the prepared store's order), read back as a {@link TrajectoryMetrics} object on each `get`. An object
  * and a Map entry per trajectory held ≈ 150 bytes each, 460 MiB of heap at 100× the paper;
- * the columns hold 38 bytes. Values round-trip exactly: doubles in Float64Array, counts in Int32Array.
+ * the columns hold 50 bytes. Values round-trip exactly (doubles in Float64Array).
  */
 export class MetricsTable implements MetricsLookup {
   private readonly gcpc: Float64Array;
   private readonly gcpcOutcome: Float64Array;
   private readonly coverage: Float64Array;
   private readonly flags: Uint8Array;
-  private readonly counts: Int32Array;
+  private readonly counts: Float64Array;
 
   constructor(
     private readonly ids: readonly string[],
@@ -29,7 +29,8 @@ export class MetricsTable implements MetricsLookup {
     this.gcpcOutcome = keptColumn(Float64Array, n);
     this.coverage = keptColumn(Float64Array, n);
     this.flags = keptColumn(Uint8Array, n);
-    this.counts = keptColumn(Int32Array, 3 * n);
+    // Sums of weights under schema_version 2 (weighted or graded items), counts otherwise: exact either way.
+    this.counts = keptColumn(Float64Array, 3 * n);
   }
 
   /** Stores the metrics of the trajectory in slot k. */

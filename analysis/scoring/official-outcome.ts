@@ -1,5 +1,5 @@
 import type { Label } from "../schema/tables.js";
-import { labelAt } from "../schema/label-vectors.js";
+import { gradeAt } from "../schema/grades.js";
 
 /**
  * The official-outcome step (paper §3.3), each operation switchable for the
@@ -33,26 +33,48 @@ export interface ChecklistItemRoute {
    * has outcome-free items, so that GCPC is outcome-free by default (docs/verdict-store.md, determines_outcome).
    */
   left_out?: boolean;
+  /**
+   * The item's weight (schema_version 2), scaled so that a task's checklist weights average 1 (the
+   * prepared store does this: weighted GCPC is unchanged by the scale, and the endpoint item keeps weight 1,
+   * one average item). Absent: 1.
+   */
+  weight?: number | null;
 }
 
-/** The checklist size |C_t| a score counts: the items not left out. */
+/** The checklist size |C_t| a score counts: the weight of the items not left out (their number, unweighted). */
 export function scoredItems(items: ReadonlyArray<ChecklistItemRoute>): number {
   let n = 0;
-  for (let i = 0; i < items.length; i++) if (!items[i].left_out) n++;
+  for (let i = 0; i < items.length; i++) if (!items[i].left_out) n += items[i].weight ?? 1;
   return n;
+}
+
+const GRADE_OF_LABEL: Record<Label, number> = { Yes: 1, No: 0, Abstain: NaN };
+
+/**
+ * Item i's grade: 1 Yes, 0 No, a graded label's value; NaN for Abstain or not judged; -1 when the item does
+ * not apply to the trajectory (analysis/schema/grades.ts). A run's label string is read in place.
+ */
+function gradeOf(labels: ReadonlyArray<Label | undefined> | string, i: number): number {
+  if (typeof labels === "string") return gradeAt(labels, i);
+  const label = labels[i];
+  return label === undefined ? NaN : GRADE_OF_LABEL[label];
 }
 
 /** Status of one verifier test of the trajectory, by test id (from verifier_results). */
 export type TestStatusLookup = (testId: string) => "passed" | "failed" | "skipped" | "other" | undefined;
 
+/**
+ * Counts of a run after the official-outcome step. With graded labels or item weights (schema_version 2)
+ * each is a sum of weights (w·grade for `yes`); Yes/No labels without weights give the plain counts.
+ */
 export interface LabelCounts {
-  /** Yes among decided items (endpoint included when appended). */
+  /** Yes among decided items (endpoint included when appended); Σ w·grade. */
   yes: number;
-  /** Decided (non-Abstain) items, endpoint included when appended. */
+  /** Decided (non-Abstain) items, endpoint included when appended; Σ w. */
   decided: number;
-  /** Checklist items judged No after the step (endpoint excluded): Perfect needs this. */
+  /** Checklist items judged No after the step (endpoint excluded), Σ w·(1 − grade): Perfect needs this to be 0. */
   checklistNo: number;
-  /** Checklist size |C_t| (endpoint excluded). */
+  /** Checklist size |C_t| (endpoint excluded), not-applicable items left out; Σ w. */
   items: number;
 }
 
@@ -71,14 +93,17 @@ export function countAfterOutcomeStep(
 ): LabelCounts {
   let yes = 0,
     decided = 0,
-    checklistNo = 0;
+    checklistNo = 0,
+    size = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
     if (items[i].left_out) continue;
-    // A run's label string (label-vectors.ts) is read in place: RQ4 scores millions of runs.
-    let label: Label = (typeof labels === "string" ? labelAt(labels, i) : labels[i]) ?? "Abstain";
-    if (abstention === "forced_no" && label === "Abstain") label = "No";
-    if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") label = "Yes";
+    let grade = gradeOf(labels, i);
+    if (grade === -1) continue; // not applicable: out of this trajectory's checklist
+    const w = items[i].weight ?? 1;
+    size += w;
+    if (abstention === "forced_no" && Number.isNaN(grade)) grade = 0;
+    if (binary && step.propagation && outcome === "PASS" && items[i].route === "assertion") grade = 1;
     if (
       binary &&
       step.perTest &&
@@ -88,22 +113,20 @@ export function countAfterOutcomeStep(
       items[i].assertion_ref
     ) {
       const status = testStatus(items[i].assertion_ref!);
-      if (status === "passed") label = "Yes";
-      else if (status === "failed") label = "No";
+      if (status === "passed") grade = 1;
+      else if (status === "failed") grade = 0;
     }
-    if (label === "Yes") {
-      yes++;
-      decided++;
-    } else if (label === "No") {
-      decided++;
-      checklistNo++;
-    }
+    if (Number.isNaN(grade)) continue;
+    // Graded labels (schema_version 2): an item adds its weighted grade; Yes and No are grades 1 and 0.
+    yes += w * grade;
+    decided += w;
+    checklistNo += w * (1 - grade);
   }
   if (binary && step.endpoint) {
     decided++;
     if (outcome === "PASS") yes++;
   }
-  return { yes, decided, checklistNo, items: scoredItems(items) };
+  return { yes, decided, checklistNo, items: size };
 }
 
 /** GCPC = Yes / decided (paper eq. 1); NaN when nothing is decided. */
@@ -132,16 +155,24 @@ export function routeCounts(
   items: ReadonlyArray<ChecklistItemRoute>,
   labels: ReadonlyArray<Label | undefined> | string,
 ): RouteCounts {
-  const c = { items: scoredItems(items), assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
+  const c = { items: 0, assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
   for (let i = 0; i < items.length; i++) {
     if (items[i].left_out) continue;
-    const label = typeof labels === "string" ? labelAt(labels, i) : labels[i];
+    const grade = gradeOf(labels, i);
+    if (grade === -1) continue; // not applicable
+    const w = items[i].weight ?? 1;
+    c.items += w;
+    const decided = !Number.isNaN(grade);
     if (items[i].route === "assertion") {
-      c.assertion++;
-      if (label === "Yes") c.assertionYes++;
-      else if (label === "No") c.assertionNo++;
-    } else if (label === "Yes") c.otherYes++;
-    else if (label === "No") c.otherNo++;
+      c.assertion += w;
+      if (decided) {
+        c.assertionYes += w * grade;
+        c.assertionNo += w * (1 - grade);
+      }
+    } else if (decided) {
+      c.otherYes += w * grade;
+      c.otherNo += w * (1 - grade);
+    }
   }
   return c;
 }

@@ -5,13 +5,14 @@ import { keptColumn } from "../kept-columns.js";
  * Every trajectory's primary-run route counts (official-outcome.ts) as typed columns over the trajectory
  * slots: counted once when the store is prepared, so that scoring a trajectory under any variant without
  * per-test propagation is arithmetic (RQ4 walked every run's labels again for its ten variants,
- * 8 s of the main thread at 100× the paper). Six 32-bit counts a trajectory.
+ * 8 s of the main thread at 100× the paper). Six doubles a trajectory.
  */
 export class RouteCountsTable {
-  private readonly counts: Int32Array;
+  private readonly counts: Float64Array;
 
   constructor(readonly size: number) {
-    this.counts = keptColumn(Int32Array, 6 * size);
+    // Sums of weights (and weighted grades) under schema_version 2; plain counts otherwise.
+    this.counts = keptColumn(Float64Array, 6 * size);
   }
 
   set(k: number, c: RouteCounts): void {

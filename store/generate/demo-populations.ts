@@ -302,7 +302,7 @@ export class DemoPopulation {
   judgedLabels(): Map<string, Label> {
     const out = new Map<string, Label>();
     for (const j of this.judgments)
-      if ((j.run ?? 1) === 1 && !j.judge) out.set(key(j.trajectory_id, j.item_id), j.label);
+      if ((j.run ?? 1) === 1 && !j.judge) out.set(key(j.trajectory_id, j.item_id), j.label as Label);
     return out;
   }
 }
