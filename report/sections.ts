@@ -8,6 +8,7 @@ import { rq2Sections } from "./sections/rq2.js";
 import { rq3Sections } from "./sections/rq3.js";
 import { rq4Sections } from "./sections/rq4.js";
 import { rq5Sections } from "./sections/rq5.js";
+import { rubricSections } from "./sections/rubric.js";
 import { sectionContext, type Section } from "./sections/section.js";
 
 export type { Section } from "./sections/section.js";
@@ -21,6 +22,7 @@ const BUILDERS = [
   rq3Sections,
   rq4Sections,
   rq5Sections,
+  rubricSections,
   outcomeSections,
 ];
 

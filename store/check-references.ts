@@ -181,12 +181,17 @@ class ReferenceCheck {
     if (this.incomplete.has("items")) return;
     const rows = this.rows("items");
     const index = new Map<string, number>();
-    rows.forEach((r, i) => index.set(`${r.task_id}\u0000${r.item_id}`, i));
+    for (const [i, r] of rows.entries()) index.set(`${r.task_id}\u0000${r.item_id}`, i);
     rows.forEach((r, i) => {
       for (const pre of prerequisitesOf(r)) {
         if (pre === r.item_id) this.problem("items", i, "prerequisites", `item ${JSON.stringify(pre)} lists itself`);
         else if (!index.has(`${r.task_id}\u0000${pre}`))
-          this.problem("items", i, "prerequisites", `unknown item ${JSON.stringify(pre)} (not in task ${JSON.stringify(r.task_id)})`);
+          this.problem(
+            "items",
+            i,
+            "prerequisites",
+            `unknown item ${JSON.stringify(pre)} (not in task ${JSON.stringify(r.task_id)})`,
+          );
       }
     });
     const state = new Uint8Array(rows.length); // 0 unvisited, 1 on the path, 2 done

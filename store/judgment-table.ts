@@ -71,7 +71,8 @@ function labelOrGradeInvalidSql(types: Map<string, string>): string {
   if (label !== undefined && label !== "VARCHAR") return "TRUE";
   const hasLabel = label !== undefined;
   const labelSql = hasLabel ? "label" : "NULL::VARCHAR";
-  const numeric = gradeType !== undefined && /^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(gradeType);
+  const numeric =
+    gradeType !== undefined && /^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(gradeType);
   // A grade column of another type: zod rejects every row that holds a value in it.
   const g = numeric ? "CAST(grade AS DOUBLE)" : "NULL::DOUBLE";
   const wrongType = gradeType !== undefined && !numeric ? "(grade IS NOT NULL) OR " : "";

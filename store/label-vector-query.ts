@@ -55,7 +55,11 @@ export async function startLabelVectors(
   await conn.run("SET GLOBAL disabled_optimizers = 'join_order'");
   const reset = () => conn.run("RESET GLOBAL disabled_optimizers");
   try {
-    if (!options.evidence && !options.graded && (options.known?.longestChecklist ?? (await longestChecklist(conn))) <= PACKED_ITEMS) {
+    if (
+      !options.evidence &&
+      !options.graded &&
+      (options.known?.longestChecklist ?? (await longestChecklist(conn))) <= PACKED_ITEMS
+    ) {
       const packed = await startPackedLabelRuns(conn, primaryJudge, trajectories, strings);
       return {
         finish: async () => {

@@ -1,6 +1,12 @@
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { Manifest, READABLE_SCHEMA_VERSIONS, REQUIRED_TABLES, TABLE_NAMES, type TableName } from "../analysis/schema/tables.js";
+import {
+  Manifest,
+  READABLE_SCHEMA_VERSIONS,
+  REQUIRED_TABLES,
+  TABLE_NAMES,
+  type TableName,
+} from "../analysis/schema/tables.js";
 import { decodeUtf8 } from "./parse-text.js";
 import { StoreValidationError, type Problem } from "./problems.js";
 import { issueField, issueMessage } from "./zod-issues.js";

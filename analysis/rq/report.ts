@@ -29,6 +29,8 @@ export interface PerTrajectoryRow {
   zero_evidence: boolean;
 }
 
+import { rubricAnalysis, type RubricResult } from "./rubric.js";
+
 export interface AnalysisReport {
   /** The contract version the store was written for (store.json; 1 when it names none). */
   schema_version: number;
@@ -49,6 +51,8 @@ export interface AnalysisReport {
   rq5: Rq5Result;
   /** Binary outcome view: pass rates and uplift with CIs, cell transitions. */
   outcomes: OutcomeLevelResult | NotAvailable;
+  /** Graded, weighted and hierarchical checklists (analysis/rq/rubric.ts); schema_version 2 stores only. */
+  rubric?: RubricResult;
   per_trajectory?: PerTrajectoryRow[];
 }
 
@@ -139,6 +143,8 @@ export function analyzePrepared(
     rq4,
     rq5,
     outcomes,
+    // Graded, weighted and hierarchical checklists: a schema_version 2 store only (version 1 reports unchanged).
+    ...((p.store.manifest.schema_version ?? 1) >= 2 ? { rubric: rubricAnalysis(p, settings) } : {}),
   };
   if (options.perTrajectory) report.per_trajectory = perTrajectory(p);
   return report;

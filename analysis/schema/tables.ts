@@ -110,7 +110,11 @@ function checkGradedLabel(
 ): void {
   if (v.label == null && v.grade == null)
     ctx.addIssue({ code: "custom", path: ["label"], message: "a label or a grade is required" });
-  else if (v.label != null && v.grade != null && !(v.label === "Yes" ? v.grade === 1 : v.label === "No" && v.grade === 0))
+  else if (
+    v.label != null &&
+    v.grade != null &&
+    !(v.label === "Yes" ? v.grade === 1 : v.label === "No" && v.grade === 0)
+  )
     ctx.addIssue({
       code: "custom",
       path: ["grade"],

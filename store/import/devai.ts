@@ -33,81 +33,113 @@ interface Requirement {
 
 const itemId = (requirement: number) => `R${requirement}`;
 
+/** The benchmark's folders read into rows; problems collected, not thrown, so one run lists them all. */
+class DevaiRead {
+  readonly problems: Problem[] = [];
+  readonly tasks: Task[] = [];
+  readonly items: Item[] = [];
+  readonly trajectories: Trajectory[] = [];
+  readonly judgments: Judgment[] = [];
+  readonly requirementsOf = new Map<string, Set<number>>();
+  selfPrerequisites = 0;
+  textDiffers = 0;
+  readonly added: string[] = [];
+
+  instances(dir: string): void {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith(".json"))
+      .sort(compareCodePoints)) {
+      const task = readTask(join(dir, f), this.problems);
+      if (!task) continue;
+      const task_id = basename(f, ".json");
+      this.tasks.push({ task_id, benchmark: "devai", instruction: task.query ?? null });
+      this.requirementsOf.set(task_id, new Set(task.requirements.map((r) => r.requirement_id)));
+      for (const r of task.requirements) this.items.push(requirementItem(task_id, r));
+      this.selfPrerequisites += selfListed(task.requirements);
+    }
+  }
+
+  /** One agent's workspace for one task: a trajectory, with the two judges' verdicts. */
+  trajectory(judgmentDir: string, agent: string, task_id: string): void {
+    const id = `${agent}/${task_id}`;
+    const human = readJudged(join(judgmentDir, agent, "human_as_a_judge", `${task_id}.json`), this.problems);
+    const machine = readJudged(
+      join(judgmentDir, agent, "agent_as_a_judge", "gray_box", `${task_id}.json`),
+      this.problems,
+    );
+    if (!human && !machine) return;
+    const executed = human?.executed_successfully;
+    this.trajectories.push({
+      trajectory_id: id,
+      task_id,
+      harness: agent,
+      model: "unrecorded",
+      condition: "none",
+      trial: 1,
+      outcome: executed === true ? "PASS" : executed === false ? "FAIL" : null,
+    });
+    this.verdicts(id, task_id, HUMAN_JUDGE, human?.requirements ?? []);
+    this.verdicts(id, task_id, AGENT_JUDGE, machine?.requirements ?? []);
+  }
+
+  verdicts(trajectory_id: string, task_id: string, judge: string, requirements: Requirement[]): void {
+    const known = this.requirementsOf.get(task_id)!;
+    for (const r of requirements) {
+      if (!known.has(r.requirement_id)) {
+        // A judged requirement the instance file lacks (task 52 of the snapshot): the judgment file's own
+        // definition makes the item, so no verdict is dropped; the summary counts them.
+        known.add(r.requirement_id);
+        this.items.push(requirementItem(task_id, r));
+        this.added.push(`${task_id} ${itemId(r.requirement_id)}`);
+      }
+      const own = this.items.find((it) => it.task_id === task_id && it.item_id === itemId(r.requirement_id))!;
+      if (own.text !== r.criteria) this.textDiffers++;
+      if (r.satisfied === true || r.satisfied === false)
+        this.judgments.push({
+          trajectory_id,
+          item_id: itemId(r.requirement_id),
+          label: r.satisfied ? "Yes" : "No",
+          judge,
+        });
+    }
+  }
+
+  notes(agents: number): string[] {
+    const t = this.trajectories;
+    return [
+      `${agents} agents × ${this.tasks.length} tasks; judges: "${HUMAN_JUDGE}" (reference) and "${AGENT_JUDGE}" (primary)`,
+      `outcome: executed_successfully of the human files (${t.filter((x) => x.outcome).length} binary, ` +
+        `${t.filter((x) => !x.outcome).length} without one); satisfied_all_requirements is not used (computed from the items)`,
+      `item text from devai/instances; ${this.textDiffers} verdicts' criteria differ from it in wording (joined on requirement_id)`,
+      ...(this.selfPrerequisites
+        ? [`${this.selfPrerequisites} requirement(s) listed themselves as a prerequisite: that entry is dropped`]
+        : []),
+      ...(this.added.length
+        ? [
+            `${this.added.length} item(s) defined only in the judgment files, taken from them: ${[...new Set(this.added)].join(", ")}`,
+          ]
+        : []),
+    ];
+  }
+}
+
 export function importDevai(dir: string, weights?: WeightRow[]): { store: Store; notes: string[] } {
   const root = existsSync(join(dir, "benchmark", "judgment")) ? join(dir, "benchmark") : dir;
   const instances = join(root, "devai", "instances");
   const judgmentDir = join(root, "judgment");
   if (!existsSync(instances) || !existsSync(judgmentDir))
     throw new InputError(`${dir}: expected devai/instances/ and judgment/ (the DevAI benchmark folder)`);
-  const problems: Problem[] = [];
-  const tasks: Task[] = [];
-  const items: Item[] = [];
-  const files = readdirSync(instances).filter((f) => f.endsWith(".json")).sort(compareCodePoints);
-  const requirementsOf = new Map<string, Set<number>>();
-  let selfPrerequisites = 0;
-  for (const f of files) {
-    const task = readTask(join(instances, f), problems);
-    if (!task) continue;
-    const task_id = basename(f, ".json");
-    tasks.push({ task_id, benchmark: "devai", instruction: task.query ?? null });
-    requirementsOf.set(task_id, new Set(task.requirements.map((r) => r.requirement_id)));
-    for (const r of task.requirements) items.push(requirementItem(task_id, r));
-    selfPrerequisites += selfListed(task.requirements);
-  }
+  const read = new DevaiRead();
+  read.instances(instances);
   const agents = readdirSync(judgmentDir)
     .filter((a) => statSync(join(judgmentDir, a)).isDirectory())
     .sort(compareCodePoints);
-  const trajectories: Trajectory[] = [];
-  const judgments: Judgment[] = [];
-  let textDiffers = 0;
-  const added: string[] = [];
-  for (const agent of agents) {
-    for (const task of tasks) {
-      const id = `${agent}/${task.task_id}`;
-      const human = readJudged(join(judgmentDir, agent, "human_as_a_judge", `${task.task_id}.json`), problems);
-      const machine = readJudged(
-        join(judgmentDir, agent, "agent_as_a_judge", "gray_box", `${task.task_id}.json`),
-        problems,
-      );
-      if (!human && !machine) continue;
-      const executed = human?.executed_successfully;
-      trajectories.push({
-        trajectory_id: id,
-        task_id: task.task_id,
-        harness: agent,
-        model: "unrecorded",
-        condition: "none",
-        trial: 1,
-        outcome: executed === true ? "PASS" : executed === false ? "FAIL" : null,
-      });
-      for (const [judge, file] of [
-        [HUMAN_JUDGE, human],
-        [AGENT_JUDGE, machine],
-      ] as const) {
-        for (const r of file?.requirements ?? []) {
-          if (!requirementsOf.get(task.task_id)!.has(r.requirement_id)) {
-            // A judged requirement the instance file lacks (task 52 of the snapshot): the judgment file's own
-            // definition makes the item, so no verdict is dropped; the summary counts them.
-            requirementsOf.get(task.task_id)!.add(r.requirement_id);
-            items.push(requirementItem(task.task_id, r));
-            added.push(`${task.task_id} ${itemId(r.requirement_id)}`);
-          }
-          const own = items.find((it) => it.task_id === task.task_id && it.item_id === itemId(r.requirement_id))!;
-          if (own.text !== r.criteria) textDiffers++;
-          if (r.satisfied === true || r.satisfied === false)
-            judgments.push({
-              trajectory_id: id,
-              item_id: itemId(r.requirement_id),
-              label: r.satisfied ? "Yes" : "No",
-              judge,
-            });
-        }
-      }
-    }
-  }
-  if (problems.length) throw new StoreValidationError(dir, problems.slice(0, 50), Math.max(0, problems.length - 50));
-  const weighted = weights ? applyWeights(items, weights, problems) : 0;
-  if (problems.length) throw new StoreValidationError(dir, problems.slice(0, 50), Math.max(0, problems.length - 50));
+  for (const agent of agents) for (const task of read.tasks) read.trajectory(judgmentDir, agent, task.task_id);
+  const fail = (problems: Problem[]) =>
+    new StoreValidationError(dir, problems.slice(0, 50), Math.max(0, problems.length - 50));
+  if (read.problems.length) throw fail(read.problems);
+  const weighted = weights ? applyWeights(read.items, weights, read.problems) : 0;
+  if (read.problems.length) throw fail(read.problems);
   const store: Store = {
     manifest: {
       name: "DevAI (Agent-as-a-Judge): requirement verdicts of a human consensus and an agent judge",
@@ -120,22 +152,13 @@ export function importDevai(dir: string, weights?: WeightRow[]): { store: Store;
       synthetic: false,
       schema_version: 2,
     },
-    tasks,
-    items,
-    trajectories,
-    judgments,
+    tasks: read.tasks,
+    items: read.items,
+    trajectories: read.trajectories,
+    judgments: read.judgments,
   };
   const notes = [
-    `${agents.length} agents × ${tasks.length} tasks; judges: "${HUMAN_JUDGE}" (reference) and "${AGENT_JUDGE}" (primary)`,
-    `outcome: executed_successfully of the human files (${trajectories.filter((t) => t.outcome).length} binary, ` +
-      `${trajectories.filter((t) => !t.outcome).length} without one); satisfied_all_requirements is not used (computed from the items)`,
-    `item text from devai/instances; ${textDiffers} verdicts' criteria differ from it in wording (joined on requirement_id)`,
-    ...(selfPrerequisites
-      ? [`${selfPrerequisites} requirement(s) listed themselves as a prerequisite: that entry is dropped`]
-      : []),
-    ...(added.length
-      ? [`${added.length} item(s) defined only in the judgment files, taken from them: ${[...new Set(added)].join(", ")}`]
-      : []),
+    ...read.notes(agents.length),
     ...(weights ? [`weights: ${weighted} items weighted from the weights file`] : []),
   ];
   return { store, notes };
@@ -207,7 +230,8 @@ function applyWeights(items: Item[], weights: WeightRow[], problems: Problem[]):
   let n = 0;
   for (const w of weights) {
     const it = byKey.get(`${w.task_id}\u0000${w.item_id}`);
-    if (!it) problems.push({ file: w.file, line: w.line, field: "item_id", message: `no item ${w.task_id} / ${w.item_id}` });
+    if (!it)
+      problems.push({ file: w.file, line: w.line, field: "item_id", message: `no item ${w.task_id} / ${w.item_id}` });
     else {
       it.weight = w.weight;
       n++;

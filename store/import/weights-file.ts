@@ -19,7 +19,8 @@ export function readWeights(file: string): WeightRow[] {
   const rows = csvParse(readFileSync(file, "utf8"));
   const problems: Problem[] = [];
   for (const c of ["task_id", "item_id", "weight"])
-    if (!rows.columns.includes(c)) problems.push({ file, line: 1, field: c, message: `required column "${c}" is missing` });
+    if (!rows.columns.includes(c))
+      problems.push({ file, line: 1, field: c, message: `required column "${c}" is missing` });
   if (problems.length) throw new StoreValidationError(file, problems, 0);
   const out: WeightRow[] = [];
   for (const [i, r] of rows.entries()) {
