@@ -345,19 +345,7 @@ function scoringChecklist(store: Pick<Store, "items" | "tasks">) {
     mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it,
   );
   const weighted = store.items.some((it) => it.weight != null);
-  if (weighted) for (const [task, items] of checklist) checklist.set(task, scaledWeights(items));
   return { outcomeItems, mixed, checklist, weighted };
-}
-
-/**
- * A task's items with weights scaled to average 1 over its checklist (an item without one weighs 1 before
- * scaling): weighted GCPC is unchanged by the scale, and the endpoint item (weight 1) stays one average item.
- */
-function scaledWeights(items: Item[]): Item[] {
-  let total = 0;
-  for (const it of items) total += it.weight ?? 1;
-  const mean = total / items.length;
-  return items.map((it) => ({ ...it, weight: (it.weight ?? 1) / mean }));
 }
 
 /**

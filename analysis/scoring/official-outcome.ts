@@ -34,18 +34,25 @@ export interface ChecklistItemRoute {
    */
   left_out?: boolean;
   /**
-   * The item's weight (schema_version 2), scaled so that a task's checklist weights average 1 (the
-   * prepared store does this: weighted GCPC is unchanged by the scale, and the endpoint item keeps weight 1,
-   * one average item). Absent: 1.
+   * The item's weight (schema_version 2), as the store gives it; absent: 1. The endpoint item of the
+   * official-outcome step weighs the mean weight of the scored checklist (one average item).
    */
   weight?: number | null;
 }
 
-/** The checklist size |C_t| a score counts: the weight of the items not left out (their number, unweighted). */
-export function scoredItems(items: ReadonlyArray<ChecklistItemRoute>): number {
+/**
+ * The weight of the endpoint item: the mean weight of the items not left out (1 without weights). Weights stay
+ * as given, not scaled to a mean of 1: equal credits of two tasks then tie exactly, as exact ratios would.
+ */
+export function endpointWeight(items: ReadonlyArray<ChecklistItemRoute>): number {
   let n = 0;
-  for (let i = 0; i < items.length; i++) if (!items[i].left_out) n += items[i].weight ?? 1;
-  return n;
+  let total = 0;
+  for (let i = 0; i < items.length; i++)
+    if (!items[i].left_out) {
+      n++;
+      total += items[i].weight ?? 1;
+    }
+  return n === 0 || total === n ? 1 : total / n;
 }
 
 const GRADE_OF_LABEL: Record<Label, number> = { Yes: 1, No: 0, Abstain: NaN };
@@ -93,7 +100,6 @@ export function countAfterOutcomeStep(
 ): LabelCounts {
   let yes = 0,
     decided = 0,
-    checklistNo = 0,
     size = 0;
   const binary = outcome === "PASS" || outcome === "FAIL";
   for (let i = 0; i < items.length; i++) {
@@ -120,11 +126,13 @@ export function countAfterOutcomeStep(
     // Graded labels (schema_version 2): an item adds its weighted grade; Yes and No are grades 1 and 0.
     yes += w * grade;
     decided += w;
-    checklistNo += w * (1 - grade);
   }
+  // Credit short of full (No, or a grade below 1), as countsOfVariant counts it: 0 exactly when every grade is 1.
+  const checklistNo = decided - yes;
   if (binary && step.endpoint) {
-    decided++;
-    if (outcome === "PASS") yes++;
+    const w = endpointWeight(items);
+    decided += w;
+    if (outcome === "PASS") yes += w;
   }
   return { yes, decided, checklistNo, items: size };
 }
@@ -141,21 +149,36 @@ export function gcpcOf(counts: LabelCounts): number {
  * six variants).
  */
 export interface RouteCounts {
+  /** Checklist items counted (Σ w; not-applicable and left-out items excluded). */
   items: number;
-  /** Assertion-route items, and how many of them were judged Yes and No (the rest are Abstain or not judged). */
+  /**
+   * Assertion-route items, how many of them were decided (judged Yes, No or a grade) and their credit (Yes count;
+   * Σ w·grade). The rest are Abstain or not judged. Decided is summed on its own, not as Yes + No: with graded or
+   * weighted items Yes + No would miss the decided weight by a rounding, and equal credits would stop tying.
+   */
   assertion: number;
   assertionYes: number;
-  assertionNo: number;
+  assertionDecided: number;
   /** The same for the other routes (generated, judge). */
   otherYes: number;
-  otherNo: number;
+  otherDecided: number;
+  /** The endpoint item's weight (endpointWeight): 1 without weights. */
+  endpoint: number;
 }
 
 export function routeCounts(
   items: ReadonlyArray<ChecklistItemRoute>,
   labels: ReadonlyArray<Label | undefined> | string,
 ): RouteCounts {
-  const c = { items: 0, assertion: 0, assertionYes: 0, assertionNo: 0, otherYes: 0, otherNo: 0 };
+  const c = {
+    items: 0,
+    assertion: 0,
+    assertionYes: 0,
+    assertionDecided: 0,
+    otherYes: 0,
+    otherDecided: 0,
+    endpoint: endpointWeight(items),
+  };
   for (let i = 0; i < items.length; i++) {
     if (items[i].left_out) continue;
     const grade = gradeOf(labels, i);
@@ -167,11 +190,11 @@ export function routeCounts(
       c.assertion += w;
       if (decided) {
         c.assertionYes += w * grade;
-        c.assertionNo += w * (1 - grade);
+        c.assertionDecided += w;
       }
     } else if (decided) {
       c.otherYes += w * grade;
-      c.otherNo += w * (1 - grade);
+      c.otherDecided += w;
     }
   }
   return c;
@@ -191,19 +214,21 @@ export function countsOfVariant(
 ): LabelCounts {
   const binary = outcome === "PASS" || outcome === "FAIL";
   const forced = abstention === "forced_no";
-  const otherAbstain = c.items - c.assertion - c.otherYes - c.otherNo;
-  const assertionAbstain = c.assertion - c.assertionYes - c.assertionNo;
+  const otherAbstain = c.items - c.assertion - c.otherDecided;
+  const assertionAbstain = c.assertion - c.assertionDecided;
   let yes = c.otherYes;
-  let no = c.otherNo + (forced ? otherAbstain : 0);
-  if (binary && step.propagation && outcome === "PASS") yes += c.assertion;
-  else {
+  let decided = c.otherDecided + (forced ? otherAbstain : 0);
+  if (binary && step.propagation && outcome === "PASS") {
+    yes += c.assertion;
+    decided += c.assertion;
+  } else {
     yes += c.assertionYes;
-    no += c.assertionNo + (forced ? assertionAbstain : 0);
+    decided += c.assertionDecided + (forced ? assertionAbstain : 0);
   }
-  let decided = yes + no;
+  const checklistNo = decided - yes;
   if (binary && step.endpoint) {
-    decided++;
-    if (outcome === "PASS") yes++;
+    decided += c.endpoint;
+    if (outcome === "PASS") yes += c.endpoint;
   }
-  return { yes, decided, checklistNo: no, items: c.items };
+  return { yes, decided, checklistNo, items: c.items };
 }

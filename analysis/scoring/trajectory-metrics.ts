@@ -5,7 +5,6 @@ import {
   gcpcOf,
   PLAIN,
   WITH_OFFICIAL_OUTCOME,
-  scoredItems,
   type ChecklistItemRoute,
   type LabelCounts,
   type RouteCounts,
@@ -38,7 +37,7 @@ export function trajectoryMetrics(
   const withOutcome = countAfterOutcomeStep(items, labels, outcome, WITH_OFFICIAL_OUTCOME);
   // Perfect: propagation first (on PASS), then look for a No among checklist items (rule 3).
   const propagated = countAfterOutcomeStep(items, labels, outcome, PROPAGATED);
-  return metricsOfCounts(plain, withOutcome, propagated, scoredItems(items));
+  return metricsOfCounts(plain, withOutcome, propagated, plain.items);
 }
 
 const PROPAGATED = Object.freeze({ propagation: true, endpoint: false });
