@@ -9,6 +9,8 @@ export interface RealStores {
   terminalBench: PreparedStore;
   tau2Sft: PreparedStore;
   tau2Judges: PreparedStore;
+  devai: PreparedStore;
+  llmRubric: PreparedStore;
 }
 
 const PATHS: Record<keyof RealStores, string> = {
@@ -17,6 +19,8 @@ const PATHS: Record<keyof RealStores, string> = {
   terminalBench: "data/real/terminal-bench",
   tau2Sft: "data/real/tau2-sft",
   tau2Judges: "data/real/tau2-judges",
+  devai: "data/real/devai",
+  llmRubric: "data/real/llm-rubric",
 };
 
 /** The bundled real-data stores, relative to `root` (the repository). */

@@ -6,6 +6,7 @@ import { rq1Discrimination } from "../../analysis/rq/rq1-discrimination.js";
 import type { RealStores } from "../../store/real-stores.js";
 import { compareArms, type Selector } from "../../analysis/rq/arms/compare-arms.js";
 import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
+import { rubricAnalysis } from "../../analysis/rq/rubric.js";
 
 /**
  * The Real evaluations page: per real source (each imported by `gcpc import` into data/real/), what it is,
@@ -20,6 +21,8 @@ export function realData(real: RealStores, settings: BootstrapSettings) {
       evaluation("terminal-bench", real.terminalBench, settings),
       evaluation("tau2-sft", real.tau2Sft, settings),
       evaluation("tau2-judges", real.tau2Judges, settings),
+      evaluation("devai", real.devai, settings),
+      evaluation("llm-rubric", real.llmRubric, settings),
     ],
     comparisons: workedComparisons(real, settings),
     ...registryAndHarbor(real.registry, real.harbor, settings),
@@ -46,6 +49,8 @@ function evaluation(id: string, p: PreparedStore, settings: BootstrapSettings) {
     arms: armRates(p, settings),
     auc: rq1.auc,
     judge_agreement: rq1.judge_agreement,
+    // Graded, weighted and hierarchical checklists (schema_version 2 stores): credits compared, judges vs reference.
+    ...((p.store.manifest.schema_version ?? 1) >= 2 ? { rubric: rubricAnalysis(p, settings) } : {}),
   };
 }
 
