@@ -52,6 +52,8 @@ export function checkReferences(
      * check, a Map of every id (2 M at 100× the paper), is skipped.
      */
     trajectoryIdsUnique?: boolean;
+    /** The store's contract version (store.json; 1 when none): version 1 may not use version 2's fields. */
+    schemaVersion?: number;
   } = {},
 ): void {
   const { incomplete = new Set(), primaryJudge = DEFAULT_JUDGE, judgments } = o;
@@ -59,6 +61,7 @@ export function checkReferences(
   c.uniqueKeys(primaryJudge, judgments?.duplicates, o.trajectoryIdsUnique);
   c.taskReferences();
   c.prerequisites();
+  if ((o.schemaVersion ?? 1) < 2) c.versionTwoFields();
   for (const p of judgments?.references ?? []) add(p);
   for (const table of ITEM_NAMING) {
     c.rows(table).forEach((r, i) => {
@@ -171,6 +174,19 @@ class ReferenceCheck {
       checkTask("trajectories", r, i);
       if (!wanted || wanted.has(r.trajectory_id)) this.taskOf.set(r.trajectory_id, r.task_id);
     });
+  }
+
+  /** Fields of schema_version 2 in a store that names version 1 (or none): each is a problem naming its row. */
+  versionTwoFields(): void {
+    const needs = 'needs "schema_version": 2 in store.json (docs/verdict-store.md)';
+    const check = (table: TableName, fields: string[], label = false) =>
+      this.rows(table).forEach((r, i) => {
+        const row = r as unknown as Record<string, unknown>;
+        for (const f of fields) if (row[f] != null) this.problem(table, i, f, `${f} ${needs}`);
+        if (label && row.label === "NotApplicable") this.problem(table, i, "label", `NotApplicable ${needs}`);
+      });
+    check("items", ["weight", "prerequisites", "group"]);
+    check("human_item_labels", ["grade", "raw"], true);
   }
 
   /**

@@ -53,7 +53,12 @@ export async function judgmentsInDuckDB(
   files: Record<string, string>,
   incomplete: ReadonlySet<TableName>,
   o: { clean: () => boolean; rows: number; options: ReadStoreOptions },
-): Promise<{ checks?: Awaited<ReturnType<typeof checkJudgments>>; labels?: LabelVectorsUnderWay }> {
+): Promise<{
+  checks?: Awaited<ReturnType<typeof checkJudgments>>;
+  labels?: LabelVectorsUnderWay;
+  /** The table holds grades or NotApplicable labels (schema_version 2). */
+  graded?: boolean;
+}> {
   if (ctx.judgmentPass) {
     // Its judgments have no problem of their own, whatever the other tables' (store/judgment-pass.ts).
     const checks = { duplicates: [], references: [] };
@@ -83,14 +88,15 @@ export async function judgmentsInDuckDB(
     sizes.set(it.task_id, size);
     if (size > longest) longest = size;
   }
+  const graded = await holdsGrades(ctx.judgments);
   const labels = await startLabelVectors(ctx.judgments, ctx.primaryJudge, tables.trajectories as Trajectory[], {
     evidence: o.options.evidence,
-    graded: await holdsGrades(ctx.judgments),
+    graded,
     bucketJudgments: o.options.labelBucketJudgments,
     strings: ctx.strings,
     known: { judgments: o.rows, longestChecklist: longest },
   });
-  return { checks, labels };
+  return { checks, labels, graded };
 }
 
 /**

@@ -66,7 +66,7 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = ctx.primaryJudge;
-    const { checks: judgmentChecks, labels } = await judgmentsInDuckDB(ctx, tables, files, incomplete, {
+    const { checks: judgmentChecks, labels, graded } = await judgmentsInDuckDB(ctx, tables, files, incomplete, {
       clean: () => problems.count === 0,
       rows: rowsCount.judgments ?? 0,
       options,
@@ -78,7 +78,14 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
       judgments: judgmentChecks,
       // Counted over the same valid rows when ref_trajectories was loaded for the other tables' read.
       trajectoryIdsUnique: ctx.trajectoryReference === "unique",
+      schemaVersion: manifest.schema_version ?? 1,
     });
+    if (graded && (manifest.schema_version ?? 1) < 2)
+      ctx.add({
+        file: files.judgments ?? "judgments",
+        field: "grade",
+        message: 'grades or NotApplicable labels need "schema_version": 2 in store.json (docs/verdict-store.md)',
+      });
     if (problems.count > 0) {
       await labels?.abandon();
       throw new StoreValidationError(dir, problems.items, problems.dropped);

@@ -275,3 +275,20 @@ test("the contract refuses a grade outside [0, 1], a grade that contradicts its 
     });
   }
 });
+
+test("a store naming schema_version 1 (or none) that uses version 2's fields is refused, naming each row", async () => {
+  const dir = tempDir("gcpc-v1-v2-");
+  const store: Store = {
+    manifest: { name: "v1", synthetic: true },
+    tasks: [{ task_id: "t", benchmark: "b" }],
+    items: [{ task_id: "t", item_id: "a", text: "a", route: "judge", weight: 2 }],
+    trajectories: [{ trajectory_id: "x", task_id: "t", harness: "h", model: "m", condition: "none" }],
+    judgments: [{ trajectory_id: "x", item_id: "a", grade: 0.5 }],
+  };
+  await writeStore(join(dir, "s"), store, "jsonl");
+  await assert.rejects(readStore(join(dir, "s")), (e: Error) => {
+    assert.match(e.message + JSON.stringify(e), /items\.jsonl, line 1, field \\?"weight\\?": weight needs \\?"schema_version\\?": 2/);
+    assert.match(e.message + JSON.stringify(e), /judgments\.jsonl, field \\?"grade\\?": grades or NotApplicable labels need/);
+    return true;
+  });
+});

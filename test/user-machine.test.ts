@@ -38,7 +38,7 @@ test("finding 1: no tracked file refers to the folder beside the repo; the contr
   ]) {
     assert.ok(existsSync(join(repo, f)), f);
   }
-  assert.match(readFileSync(join(repo, "docs/verdict-store.md"), "utf8"), /schema_version 1/);
+  assert.match(readFileSync(join(repo, "docs/verdict-store.md"), "utf8"), /schema_version 2/);
 });
 
 test("finding 2: report --out into a store or onto a store folder is refused, exit 2, the user's file unchanged", async () => {

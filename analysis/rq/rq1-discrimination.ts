@@ -212,6 +212,8 @@ function notedAuc(p: PreparedStore, auc: AucEstimate[]): AucEstimate[] {
       estimate.note = "reads the official verifier's per-test results: not an outcome-free score";
     else if (estimate.method === "gcpc" && !p.hasJudgments)
       estimate.note = "not available: the store holds no judgments";
+    else if (estimate.method === "gcpc" && p.unweightedGcpc)
+      estimate.note = "weighted: Σ w·grade / Σ w over the applicable decided items (unweighted: gcpc (unweighted))";
     else if (!estimate.outcome_free) estimate.note = NOT_OUTCOME_FREE + (estimate.note ? `; ${estimate.note}` : "");
   }
   return auc;

@@ -135,7 +135,7 @@ export function leaderboard(
     where: o.where ?? {},
     metric,
     estimator:
-      `${metric === "pass_rate" ? "pass rate = passes / trials" : "mean GCPC"} per arm over its trajectories; ` +
+      `${metric === "pass_rate" ? "pass rate = passes / trials" : p.unweightedGcpc ? "mean weighted GCPC (Σ w·grade / Σ w)" : "mean GCPC"} per arm over its trajectories; ` +
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
     pairwise,
