@@ -12,6 +12,7 @@ Usage:
   gcpc import harbor DIR... --out STORE        import Harbor/SkillsBench trial folders
   gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
   gcpc import terminal-bench|tau2|inspect INPUT... --out STORE   import harness runs
+  gcpc import devai DIR | table FILE --out STORE   import graded / hierarchical rubric verdicts
   gcpc power STORE [options]          power of the paired ΔAUC, or with --a/--b of a two-arm comparison
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
@@ -106,6 +107,12 @@ gcpc import skillsbench-registry FILE.csv --out STORE [--benchmark NAME] [--form
 gcpc import terminal-bench DIR... --out STORE [--harness H] [--model M] [--name NAME] [--format ...]
 gcpc import tau2 RESULTS... [--judge-summaries FILE ...] --out STORE [--name NAME] [--format ...]
 gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X] --out STORE [--name NAME]
+gcpc import devai DIR [--weights FILE.csv] --out STORE
+gcpc import table FILE --out STORE --task COL (--item COL --label COL | --items COL,COL,...)
+    [--model COL] [--harness COL] [--condition COL] [--trial COL] [--trajectory COL]
+    [--judge NAME | --judge-column COL] [--reference-judge NAME] [--scale MIN:MAX]
+    [--not-applicable V,...] [--abstain V,...] [--skip-items ITEM,...] [--weights FILE]
+    [--outcome COL (--pass VALUE | --threshold X)] [--outcomes FILE] [--benchmark B] [--name N]
 
 harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
 outcome-level store: tasks, trajectories (condition from the path, outcome PASS when
@@ -132,6 +139,12 @@ inspect: .json and .eval logs (zip archives): a sample × epoch is a trajectory 
 names the scorer deciding PASS/FAIL (C/I, true/false, 1/0, or ≥ --threshold; default: a log's only scalar
 scorer); --items names a dict-valued scorer (each key an item: C/true/1 Yes, I/false/0 No, else Abstain);
 other scalar scorers become method scores.
+devai: the DevAI benchmark folder (judgment/<agent>/{human_as_a_judge,agent_as_a_judge/gray_box},
+devai/instances): an agent × task is a trajectory, a requirement an item (prerequisites, category as group);
+judges "human consensus" (reference) and "agent-as-a-judge (gray box)" (primary); outcome executed_successfully.
+table: per-item grades from any pipeline (CSV, TSV, Parquet, JSONL; .gz too), long (--item/--label) or wide
+(--items); --scale maps grades linearly to [0, 1], yes/no/true/false are 1/0; --outcomes is a table of
+trajectory attributes joined on --task (and --trajectory). Writes a schema_version 2 store.
 Every importer lists each input it cannot read (path and reason) on stderr and goes on; it exits 2 only
 when nothing imports, and never leaves a partial store.
 The new store is validated before it is kept; STORE must not exist or be empty.`,

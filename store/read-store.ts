@@ -66,7 +66,11 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     // References are checked on the rows that passed validation, so one run lists every kind of problem;
     // the judgments' own checks run in DuckDB, where their rows are.
     const primaryJudge = ctx.primaryJudge;
-    const { checks: judgmentChecks, labels, graded } = await judgmentsInDuckDB(ctx, tables, files, incomplete, {
+    const {
+      checks: judgmentChecks,
+      labels,
+      graded,
+    } = await judgmentsInDuckDB(ctx, tables, files, incomplete, {
       clean: () => problems.count === 0,
       rows: rowsCount.judgments ?? 0,
       options,

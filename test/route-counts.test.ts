@@ -58,7 +58,15 @@ test("a hand-counted run: 2 assertion items (Yes, Abstain), 2 other (No, not jud
     { route: "generated" },
   ];
   const c = routeCounts(items, "YAN.");
-  assert.deepEqual(c, { items: 4, assertion: 2, assertionYes: 1, assertionDecided: 1, otherYes: 0, otherDecided: 1, endpoint: 1 });
+  assert.deepEqual(c, {
+    items: 4,
+    assertion: 2,
+    assertionYes: 1,
+    assertionDecided: 1,
+    otherYes: 0,
+    otherDecided: 1,
+    endpoint: 1,
+  });
   // Plain: Yes 1 of decided 2 (the Abstain and the unjudged item are excluded).
   assert.deepEqual(countsOfVariant(c, "PASS", { propagation: false, endpoint: false }), {
     yes: 1,
@@ -102,5 +110,13 @@ test("the route counts table gives back each slot's counts", () => {
   const c = { items: 9, assertion: 4, assertionYes: 2, assertionDecided: 3, otherYes: 3, otherDecided: 3, endpoint: 1 };
   table.set(1, c);
   assert.deepEqual(table.at(1), c);
-  assert.deepEqual(table.at(0), { items: 0, assertion: 0, assertionYes: 0, assertionDecided: 0, otherYes: 0, otherDecided: 0, endpoint: 0 });
+  assert.deepEqual(table.at(0), {
+    items: 0,
+    assertion: 0,
+    assertionYes: 0,
+    assertionDecided: 0,
+    otherYes: 0,
+    otherDecided: 0,
+    endpoint: 0,
+  });
 });

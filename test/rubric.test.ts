@@ -8,7 +8,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { gradeAt, gradeChar, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
-import { countAfterOutcomeStep, PLAIN, routeCounts, countsOfVariant, gcpcOf } from "../analysis/scoring/official-outcome.js";
+import {
+  countAfterOutcomeStep,
+  PLAIN,
+  routeCounts,
+  countsOfVariant,
+  gcpcOf,
+} from "../analysis/scoring/official-outcome.js";
 import { gatedLabels, prerequisiteClosure } from "../analysis/scoring/gated-credit.js";
 import { cohenKappa, percentAgreement, twoCoderAlpha } from "../analysis/stats/two-coder-agreement.js";
 import { alphaFromUnits } from "../analysis/stats/krippendorff-alpha.js";
@@ -56,18 +62,21 @@ test("weighted graded GCPC = Σ w·grade / Σ w over applicable decided items (b
 });
 
 test("gated credit: an item counts only when its prerequisites hold, transitively", () => {
-  const items = [
-    { item_id: "A" },
-    { item_id: "B", prerequisites: ["A"] },
-    { item_id: "C", prerequisites: ["B"] },
-  ];
+  const items = [{ item_id: "A" }, { item_id: "B", prerequisites: ["A"] }, { item_id: "C", prerequisites: ["B"] }];
   const closure = prerequisiteClosure(items);
   assert.deepEqual(closure, [[], [0], [0, 1]]);
   assert.equal(gatedLabels("NYY", closure), "NNN", "A fails, so B and C (through B) get no credit");
   assert.equal(gatedLabels("YAY", closure), "YAN", "an Abstain prerequisite does not hold; an Abstain item stays");
   assert.equal(gatedLabels("-YY", closure), "-YY", "a not-applicable prerequisite is not required");
   assert.equal(gatedLabels(`Y${gradeChar(0.5)}Y`, closure), `Y${gradeChar(0.5)}N`, "partial credit does not hold");
-  assert.throws(() => prerequisiteClosure([{ item_id: "A", prerequisites: ["B"] }, { item_id: "B", prerequisites: ["A"] }]), /cycle/);
+  assert.throws(
+    () =>
+      prerequisiteClosure([
+        { item_id: "A", prerequisites: ["B"] },
+        { item_id: "B", prerequisites: ["A"] },
+      ]),
+    /cycle/,
+  );
 });
 
 test("Cohen's κ on the textbook table (Wikipedia: 20 / 5 / 10 / 15) is 0.4; percent agreement 0.7", () => {
@@ -80,13 +89,23 @@ test("Cohen's κ on the textbook table (Wikipedia: 20 / 5 / 10 / 15) is 0.4; per
 
 test("two-coder α equals the general α (alphaFromUnits) for nominal and interval data, and weights replicate units", () => {
   let seed = 7;
-  const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   const a = Array.from({ length: 60 }, () => Math.floor(rnd() * 4));
   const b = a.map((x) => (rnd() < 0.6 ? x : Math.floor(rnd() * 4)));
   for (const metric of ["nominal", "interval"] as const) {
     const units = a.map((x, i) => [x, b[i]]);
     const general = alphaFromUnits(units, metric);
-    assert.ok(Math.abs(twoCoderAlpha(a, b, a.map(() => 1), metric) - general) < 1e-12, metric);
+    assert.ok(
+      Math.abs(
+        twoCoderAlpha(
+          a,
+          b,
+          a.map(() => 1),
+          metric,
+        ) - general,
+      ) < 1e-12,
+      metric,
+    );
     // Weight 2 on unit 0 equals listing it twice.
     const twice = alphaFromUnits([units[0], ...units], metric);
     const w = a.map((_, i) => (i === 0 ? 2 : 1));
@@ -155,20 +174,59 @@ test("the committed DevAI and LLM-Rubric stores are what their import commands m
   const llm = join(dir, "llm");
   const common = ["--task", "text_id", "--trajectory", "text_id", "--scale", "1:4", "--model", "dialogue_system"];
   const first = await cli([
-    "import", "table", join(raw, "gpt-3.5-turbo-16k_real_evaluations_FIXED.tsv"), "--out", llm, ...common,
-    "--item", "criterion", "--label", "sample_llm", "--skip-items", "Q0", "--judge", "gpt-3.5-turbo-16k",
-    "--reference-judge", "human", "--outcomes", join(raw, "human_judges_real_convs_FIXED_ANON.tsv"),
-    "--outcome", "Q0", "--threshold", "3", "--benchmark", "llm-rubric",
-    "--name", "LLM-Rubric: rubric answers of humans and gpt-3.5-turbo-16k on 223 real dialogues",
+    "import",
+    "table",
+    join(raw, "gpt-3.5-turbo-16k_real_evaluations_FIXED.tsv"),
+    "--out",
+    llm,
+    ...common,
+    "--item",
+    "criterion",
+    "--label",
+    "sample_llm",
+    "--skip-items",
+    "Q0",
+    "--judge",
+    "gpt-3.5-turbo-16k",
+    "--reference-judge",
+    "human",
+    "--outcomes",
+    join(raw, "human_judges_real_convs_FIXED_ANON.tsv"),
+    "--outcome",
+    "Q0",
+    "--threshold",
+    "3",
+    "--benchmark",
+    "llm-rubric",
+    "--name",
+    "LLM-Rubric: rubric answers of humans and gpt-3.5-turbo-16k on 223 real dialogues",
   ]);
   assert.equal(first.code, 0, first.stderr);
   const second = await cli([
-    "import", "table", join(raw, "human_judges_real_convs_FIXED_ANON.tsv"), "--into", llm, ...common,
-    "--items", "Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8", "--not-applicable", "0", "--judge", "human",
-    "--outcome", "Q0", "--threshold", "3", "--benchmark", "llm-rubric",
+    "import",
+    "table",
+    join(raw, "human_judges_real_convs_FIXED_ANON.tsv"),
+    "--into",
+    llm,
+    ...common,
+    "--items",
+    "Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8",
+    "--not-applicable",
+    "0",
+    "--judge",
+    "human",
+    "--outcome",
+    "Q0",
+    "--threshold",
+    "3",
+    "--benchmark",
+    "llm-rubric",
   ]);
   assert.equal(second.code, 0, second.stderr);
-  for (const [made, committed] of [[devai, "data/real/devai"], [llm, "data/real/llm-rubric"]])
+  for (const [made, committed] of [
+    [devai, "data/real/devai"],
+    [llm, "data/real/llm-rubric"],
+  ])
     for (const t of ["tasks", "items", "trajectories", "judgments"]) {
       const a = (await readStore(made)).store as unknown as Record<string, unknown>;
       const b = (await readStore(join(repo, committed))).store as unknown as Record<string, unknown>;
@@ -197,8 +255,26 @@ function writeFormats(dir: string): string[] {
   return Object.keys(files).map((f) => join(dir, f));
 }
 
-const TABLE_ARGS = ["--task", "task", "--trajectory", "run", "--item", "item", "--label", "grade", "--scale", "1:4",
-  "--not-applicable", "0", "--outcome", "passed", "--pass", "yes", "--judge", "j"];
+const TABLE_ARGS = [
+  "--task",
+  "task",
+  "--trajectory",
+  "run",
+  "--item",
+  "item",
+  "--label",
+  "grade",
+  "--scale",
+  "1:4",
+  "--not-applicable",
+  "0",
+  "--outcome",
+  "passed",
+  "--pass",
+  "yes",
+  "--judge",
+  "j",
+];
 
 test("import table: CSV, TSV.gz, JSONL and CSV.gz give the same store; grades mapped linearly, 0 not applicable", async () => {
   const dir = tempDir("gcpc-table-");
@@ -216,13 +292,19 @@ test("import table: CSV, TSV.gz, JSONL and CSV.gz give the same store; grades ma
     ["r1", "r2", "r3"].map((id) => p.metrics.get(id)!.gcpc),
     [1, 0.5, 0],
   );
-  assert.deepEqual(p.trajectories.map((t) => t.outcome), ["PASS", "FAIL", "FAIL"]);
+  assert.deepEqual(
+    p.trajectories.map((t) => t.outcome),
+    ["PASS", "FAIL", "FAIL"],
+  );
   // Parquet: the same table written by DuckDB-free means is not at hand here; the store's own Parquet
   // judgments (graded, with a NotApplicable) read back to the same scores through the SQL path.
   const pq = join(dir, "pq");
   await writeStore(pq, (await storeRows(join(dir, "s0"))).store, "parquet");
   const back = prepareStore((await readStore(pq)).store);
-  assert.deepEqual(["r1", "r2", "r3"].map((id) => back.metrics.get(id)!.gcpc), [1, 0.5, 0]);
+  assert.deepEqual(
+    ["r1", "r2", "r3"].map((id) => back.metrics.get(id)!.gcpc),
+    [1, 0.5, 0],
+  );
   const wide = join(dir, "wide.csv");
   writeFileSync(wide, "run,task,q1,q2,passed\nr1,t1,4,0,yes\nr2,t1,2,3,no\nr3,t2,1,,no\n");
   const out = join(dir, "w");
@@ -230,7 +312,10 @@ test("import table: CSV, TSV.gz, JSONL and CSV.gz give the same store; grades ma
   const res = await cli(["import", "table", wide, "--out", out, "--format", "jsonl", ...args, "--items", "q1,q2"]);
   assert.equal(res.code, 0, res.stderr);
   const w = prepareStore((await readStore(out)).store);
-  assert.deepEqual(["r1", "r2", "r3"].map((id) => w.metrics.get(id)!.gcpc), [1, 0.5, 0]);
+  assert.deepEqual(
+    ["r1", "r2", "r3"].map((id) => w.metrics.get(id)!.gcpc),
+    [1, 0.5, 0],
+  );
 });
 
 test("import table: a bad cell names file, row and column, exits non-zero and writes nothing", async () => {
@@ -287,8 +372,14 @@ test("a store naming schema_version 1 (or none) that uses version 2's fields is 
   };
   await writeStore(join(dir, "s"), store, "jsonl");
   await assert.rejects(readStore(join(dir, "s")), (e: Error) => {
-    assert.match(e.message + JSON.stringify(e), /items\.jsonl, line 1, field \\?"weight\\?": weight needs \\?"schema_version\\?": 2/);
-    assert.match(e.message + JSON.stringify(e), /judgments\.jsonl, field \\?"grade\\?": grades or NotApplicable labels need/);
+    assert.match(
+      e.message + JSON.stringify(e),
+      /items\.jsonl, line 1, field \\?"weight\\?": weight needs \\?"schema_version\\?": 2/,
+    );
+    assert.match(
+      e.message + JSON.stringify(e),
+      /judgments\.jsonl, field \\?"grade\\?": grades or NotApplicable labels need/,
+    );
     return true;
   });
 });
