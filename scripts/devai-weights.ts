@@ -1,7 +1,8 @@
 // Item weights for the vendored DevAI store (data/real/devai), by a stated rule of ours, not upstream's: a
 // requirement weighs 1 + the number of the task's requirements that depend on it, directly or transitively
 // (a requirement others build on carries more of the task). DevAI itself gives no weights.
-//   node --import tsx scripts/devai-weights.ts data/real/raw/devai/benchmark/devai/instances > data/real/raw/devai/weights.csv
+//   node --import tsx scripts/devai-weights.ts data/real/raw/devai/benchmark/devai/instances \
+//     > data/real/raw/devai/weights.csv
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 

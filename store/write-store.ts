@@ -25,6 +25,9 @@ export type WriteFormat = "parquet" | "jsonl";
  * half-written store. Refuses to overwrite a non-empty folder.
  * Parquet is written by DuckDB with explicit column types (stable schema).
  */
+/** The columns schema_version 2 added (docs/verdict-store.md). */
+const V2_COLUMNS = new Set(["weight", "prerequisites", "group", "grade", "raw"]);
+
 export async function writeStore(
   out: string,
   store: Store,
@@ -44,7 +47,12 @@ export async function writeStore(
       if (!rows || rows.length === 0) continue; // absent, not empty: an empty file is invalid input
       if (format === "jsonl")
         writeFileSync(join(tmp, `${table}.jsonl`), `${rows.map((r) => JSON.stringify(dropNulls(r))).join("\n")}\n`);
-      else await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(columns[table]), duck?.conn);
+      else {
+        // schema_version 2's optional columns are written only when a row uses them: a version 1 store's
+        // Parquet files stay as they were, column for column.
+        const used = columns[table].filter((c) => !V2_COLUMNS.has(c.name) || rows.some((r) => r[c.name] != null));
+        await writeParquet(join(tmp, `${table}.parquet`), rows, duckdbColumns(used), duck?.conn);
+      }
     }
     if (existsSync(out)) rmSync(out, { recursive: true });
     renameSync(tmp, out);

@@ -86,7 +86,7 @@ test("--into: a CSV store, a missing store, --format and another importer's flag
   assert.match(r3.stderr, /--format applies to --out/);
   const r4 = await cli(["import", "tau2", sft, "--out", join(dir, "x"), "--items", "checklist"]);
   assert.equal(r4.code, 2);
-  assert.match(r4.stderr, /--items applies to import inspect, not import tau2/);
+  assert.match(r4.stderr, /--items applies to import inspect, import table, not import tau2/);
   const r5 = await cli(["import", "tau2", sft, "--out", join(dir, "x"), "--into", csv]);
   assert.equal(r5.code, 2);
 });

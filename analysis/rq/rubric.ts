@@ -107,7 +107,8 @@ function creditComparison(p: PreparedStore, settings: BootstrapSettings): Credit
     pairs: figures,
     best: bestCredit(figures),
     estimator:
-      "paired ΔAUC as RQ1's (same trajectories, both AUCs on each task-clustered draw); p: Obuchowski's paired clustered test, Holm-adjusted over the pairs",
+      "paired ΔAUC as RQ1's (same trajectories, both AUCs on each task-clustered draw); " +
+      "p: Obuchowski's paired clustered test, Holm-adjusted over the pairs",
   };
 }
 

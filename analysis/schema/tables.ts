@@ -118,7 +118,9 @@ function checkGradedLabel(
     ctx.addIssue({
       code: "custom",
       path: ["grade"],
-      message: `grade ${v.grade} contradicts label ${v.label} (Yes is grade 1, No is grade 0; Abstain and NotApplicable carry no grade)`,
+      message:
+        `grade ${v.grade} contradicts label ${v.label} ` +
+        "(Yes is grade 1, No is grade 0; Abstain and NotApplicable carry no grade)",
     });
 }
 

@@ -17,7 +17,8 @@ function creditSection(rubric: RubricResult, ctx: SectionContext): Section {
   const title = "Checklist credit: plain, weighted and gated against the outcome";
   const base =
     "Plain credit = mean grade over the applicable decided items (the paper's GCPC when every grade is Yes/No); " +
-    "weighted = Σ w·grade / Σ w; gated: an item counts only when its prerequisites hold (Yes or not applicable), transitively.";
+    "weighted = Σ w·grade / Σ w; gated: an item counts only when its prerequisites hold (Yes or not applicable), " +
+    "transitively.";
   if (!("credits" in c))
     return {
       id: "rubric_credit",
@@ -39,7 +40,8 @@ function creditSection(rubric: RubricResult, ctx: SectionContext): Section {
     ];
   });
   const best = c.best
-    ? ` Highest AUC: ${c.best.method}${c.best.separated ? ", separated from every other credit (Holm p < 0.05)" : ", not separated from every other credit at Holm p < 0.05"}.`
+    ? ` Highest AUC: ${c.best.method}, ${c.best.separated ? "" : "not "}separated from every other credit ` +
+      `${c.best.separated ? "(Holm p < 0.05)" : "at Holm p < 0.05"}.`
     : "";
   return {
     id: "rubric_credit",
@@ -97,7 +99,9 @@ function judgeSections(rubric: RubricResult, ctx: SectionContext): Section[] {
     {
       id: "rubric_judge_auc",
       title: "Plain GCPC from each judge's labels against the outcome, paired",
-      caption: `The same trajectories scored from the reference's labels (a) and the judge's (b); paired ΔAUC as RQ1's, ${ctx.bootHeadline}; p: Obuchowski's paired clustered test.${ctx.synthetic}`,
+      caption:
+        "The same trajectories scored from the reference's labels (a) and the judge's (b); paired ΔAUC as RQ1's, " +
+        `${ctx.bootHeadline}; p: Obuchowski's paired clustered test.${ctx.synthetic}`,
       columns: ["a vs b", "AUC a", "AUC b", "ΔAUC [95% CI]", "trajectories", "p"],
       rows: aucRows,
     },

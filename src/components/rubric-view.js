@@ -27,9 +27,14 @@ function creditView(c) {
         },
   );
   const best = c.best
-    ? html` Highest AUC: <strong>${c.best.method}</strong>${c.best.separated ? ", separated from every other credit (Holm p < 0.05)" : ", not separated from every other credit at Holm p < 0.05"}.`
+    ? html` Highest AUC: <strong>${c.best.method}</strong>, ${c.best.separated ? "" : "not "}separated from every
+        other credit ${c.best.separated ? "(Holm p < 0.05)" : "at Holm p < 0.05"}.`
     : "";
-  return html`<h3>Plain, weighted and gated credit against the outcome</h3><div class="scroll-x">${Inputs.table(rows, { layout: "auto" })}</div><p>Plain = mean grade over the applicable decided items; weighted = Σ w·grade / Σ w; gated: an item counts only when its prerequisites hold, transitively. ${c.estimator}.${best}</p>`;
+  const table = Inputs.table(rows, { layout: "auto" });
+  return html`<h3>Plain, weighted and gated credit against the outcome</h3>
+    <div class="scroll-x">${table}</div>
+    <p>Plain = mean grade over the applicable decided items; weighted = Σ w·grade / Σ w; gated: an item counts only
+    when its prerequisites hold, transitively. ${c.estimator}.${best}</p>`;
 }
 
 function judgesView(judges) {
@@ -49,9 +54,15 @@ function judgesView(judges) {
   const auc = judges.map((j) =>
     j.auc.available === false
       ? html`<p>Per-judge AUC not available: ${j.auc.reason}.</p>`
-      : html`<p>GCPC from the reference's (${j.reference}) labels: AUC <strong>${f3(j.auc.auc_a)}</strong>; from ${j.judge}'s: <strong>${f3(j.auc.auc_b)}</strong>; paired ΔAUC ${f3(j.auc.delta)} ${ci3(j.auc.ci)}, Obuchowski p ${fmtP(j.auc.test.p)} (${j.auc.n} trajectories).</p>`,
+      : html`<p>GCPC from the reference's (${j.reference}) labels: AUC <strong>${f3(j.auc.auc_a)}</strong>;
+          from ${j.judge}'s: <strong>${f3(j.auc.auc_b)}</strong>; paired ΔAUC ${f3(j.auc.delta)} ${ci3(j.auc.ci)},
+          Obuchowski p ${fmtP(j.auc.test.p)} (${j.auc.n} trajectories).</p>`,
   );
-  return html`<h3>Judges against the reference judge, item by item</h3><div class="scroll-x">${Inputs.table(rows, { layout: "auto", rows: 14 })}</div><p>Units: (trajectory, item) both judges decided (Abstain and not applicable left out); κ with the grades as categories; task-clustered percentile intervals.</p>${auc}`;
+  const table = Inputs.table(rows, { layout: "auto", rows: 14 });
+  return html`<h3>Judges against the reference judge, item by item</h3>
+    <div class="scroll-x">${table}</div>
+    <p>Units: (trajectory, item) both judges decided (Abstain and not applicable left out); κ with the grades as
+    categories; task-clustered percentile intervals.</p>${auc}`;
 }
 
 /** The two views of a store's `rubric` result (report.rubric), or "" for a store without one. */

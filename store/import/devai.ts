@@ -107,16 +107,20 @@ class DevaiRead {
   notes(agents: number): string[] {
     const t = this.trajectories;
     return [
-      `${agents} agents × ${this.tasks.length} tasks; judges: "${HUMAN_JUDGE}" (reference) and "${AGENT_JUDGE}" (primary)`,
+      `${agents} agents × ${this.tasks.length} tasks; ` +
+        `judges: "${HUMAN_JUDGE}" (reference) and "${AGENT_JUDGE}" (primary)`,
       `outcome: executed_successfully of the human files (${t.filter((x) => x.outcome).length} binary, ` +
-        `${t.filter((x) => !x.outcome).length} without one); satisfied_all_requirements is not used (computed from the items)`,
-      `item text from devai/instances; ${this.textDiffers} verdicts' criteria differ from it in wording (joined on requirement_id)`,
+        `${t.filter((x) => !x.outcome).length} without one); ` +
+        "satisfied_all_requirements is not used (computed from the items)",
+      `item text from devai/instances; ${this.textDiffers} verdicts' criteria differ from it in wording ` +
+        "(joined on requirement_id)",
       ...(this.selfPrerequisites
         ? [`${this.selfPrerequisites} requirement(s) listed themselves as a prerequisite: that entry is dropped`]
         : []),
       ...(this.added.length
         ? [
-            `${this.added.length} item(s) defined only in the judgment files, taken from them: ${[...new Set(this.added)].join(", ")}`,
+            `${this.added.length} item(s) defined only in the judgment files, taken from them: ` +
+              [...new Set(this.added)].join(", "),
           ]
         : []),
     ];

@@ -303,12 +303,17 @@ function assemble(run: TableImport, spec: TableSpec, t: UserTable): { store: Sto
   };
   const count = (f: (j: Judgment) => boolean) => run.judgments.filter(f).length;
   const notes = [
-    `${t.rows.length} rows of ${t.file}: ${run.judgments.length} labels (${count((j) => j.grade !== undefined)} graded, ` +
-      `${count((j) => j.label === "NotApplicable")} not applicable, ${count((j) => j.label === "Abstain")} abstain); grades on ${scale}`,
-    `judges: ${judges.join(", ")}; outcome: ${spec.outcome ? `${spec.outcome} ${spec.pass !== undefined ? `= ${spec.pass}` : `≥ ${spec.threshold}`}` : "none"}`,
+    `${t.rows.length} rows of ${t.file}: ${run.judgments.length} labels ` +
+      `(${count((j) => j.grade !== undefined)} with a grade, ` +
+      `${count((j) => j.label === "NotApplicable")} not applicable, ` +
+      `${count((j) => j.label === "Abstain")} abstain); grades on ${scale}`,
+    `judges: ${judges.join(", ")}; outcome: ${outcomeRule(spec)}`,
   ];
   return { store, notes };
 }
+
+const outcomeRule = (spec: TableSpec) =>
+  !spec.outcome ? "none" : `${spec.outcome} ${spec.pass !== undefined ? `= ${spec.pass}` : `≥ ${spec.threshold}`}`;
 
 /** The options of `gcpc import table`, checked; usage problems are InputErrors. */
 export function tableSpec(values: ImporterValues): TableSpec {

@@ -97,6 +97,9 @@ interface Arm {
  * pairs), bootstrap rank intervals (every arm re-ranked on each draw of the tasks), simultaneous rank sets
  * (Mogstad et al. 2024), and the tie groups the data cannot separate.
  */
+/** What the GCPC of an arm is: the weighted form in a store whose items carry weights. */
+const gcpcName = (p: PreparedStore) => (p.unweightedGcpc ? "mean weighted GCPC (Σ w·grade / Σ w)" : "mean GCPC");
+
 export function leaderboard(
   p: PreparedStore,
   o: {
@@ -135,7 +138,7 @@ export function leaderboard(
     where: o.where ?? {},
     metric,
     estimator:
-      `${metric === "pass_rate" ? "pass rate = passes / trials" : p.unweightedGcpc ? "mean weighted GCPC (Σ w·grade / Σ w)" : "mean GCPC"} per arm over its trajectories; ` +
+      `${metric === "pass_rate" ? "pass rate = passes / trials" : gcpcName(p)} per arm over its trajectories; ` +
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
     pairwise,
