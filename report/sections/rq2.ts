@@ -33,13 +33,16 @@ export function rq2Sections(ctx: SectionContext): Section[] {
       id: "rq2_reliability",
       title: "RQ2: human reliability and ratings by outcome",
       caption:
-        "Krippendorff α: interval for Q1 ratings (coders = annotators), nominal for Q3 labels " +
-        `(Abstain a category).${synthetic}`,
+        "Krippendorff α: interval for Q1 ratings (coders = annotators), " +
+        `${q3Interval(r.rq2) ? Q3_INTERVAL : "nominal for Q3 labels (Abstain a category)"}.${synthetic}`,
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: reliabilityRows(ctx, r.rq2),
     },
   ];
 }
+
+const Q3_INTERVAL = "interval over the Q3 grades (Abstain and not applicable missing)";
+const q3Interval = (rq2: AnalysisReport["rq2"]) => "alpha" in rq2.alpha_q3 && rq2.alpha_q3.metric === "interval";
 
 function reliabilityRows(ctx: SectionContext, rq2: AnalysisReport["rq2"]): Cell[][] {
   const { alpha_q1: a1, alpha_q3: a3, q1_by_outcome: q1o, q3_judge_agreement: q3j } = rq2;
@@ -55,7 +58,7 @@ function reliabilityRows(ctx: SectionContext, rq2: AnalysisReport["rq2"]): Cell[
     row(
       ctx,
       [
-        "α Q3 (nominal)",
+        "alpha" in a3 && a3.metric === "interval" ? "α Q3 (interval, over grades)" : "α Q3 (nominal)",
         "alpha" in a3 ? `${f3(a3.alpha)} (${a3.pairable_units} doubly rated items)` : notAvailable(a3),
       ],
       "rq2.alpha_q3",
