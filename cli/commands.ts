@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
   DEFAULT_SETTINGS,
+  headlineRule,
   INTERVAL_METHODS,
   type BootstrapSettings,
 } from "../analysis/estimates/bootstrap-interval.js";
@@ -159,7 +160,7 @@ export function reportText(
   return renderMarkdown(
     reportSections(report, paper),
     `# GCPC report: ${name}${synthetic}\n\n` +
-      `Seed ${settings.seed}; ${settings.headline_resamples} resamples per RQ1 AUC and ΔAUC interval, ` +
+      `Seed ${settings.seed}; RQ1 AUC and ΔAUC intervals: ${headlineRule(settings)} resamples; ` +
       `${settings.resamples} per other interval.${paperNote}`,
   );
 }

@@ -1,5 +1,5 @@
 import type { Store, StoreFrame } from "../schema/store.js";
-import { DEFAULT_SETTINGS, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
+import { DEFAULT_SETTINGS, headlineRule, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
 import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
 import { rq1Plan, type Rq1Result } from "./rq1-discrimination.js";
@@ -118,7 +118,7 @@ export function analyzePrepared(
   const rq5 = rq5Reliability(p, settings);
   progress(
     `RQ1 discrimination, binary outcomes, RQ3 and RQ4 intervals: ${jobCount} jobs ` +
-      `(${settings.headline_resamples} resamples per RQ1 interval, ${settings.resamples} per uplift row)`,
+      `(RQ1 intervals ${headlineRule(settings)}; ${settings.resamples} per uplift row)`,
   );
   // Help with both batches before waiting on either: the worker may still be on RQ1's last job.
   rq1Pending.help();

@@ -1,3 +1,4 @@
+import { headlineRule } from "../../analysis/estimates/bootstrap-interval.js";
 import { max, min } from "d3";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, f3, pct } from "../format.js";
@@ -41,7 +42,8 @@ export function sectionContext(report: AnalysisReport, paper?: PaperFigures): Se
   const bootOf = (n: number) =>
     `${n} task-clustered bootstrap resamples, ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
   const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
-  return { report, paper, boot: bootOf(s.resamples), bootHeadline: bootOf(s.headline_resamples), synthetic };
+  const headlineBoot = `${headlineRule(s)} task-clustered bootstrap resamples, ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
+  return { report, paper, boot: bootOf(s.resamples), bootHeadline: headlineBoot, synthetic };
 }
 
 /** Our value of a figure the paper prints (from the tidy rows, once per report), for its calibration mark. */
