@@ -20,6 +20,8 @@ const runner: JobRunner = {
         const t0 = performance.now();
         const result = runJob(job);
         timed.push({ job, seconds: (performance.now() - t0) / 1000 });
+        const used = (result as { bootstrap?: { resamples?: number } | null }).bootstrap?.resamples;
+        if (typeof used === "number") drawnOf.set(job, used);
         return result;
       }));
     return { help: () => void run(), wait: run };
@@ -29,7 +31,9 @@ const { store } = await readStore(process.argv[2]);
 analyzeStore(store, DEFAULT_SETTINGS, { runner });
 /** Task indices a job's bootstraps draw: resamples × clusters each (the few redraws aside). */
 function indicesDrawn(job: AnalysisJob): number {
-  const r = job.settings.resamples;
+  // A headline job draws `escalate_from` resamples unless its endpoints were too rough (the draws rule,
+  // analysis/estimates/bootstrap-interval.ts): counted from the result when it says, else the first count.
+  const r = drawnResamples(job);
   switch (job.kind) {
     case "auc": {
       // The pooled AUC's draws, and the within-task AUC's over every task too (analysis/rq/common.ts), when
@@ -45,6 +49,10 @@ function indicesDrawn(job: AnalysisJob): number {
     case "separation":
       return r * job.sums.nPass.length;
   }
+}
+const drawnOf = new Map<AnalysisJob, number>();
+function drawnResamples(job: AnalysisJob): number {
+  return drawnOf.get(job) ?? job.settings.escalate_from ?? job.settings.resamples;
 }
 const byKind: Record<string, { jobs: number; seconds: number; indices: number }> = {};
 let seconds = 0;
