@@ -12,6 +12,8 @@ import { WithinTaskAuc } from "../analysis/stats/within-task-auc.js";
 // The report's own plans hand their jobs to this runner, which runs each batch here, one job after another,
 // timing each: the jobs are the report's, whatever plans it has.
 const timed: { job: AnalysisJob; seconds: number }[] = [];
+/** The resamples each job drew, from its result's descriptor (the draws rule may draw fewer than planned). */
+const drawnOf = new Map<AnalysisJob, number>();
 const runner: JobRunner = {
   submit(jobs) {
     let results: JobResult[] | undefined;
@@ -50,7 +52,6 @@ function indicesDrawn(job: AnalysisJob): number {
       return r * job.sums.nPass.length;
   }
 }
-const drawnOf = new Map<AnalysisJob, number>();
 function drawnResamples(job: AnalysisJob): number {
   return drawnOf.get(job) ?? job.settings.escalate_from ?? job.settings.resamples;
 }
