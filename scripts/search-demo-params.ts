@@ -33,6 +33,11 @@ const RANGES: Record<string, [number, number]> = {
   skillOutcomeCoupling: [0.2, 1],
   judgeFlip: [0, 0.02],
   skillEffectMean: [0, 0.4],
+  // the within-pair coupling (demo-populations.ts, pairCoupling): 0 in MODEL until a search places it
+  skillLogDamping: [0, 1],
+  transitionLogShiftUp: [0, 4],
+  transitionLogShiftDown: [0, 4],
+  transitionLogShiftSd: [0, 1],
 };
 const TARGETS: [string, number, number][] = [
   // name, paper value, weight

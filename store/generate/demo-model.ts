@@ -28,6 +28,13 @@ export const MODEL = {
   skillOutcomeCoupling: 0.969,
   skillEffectShare: 0.409, // share of cells where the skill matters a lot (mixture component)
   skillEffectLargeSd: 1.35,
+  // Within-pair coupling (demo-populations.ts, pairCoupling): the share of the skill's log effect removed from a
+  // curated trajectory, and the log shift of a pair whose outcome changed, m ~ |N(up or down, sd)|, up on
+  // FAIL→PASS, down on PASS→FAIL (paper §5, Figure 5: the items move with the outcome).
+  skillLogDamping: 0,
+  transitionLogShiftUp: 0,
+  transitionLogShiftDown: 0,
+  transitionLogShiftSd: 0,
   trajectoryNoiseSd: 0.125,
   passThreshold: 0.115,
   hiddenFailureShare: 0.063,

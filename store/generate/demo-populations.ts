@@ -49,6 +49,8 @@ export class DemoPopulation {
   constructor(
     readonly M: DemoModel,
     readonly r: DemoRandom,
+    /** The within-pair coupling's own stream (runCell): its draws do not move the main stream's. */
+    readonly coupling: DemoRandom = r,
   ) {}
 
   /** A task with its frozen checklist; item difficulty and evidence visibility are drawn per item. */
@@ -182,16 +184,19 @@ export class DemoPopulation {
     const cellSkill =
       task.skill + r.normal() * (r.uniform() < M.skillEffectShare ? M.skillEffectLargeSd : M.skillEffectCellSd);
     const ids: string[] = [];
+    let without: "PASS" | "FAIL" | undefined; // the `none` trajectory's outcome, when binary
     for (const condition of conditions) {
       const id = `${task.id}-k${pad(c + 1)}-${condition === "none" ? "n" : condition === "curated" ? "c" : "s"}1`;
       const skill = condition === "curated" ? cellSkill : condition === "self_generated" ? cellSkill * 0.2 : 0;
       const noise = r.normal() * M.trajectoryNoiseSd;
       const z = -task.difficulty + combo.ability + skill * M.skillOutcomeCoupling + noise; // what the verifier judges
-      const zLog = -task.difficulty + combo.ability + skill + noise + style; // what the execution log shows
-      this.latent.set(id, zLog);
+      let zLog = -task.difficulty + combo.ability + skill + noise + style; // what the execution log shows
       const nonBinary = r.uniform() < M.nonBinaryShare;
       const pass =
         z + verifierShift + r.normal() * M.outcomeNoiseSd > M.passThreshold && !(r.uniform() < M.hiddenFailureShare);
+      if (condition === "none" && !nonBinary) without = pass ? "PASS" : "FAIL";
+      if (condition === "curated" && !nonBinary && without) zLog += this.pairCoupling(without, pass, skill);
+      this.latent.set(id, zLog);
       this.trajectories.push({
         trajectory_id: id,
         task_id: task.id,
@@ -210,6 +215,22 @@ export class DemoPopulation {
       ids.push(id);
     }
     return ids;
+  }
+
+  /**
+   * Within-pair coupling of the log to the outcome (data/README.md): the curated trajectory's log latent keeps
+   * (1 − skillLogDamping) of the skill's effect, and when adding the skill turned FAIL into PASS it rises by
+   * m ~ |N(transitionLogShiftUp, transitionLogShiftSd)|, when it turned PASS into FAIL it falls by
+   * m ~ |N(transitionLogShiftDown, transitionLogShiftSd)|, drawn from the coupling's own stream (so every other
+   * draw of the demo is the one it was).
+   */
+  private pairCoupling(without: "PASS" | "FAIL", pass: boolean, skill: number): number {
+    const M = this.M;
+    const damped = -M.skillLogDamping * skill;
+    if ((without === "FAIL") === !pass) return damped; // the outcome did not change
+    const mean = pass ? M.transitionLogShiftUp : M.transitionLogShiftDown;
+    const m = Math.abs(mean + this.coupling.normal() * M.transitionLogShiftSd);
+    return damped + (pass ? m : -m);
   }
 
   /** Duplicates: a second id for the same execution log (same hash, same labels). */

@@ -9,8 +9,9 @@ export class DemoRandom {
   readonly uniform: () => number;
   private readonly shuffle: <T>(xs: T[]) => T[];
 
-  constructor(seed: number) {
-    this.uniform = seedrandom(`gcpc-demo:${seed}`);
+  /** `stream` names a second stream of the same seed (its draws leave the main stream's order untouched). */
+  constructor(seed: number, stream?: string) {
+    this.uniform = seedrandom(stream ? `gcpc-demo:${seed}:${stream}` : `gcpc-demo:${seed}`);
     // Fisher–Yates with our generator (d3.shuffler): a comparator that returns random signs is biased
     // and depends on the engine's sort algorithm, which would break seed reproducibility across engines.
     this.shuffle = shuffler(this.uniform);
