@@ -49,7 +49,41 @@ test("on the demo, every calibrated figure's mark matches its distance to the pa
     checked++;
   }
   assert.ok(checked >= 15, `${checked} calibrated figures checked`);
-  // The RQ3 medians (0 on the demo, paper +0.227 and −0.222) are the case that went unnoticed.
+  // The RQ3 medians (0 on the demo before the within-pair coupling, paper +0.227 and −0.222) are the case that
+  // went unnoticed; they now land within ±0.05 and say "calibrated".
   const md = renderMarkdown(reportSections(report, paper), "");
-  assert.match(md, /0\.227 \(calibration target missed \(\\\|Δ\\\| 0\.227 > 0\.05\)/);
+  assert.match(md, /\| 0\.227 \(calibrated/);
+  // Which calibrated figures miss on the demo is pinned: a change that moves another one out is noticed.
+  const missed = [...CALIBRATED_FIGURES].filter((id) => {
+    const estimate = seen.get(id);
+    const target = paper.figures[id]?.value;
+    return (
+      typeof estimate === "number" &&
+      target !== undefined &&
+      Math.abs(estimate - target) > calibrationTolerance(id) + 1e-12
+    );
+  });
+  assert.deepEqual(missed.sort(), [
+    "rq4.abstention.forced",
+    "rq4.outcome_step.both",
+    "rq4.outcome_step.none",
+    "rq4.outcome_step.propagation",
+  ]);
+});
+
+test("the demo tells the paper's RQ3 story: transition medians and FAIL→FAIL shares within tolerance", async () => {
+  const { store } = await readStore(join(repo, "data/demo"));
+  const report = analyzeStore(store, { ...DEFAULT_SETTINGS, resamples: 400, headline_resamples: 400 });
+  const t = (group: string) => report.rq3.transitions.find((x) => x.group === group)!;
+  for (const [group, target] of [
+    ["FAIL→PASS", 0.227],
+    ["PASS→FAIL", -0.222],
+  ] as const) {
+    const x = t(group);
+    assert.ok(Math.abs(x.median_delta! - target) <= 0.05, `${group} median ${x.median_delta} vs ${target}`);
+    assert.ok(x.median_delta_ci && x.median_delta_ci[0] < x.median_delta_ci[1], `${group}: a non-degenerate CI`);
+    assert.ok(!x.bootstrap?.degenerate?.includes("median"), `${group}: median not degenerate`);
+  }
+  assert.ok(Math.abs(t("FAIL→FAIL").improved_share! - 0.209) <= 0.04);
+  assert.ok(Math.abs(t("FAIL→FAIL").regressed_share! - 0.187) <= 0.04);
 });

@@ -15,54 +15,54 @@ export const MODEL = {
   tasksPerCombo: 29,
   missingSideShare: 0.04, // cells where one condition was not run
   selfGeneratedShare: 0.12,
-  taskDifficultySd: 0.624,
+  taskDifficultySd: 0.5,
   modelAbilitySd: 0.5,
-  skillEffectMean: 0.195, // curated skill shift of z, per task mean
+  skillEffectMean: 0.202, // curated skill shift of z, per task mean
   skillEffectTaskSd: 0.35,
-  skillEffectCellSd: 0.041,
+  skillEffectCellSd: 0.058,
   // per (configuration, task) shift of what the log shows, shared by both conditions, unseen by the verifier
-  logStyleSd: 0.13,
-  cellItemNoiseSd: 1.96, // per (configuration × task, item) persistent offset shared by both conditions
+  logStyleSd: 0.423,
+  cellItemNoiseSd: 1.846, // per (configuration × task, item) persistent offset shared by both conditions
   // how much of the skill's effect on the execution reaches the verified outcome (paper §1: skills can change
   // execution without changing the outcome)
-  skillOutcomeCoupling: 0.969,
-  skillEffectShare: 0.409, // share of cells where the skill matters a lot (mixture component)
-  skillEffectLargeSd: 1.35,
+  skillOutcomeCoupling: 0.984,
+  skillEffectShare: 0.388, // share of cells where the skill matters a lot (mixture component)
+  skillEffectLargeSd: 0.975,
   // Within-pair coupling (demo-populations.ts, pairCoupling): the share of the skill's log effect removed from a
   // curated trajectory, and the log shift of a pair whose outcome changed, m ~ |N(up or down, sd)|, up on
   // FAIL→PASS, down on PASS→FAIL (paper §5, Figure 5: the items move with the outcome).
-  skillLogDamping: 0,
-  transitionLogShiftUp: 0,
-  transitionLogShiftDown: 0,
-  transitionLogShiftSd: 0,
-  trajectoryNoiseSd: 0.125,
-  passThreshold: 0.115,
-  hiddenFailureShare: 0.063,
-  cellOutcomeShiftSd: 0, // per (configuration, task) shift of the outcome only, shared by both conditions
+  skillLogDamping: 0.542,
+  transitionLogShiftUp: 2.573,
+  transitionLogShiftDown: 1.118,
+  transitionLogShiftSd: 0.318,
+  trajectoryNoiseSd: 0.115,
+  passThreshold: 0.147,
+  hiddenFailureShare: 0.067,
+  cellOutcomeShiftSd: 0.366, // per (configuration, task) shift of the outcome only, shared by both conditions
   // where the transfer benchmarks' FAIL trajectories sit relative to item difficulty
   transferBaseShift: 0.3,
   /** Outcome noise: the verifier sees the artifact, the log does not reveal all of it. */
-  outcomeNoiseSd: 0.2,
-  itemDifficultySd: 0.476,
-  itemDifficultyMean: -1.5,
-  itemNoiseSd: 0.053,
-  itemTaskOffsetSd: 0.18, // per-task shift of all item difficulties (checklist easiness, unrelated to passing)
-  evidenceHighShare: 0.625, // share of items whose evidence is usually visible in the log
-  evidenceHigh: 0.945,
+  outcomeNoiseSd: 0.354,
+  itemDifficultySd: 0.302,
+  itemDifficultyMean: -1.357,
+  itemNoiseSd: 0.05,
+  itemTaskOffsetSd: 0.431, // per-task shift of all item difficulties (checklist easiness, unrelated to passing)
+  evidenceHighShare: 0.665, // share of items whose evidence is usually visible in the log
+  evidenceHigh: 0.956,
   evidenceLow: 0.033,
   evidenceBeta: [3, 2] as [number, number], // per-trajectory evidence share, used only when evidenceHighShare = 0
   judgeFlip: 0.018,
-  holisticNoiseSd: 1.288,
-  baselineTaskBiasSd: 1.392, // per-(task, method) bias of the log-only baselines: a judge's task-specific leniency
+  holisticNoiseSd: 1.64,
+  baselineTaskBiasSd: 1.604, // per-(task, method) bias of the log-only baselines: a judge's task-specific leniency
   baselineNoiseSd: { generic: 1.95, tick: 2.2, tick_adapted: 2.0 } as Record<string, number>,
   baselineCoverage: { holistic: 0.93, generic: 0.82, tick: 0.7, tick_adapted: 0.7 } as Record<string, number>,
   nonBinaryShare: 0.03,
   duplicateShare: 0.03,
   zeroEvidenceShare: 0.015,
-  humanRatingNoiseSd: 0.8,
-  humanSharedNoiseSd: 1.036, // what the log shows all annotators alike
-  directedRerunFlip: 0.043,
-  secondJudgeFlip: 0.156,
+  humanRatingNoiseSd: 1,
+  humanSharedNoiseSd: 1.286, // what the log shows all annotators alike
+  directedRerunFlip: 0.044,
+  secondJudgeFlip: 0.157,
   replacementAfter: { No: 0.735, Abstain: 0.046, Yes: 0.219 },
   schemaCoverage: { real: 0.994, reduced: 0.796, irrelevant: 0, permuted: 0.987 } as Record<string, number>,
 };

@@ -221,8 +221,8 @@ export class DemoPopulation {
    * Within-pair coupling of the log to the outcome (data/README.md): the curated trajectory's log latent keeps
    * (1 − skillLogDamping) of the skill's effect, and when adding the skill turned FAIL into PASS it rises by
    * m ~ |N(transitionLogShiftUp, transitionLogShiftSd)|, when it turned PASS into FAIL it falls by
-   * m ~ |N(transitionLogShiftDown, transitionLogShiftSd)|, drawn from the coupling's own stream (so every other
-   * draw of the demo is the one it was).
+   * m ~ |N(transitionLogShiftDown, transitionLogShiftSd)|, drawn from the coupling's own stream (the runs'
+   * other draws, and so the outcomes and the labels without the skill, are those the uncoupled model draws).
    */
   private pairCoupling(without: "PASS" | "FAIL", pass: boolean, skill: number): number {
     const M = this.M;
