@@ -160,7 +160,7 @@ export function reportText(
   return renderMarkdown(
     reportSections(report, paper),
     `# GCPC report: ${name}${synthetic}\n\n` +
-      `Seed ${settings.seed}; RQ1 AUC and ΔAUC intervals: ${headlineRule(settings)} resamples; ` +
+      `Seed ${settings.seed}; RQ1 AUC and ΔAUC intervals: ${headlineRule(settings)}; ` +
       `${settings.resamples} per other interval.${paperNote}`,
   );
 }

@@ -61,11 +61,11 @@ export const headline = (s: BootstrapSettings): BootstrapSettings => ({
   ...(s.headline_resamples > s.resamples ? { escalate_from: s.resamples } : {}),
 });
 
-/** The headline rule in words, for captions and the README (`s`: the run's settings). */
+/** The headline rule in words ("2000 resamples, raised to 10000 where …"), for the report's header and captions. */
 export function headlineRule(s: Pick<BootstrapSettings, "resamples" | "headline_resamples">): string {
-  if (s.headline_resamples <= s.resamples) return `${s.headline_resamples}`;
+  if (s.headline_resamples <= s.resamples) return `${s.headline_resamples} resamples`;
   return (
-    `${s.resamples}, raised to ${s.headline_resamples} where an endpoint's Monte Carlo SE exceeds ` +
+    `${s.resamples} resamples, raised to ${s.headline_resamples} where an endpoint's Monte Carlo SE exceeds ` +
     `${100 * ESCALATE_SHARE}% of the interval's half-width (each row's bootstrap.resamples says which)`
   );
 }
