@@ -42,7 +42,8 @@ export function sectionContext(report: AnalysisReport, paper?: PaperFigures): Se
   const bootOf = (n: number) =>
     `${n} task-clustered bootstrap resamples, ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
   const synthetic = report.store.synthetic ? " SYNTHETIC DATA (generated or hand-made, not real results)." : "";
-  const headlineBoot = `task-clustered bootstrap: ${headlineRule(s)}; ${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
+  const ci = `${method} ${level}% CI (type-7 quantiles), seed ${s.seed}`;
+  const headlineBoot = `task-clustered bootstrap: ${headlineRule(s)}; ${ci}`;
   return { report, paper, boot: bootOf(s.resamples), bootHeadline: headlineBoot, synthetic };
 }
 
