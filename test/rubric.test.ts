@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { gradeAt, gradeChar, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
+import { displayLabelAt, gradeAt, gradeChar, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
 import {
   countAfterOutcomeStep,
   PLAIN,
@@ -42,6 +42,10 @@ test("grades ride in the label string: exact values, Y/N for 1/0, '-' for not ap
     [1, 2 / 3, -1, NaN, NaN, 0],
   );
   assert.equal(gradeChar(2 / 3), gradeChar(2 / 3), "one character per value");
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((k) => displayLabelAt(labels, k)),
+    ["Yes", "0.667", "NotApplicable", "Abstain", "Abstain", "No"],
+  );
   assert.throws(() => gradeChar(1.5), /outside \[0, 1\]/);
 });
 

@@ -57,6 +57,18 @@ export function gradeOfCharCode(code: number): number {
 export const gradeAt = (labels: string, k: number): number =>
   k < labels.length ? gradeOfCharCode(labels.charCodeAt(k)) : NaN;
 
+/**
+ * Item k of a run's label string as shown to a reader: Yes, No, Abstain (also for not judged), NotApplicable, or
+ * a grade strictly between 0 and 1 to three decimals.
+ */
+export function displayLabelAt(labels: string | undefined, k: number): string {
+  const g = labels === undefined ? NaN : gradeAt(labels, k);
+  if (g === 1) return "Yes";
+  if (g === 0) return "No";
+  if (g === -1) return "NotApplicable";
+  return Number.isNaN(g) ? "Abstain" : g.toFixed(3);
+}
+
 /** Whether a label string holds a grade strictly between 0 and 1 or a not-applicable item. */
 export function holdsGradesOrNotApplicable(labels: string): boolean {
   for (let k = 0; k < labels.length; k++) {

@@ -1,3 +1,4 @@
+import { displayLabelAt } from "../../analysis/schema/grades.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import { group } from "d3";
 import { checkGates } from "../../analysis/rq/checklist-gates.js";
@@ -72,8 +73,9 @@ export const PAIR_ITEM_TEMPLATE: Row = {
 export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): Row[] {
   const evidenceOf = primaryEvidence(prepared);
   return report.rq3.pairs.flatMap((p) => {
-    const a = prepared.labelsOf(p.without_id) ?? [];
-    const b = prepared.labelsOf(p.with_id) ?? [];
+    // Graded labels (schema_version 2) show their grade; Yes/No/Abstain as before.
+    const a = prepared.labelsAt(prepared.slots.get(p.without_id));
+    const b = prepared.labelsAt(prepared.slots.get(p.with_id));
     const ea = evidenceOf(p.without_id);
     const eb = evidenceOf(p.with_id);
     return prepared.checklist.get(p.task_id)!.map((it, k) => ({
@@ -84,9 +86,9 @@ export function pairItemRows(report: AnalysisReport, prepared: PreparedStore): R
       text: it.text,
       route: it.route,
       category: it.category ?? "",
-      label_without: a[k] ?? "Abstain",
-      label_with: b[k] ?? "Abstain",
-      changed: (a[k] ?? "Abstain") !== (b[k] ?? "Abstain"),
+      label_without: displayLabelAt(a, k),
+      label_with: displayLabelAt(b, k),
+      changed: displayLabelAt(a, k) !== displayLabelAt(b, k),
       evidence_without: ea[k] ?? "",
       evidence_with: eb[k] ?? "",
     }));
