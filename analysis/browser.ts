@@ -9,4 +9,4 @@ export { headline } from "./estimates/bootstrap-interval.js";
 export { signTestPValue } from "./stats/sign-test.js";
 export { benjaminiHochberg } from "./stats/multiplicity.js";
 export { ARM_FIELDS, armTrialPairs, compareArmTable } from "./rq/arms/compare-arms.js";
-export { decodeLabels } from "./schema/label-vectors.js";
+export { decodeLabels, readableLabels } from "./schema/label-vectors.js";

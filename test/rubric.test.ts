@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { displayLabelAt, gradeAt, gradeChar, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
+import { displayLabelAt, gradeAt, gradeChar, gradeTableOf, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
+import { readableLabels } from "../analysis/schema/label-vectors.js";
 import {
   countAfterOutcomeStep,
   PLAIN,
@@ -47,6 +48,19 @@ test("grades ride in the label string: exact values, Y/N for 1/0, '-' for not ap
     ["Yes", "0.667", "NotApplicable", "Abstain", "Abstain", "No"],
   );
   assert.throws(() => gradeChar(1.5), /outside \[0, 1\]/);
+  // Read in another process (the site's browser) through the table of the grades the strings use.
+  const table = gradeTableOf([labels]);
+  assert.deepEqual(table, { [gradeChar(2 / 3)]: 2 / 3 });
+  const browser = JSON.parse(JSON.stringify({ labels, table }));
+  assert.deepEqual(readableLabels(browser.labels, browser.table), [
+    "Yes",
+    "0.667",
+    "NotApplicable",
+    "Abstain",
+    undefined,
+    "No",
+  ]);
+  assert.equal(gradeTableOf(["YNA.-"]), undefined);
 });
 
 test("weighted graded GCPC = Σ w·grade / Σ w over applicable decided items (by hand)", () => {

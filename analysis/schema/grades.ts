@@ -69,6 +69,23 @@ export function displayLabelAt(labels: string | undefined, k: number): string {
   return Number.isNaN(g) ? "Abstain" : g.toFixed(3);
 }
 
+/**
+ * The grade of every grade character the label strings use (none: undefined): what a reader in another process
+ * (the site's browser, which has no grade table) needs to read them (analysis/schema/label-vectors.ts,
+ * readableLabels).
+ */
+export function gradeTableOf(labelStrings: readonly string[]): Record<string, number> | undefined {
+  let table: Record<string, number> | undefined;
+  for (const labels of labelStrings)
+    for (let k = 0; k < labels.length; k++) {
+      const code = labels.charCodeAt(k);
+      if (code < FIRST_GRADE_CODE) continue;
+      table ??= {};
+      table[labels[k]] = gradeOfCharCode(code);
+    }
+  return table;
+}
+
 /** Whether a label string holds a grade strictly between 0 and 1 or a not-applicable item. */
 export function holdsGradesOrNotApplicable(labels: string): boolean {
   for (let k = 0; k < labels.length; k++) {

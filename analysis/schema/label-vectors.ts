@@ -59,6 +59,20 @@ export function decodeLabels(labels: string): (Label | undefined)[] {
 }
 
 /**
+ * The labels of one run as a reader sees them: Yes, No, Abstain, NotApplicable, or a grade to three decimals
+ * (from `grades`, a table of gradeTableOf, in a process without the grade table); undefined = not judged.
+ */
+export function readableLabels(labels: string, grades?: Record<string, number>): (string | undefined)[] {
+  const out = new Array<string | undefined>(labels.length);
+  for (let k = 0; k < labels.length; k++) {
+    const c = labels[k];
+    const g = grades?.[c];
+    out[k] = LABEL_OF[c] ?? (c === "-" ? "NotApplicable" : g === undefined ? undefined : g.toFixed(3));
+  }
+  return out;
+}
+
+/**
  * Label vectors from judgment rows held in memory (generated stores, imports, tests); the same
  * vectors store/judgment-table.ts builds in SQL for a store read from disk. Rows naming an unknown
  * trajectory or an item outside the trajectory's checklist are skipped (validation reports them).

@@ -1,3 +1,4 @@
+import { gradeTableOf } from "../../schema/grades.js";
 import {
   bootstrapIntervals,
   degenerateMark,
@@ -131,6 +132,8 @@ export interface ArmTable {
   rows: ArmRow[];
   /** Each row's primary-run label string (label-vectors.ts) and each task's checklist, for the per-item tests. */
   labels: string[] | null;
+  /** The grade of each grade character the labels use (schema_version 2 grades; absent when none). */
+  grades?: Record<string, number>;
   checklist: Record<string, { item_id: string; text: string; category?: string | null; route: string }[]>;
   /** The noise floor when no arm repeats attempts: the store's repeated scoring runs, or the paper's constant. */
   fallbackFloor: {
@@ -174,6 +177,7 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
     outcome_free: isOutcomeFree(p, method),
     rows,
     labels: p.hasJudgments ? labels : null,
+    ...(p.hasJudgments && gradeTableOf(labels) ? { grades: gradeTableOf(labels) } : {}),
     checklist,
     fallbackFloor: {
       name: "judge retest floor",
