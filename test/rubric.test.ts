@@ -401,3 +401,22 @@ test("a store naming schema_version 1 (or none) that uses version 2's fields is 
     return true;
   });
 });
+
+test("--weights: one reader for both importers; DevAI's needs task_id; a bad weight names its row, nothing written", async () => {
+  const dir = tempDir("gcpc-weights-");
+  const noTask = join(dir, "w.csv");
+  writeFileSync(noTask, "item_id,weight\nR0,2\n");
+  const devai = join(repo, "data/real/raw/devai");
+  const a = await cli(["import", "devai", devai, "--weights", noTask, "--out", join(dir, "a")]);
+  assert.notEqual(a.code, 0);
+  assert.match(a.stderr, /w\.csv, field "task_id": column "task_id" is missing/);
+  const zero = join(dir, "z.csv");
+  writeFileSync(zero, "task_id,item_id,weight\n01_Image_Classification_ResNet18_Fashion_MNIST_DL,R0,0\n");
+  const b = await cli(["import", "devai", devai, "--weights", zero, "--out", join(dir, "b")]);
+  assert.match(b.stderr, /z\.csv, row 1, field "weight": must be a number > 0 \(got "0"\)/);
+  const unknown = join(dir, "u.csv");
+  writeFileSync(unknown, "task_id,item_id,weight\nnope,R0,2\n");
+  const c = await cli(["import", "devai", devai, "--weights", unknown, "--out", join(dir, "c")]);
+  assert.match(c.stderr, /u\.csv, row 1, field "item_id": no item "R0" of task "nope"/);
+  for (const out of ["a", "b", "c"]) assert.ok(!existsSync(join(dir, out)));
+});

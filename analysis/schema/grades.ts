@@ -85,12 +85,3 @@ export function gradeTableOf(labelStrings: readonly string[]): Record<string, nu
     }
   return table;
 }
-
-/** Whether a label string holds a grade strictly between 0 and 1 or a not-applicable item. */
-export function holdsGradesOrNotApplicable(labels: string): boolean {
-  for (let k = 0; k < labels.length; k++) {
-    const c = labels.charCodeAt(k);
-    if (c === 45 || c >= FIRST_GRADE_CODE) return true;
-  }
-  return false;
-}

@@ -5,7 +5,8 @@ import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { InputError, StoreValidationError, type Problem } from "../problems.js";
 import { textOption, type Importer } from "./importer.js";
-import { readWeights, type WeightRow } from "./weights-file.js";
+import { applyItemWeights } from "./item-weights.js";
+import { readUserTable, type UserTable } from "./table-file.js";
 
 /**
  * DevAI (Agent-as-a-Judge, Zhuge et al. 2024; github.com/metauto-ai/agent-as-a-judge, MIT) → a schema_version 2
@@ -127,7 +128,7 @@ class DevaiRead {
   }
 }
 
-export function importDevai(dir: string, weights?: WeightRow[]): { store: Store; notes: string[] } {
+export function importDevai(dir: string, weights?: UserTable): { store: Store; notes: string[] } {
   const root = existsSync(join(dir, "benchmark", "judgment")) ? join(dir, "benchmark") : dir;
   const instances = join(root, "devai", "instances");
   const judgmentDir = join(root, "judgment");
@@ -142,8 +143,10 @@ export function importDevai(dir: string, weights?: WeightRow[]): { store: Store;
   const fail = (problems: Problem[]) =>
     new StoreValidationError(dir, problems.slice(0, 50), Math.max(0, problems.length - 50));
   if (read.problems.length) throw fail(read.problems);
-  const weighted = weights ? applyWeights(read.items, weights, read.problems) : 0;
-  if (read.problems.length) throw fail(read.problems);
+  // Joined on task_id and item_id (DevAI's requirement ids repeat across tasks, so the task is required).
+  const weighted = weights
+    ? applyItemWeights(read.items, weights, { task: "task_id", item: "item_id", requireTask: true })
+    : undefined;
   const store: Store = {
     manifest: {
       name: "DevAI (Agent-as-a-Judge): requirement verdicts of a human consensus and an agent judge",
@@ -161,10 +164,7 @@ export function importDevai(dir: string, weights?: WeightRow[]): { store: Store;
     trajectories: read.trajectories,
     judgments: read.judgments,
   };
-  const notes = [
-    ...read.notes(agents.length),
-    ...(weights ? [`weights: ${weighted} items weighted from the weights file`] : []),
-  ];
+  const notes = [...read.notes(agents.length), ...(weighted ? [weighted] : [])];
   return { store, notes };
 }
 
@@ -229,32 +229,20 @@ function readJudged(path: string, problems: Problem[]) {
   return { path, requirements, executed_successfully: typeof executed === "boolean" ? executed : undefined };
 }
 
-function applyWeights(items: Item[], weights: WeightRow[], problems: Problem[]): number {
-  const byKey = new Map(items.map((it) => [`${it.task_id}\u0000${it.item_id}`, it]));
-  let n = 0;
-  for (const w of weights) {
-    const it = byKey.get(`${w.task_id}\u0000${w.item_id}`);
-    if (!it)
-      problems.push({ file: w.file, line: w.line, field: "item_id", message: `no item ${w.task_id} / ${w.item_id}` });
-    else {
-      it.weight = w.weight;
-      n++;
-    }
-  }
-  return n;
-}
-
 export const importer: Importer = {
   kind: "devai",
   inputs: "one file",
   options: {
-    weights: { file: true, help: "a CSV of task_id,item_id,weight giving items weights (schema_version 2)" },
+    weights: {
+      file: true,
+      help: "a table (CSV, TSV, Parquet or JSONL) of task_id, item_id, weight giving items weights (schema_version 2)",
+    },
   },
   async read(inputs, values) {
     if (inputs.length !== 1) throw new InputError("import devai takes one folder (the DevAI benchmark)");
     if (!statSync(inputs[0]).isDirectory()) throw new InputError(`${inputs[0]}: is not a folder`);
     const weightsFile = textOption(values, "weights");
-    const { store, notes } = importDevai(inputs[0], weightsFile ? readWeights(weightsFile) : undefined);
+    const { store, notes } = importDevai(inputs[0], weightsFile ? await readUserTable(weightsFile) : undefined);
     return { store, skipped: [], notes };
   },
 };

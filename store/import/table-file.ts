@@ -7,6 +7,10 @@ import { InputError } from "../problems.js";
 /** A cell of a user's table: what CSV/TSV give (text), or JSONL/Parquet values. Empty and null are absent. */
 export type Cell = string | number | boolean | null;
 
+/** A cell's text, trimmed; undefined when it is absent or blank. */
+export const cellText = (c: Cell | undefined): string | undefined =>
+  c === null || c === undefined ? undefined : String(c).trim() || undefined;
+
 /** A user's table read whole: its columns and rows, each row with where it is (JSONL: line; others: data row). */
 export interface UserTable {
   file: string;

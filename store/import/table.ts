@@ -4,7 +4,8 @@ import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { InputError, StoreValidationError, type Problem } from "../problems.js";
 import { listOption, textOption, type Importer, type ImporterValues } from "./importer.js";
-import { readUserTable, type Cell, type UserTable } from "./table-file.js";
+import { cellText, readUserTable, type Cell, type UserTable } from "./table-file.js";
+import { applyItemWeights } from "./item-weights.js";
 
 /**
  * `gcpc import table`: per-item grades from any pipeline (what users hold in pandas or a warehouse) → a
@@ -67,7 +68,7 @@ interface Cells {
   at: { file: string; line?: number; row?: number };
 }
 
-const text = (c: Cell) => (c === null || c === undefined ? undefined : String(c).trim() || undefined);
+const text = cellText;
 
 class TableImport {
   readonly problems: Problem[] = [];
@@ -414,42 +415,10 @@ export const importer: Importer = {
     const outcomes = outcomesFile ? await readUserTable(outcomesFile) : undefined;
     const { store, notes } = importTable(table, spec, outcomes);
     const weightsFile = textOption(values, "weights");
-    if (weightsFile) notes.push(applyTableWeights(store, await readUserTable(weightsFile), spec));
+    if (weightsFile)
+      notes.push(
+        applyItemWeights(store.items, await readUserTable(weightsFile), { task: spec.task, item: spec.item ?? "item" }),
+      );
     return { store, skipped: [], notes };
   },
 };
-
-/**
- * --weights: a table with a `weight` column, joined on the columns it shares with FILE: the item column (long:
- * --item; wide: a column named `item`) and, when present, the --task column. Returns the summary line.
- */
-export function applyTableWeights(store: Store, w: UserTable, spec: TableSpec): string {
-  const itemColumn = spec.item ?? "item";
-  const problems: Problem[] = [];
-  for (const c of ["weight", itemColumn])
-    if (!w.columns.includes(c)) problems.push({ file: w.file, field: c, message: `column "${c}" is missing` });
-  if (problems.length) throw new StoreValidationError(w.file, problems, 0);
-  const byTask = w.columns.includes(spec.task);
-  let weighted = 0;
-  for (const r of w.rows) {
-    const at = { file: w.file, line: r.line, row: r.line === undefined ? r.row : undefined };
-    const item = text(r.values[itemColumn] ?? null);
-    const weight = Number(r.values.weight);
-    if (!(Number.isFinite(weight) && weight > 0)) {
-      problems.push({
-        ...at,
-        field: "weight",
-        message: `must be a number > 0 (got ${JSON.stringify(r.values.weight)})`,
-      });
-      continue;
-    }
-    const task = byTask ? text(r.values[spec.task] ?? null) : undefined;
-    const matched = store.items.filter((it) => it.item_id === item && (!byTask || it.task_id === task));
-    if (matched.length === 0)
-      problems.push({ ...at, field: itemColumn, message: `no item ${JSON.stringify(item)} in the table` });
-    for (const it of matched) it.weight = weight;
-    weighted += matched.length;
-  }
-  if (problems.length) throw new StoreValidationError(w.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
-  return `weights: ${weighted} of ${store.items.length} items weighted from ${w.file} (the others weigh 1)`;
-}

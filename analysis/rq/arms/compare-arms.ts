@@ -172,12 +172,13 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
     ]),
   );
   const store = noiseFloor(p);
+  const grades = p.hasJudgments ? gradeTableOf(labels) : undefined;
   return {
     method,
     outcome_free: isOutcomeFree(p, method),
     rows,
     labels: p.hasJudgments ? labels : null,
-    ...(p.hasJudgments && gradeTableOf(labels) ? { grades: gradeTableOf(labels) } : {}),
+    ...(grades ? { grades } : {}),
     checklist,
     fallbackFloor: {
       name: "judge retest floor",
