@@ -61,48 +61,84 @@ async function charts(page: import("playwright-core").Page) {
   );
 }
 
+interface Visit {
+  charts: Awaited<ReturnType<typeof charts>>;
+  /** The page's main text once its figures are in. */
+  text: string;
+  /** The Compare page's method A interval, as printed. */
+  aucACi?: string | null;
+  consoleErrors: string[];
+}
+
+/** Each page loaded once (two at a time), read for all three tests below. */
+let visits: Promise<Map<string, Visit>> | undefined;
+const PATHS = ["/", "/rq1", "/rq2", "/rq3", "/rq4", "/rq5", "/explorer", "/compare"];
+
+async function visit(path: string): Promise<Visit> {
+  const { page, problems } = await openOffline(browser, origin + path);
+  await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
+  if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+  if (path === "/compare") {
+    await page.waitForSelector("#compare-table", { timeout: 60_000 });
+    await page.waitForSelector("#auc-a-ci", { timeout: 60_000 });
+  }
+  await page.waitForTimeout(300);
+  const out: Visit = {
+    charts: await charts(page),
+    text: (await page.textContent("main")) ?? "",
+    aucACi: path === "/compare" ? await page.textContent("#auc-a-ci") : undefined,
+    consoleErrors: problems.consoleErrors,
+  };
+  await page.close();
+  return out;
+}
+
+function visitAll(): Promise<Map<string, Visit>> {
+  visits ??= (async () => {
+    const out = new Map<string, Visit>();
+    const queue = [...PATHS];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let p = queue.shift(); p !== undefined; p = queue.shift()) out.set(p, await visit(p));
+      }),
+    );
+    return out;
+  })();
+  return visits;
+}
+
 test("on a store with AUC 1.0 and no human data, no chart on any page is empty or draws outside itself", async () => {
   const seen: string[] = [];
-  for (const path of ["/", "/rq1", "/rq2", "/rq3", "/rq4", "/rq5", "/explorer", "/compare"]) {
-    const { page, problems } = await openOffline(browser, origin + path);
-    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
-    if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
-    if (path === "/compare") await page.waitForSelector("#compare-table", { timeout: 60_000 });
-    await page.waitForTimeout(300);
-    for (const c of await charts(page)) {
+  const all = await visitAll();
+  for (const path of PATHS) {
+    const { charts, consoleErrors } = all.get(path)!;
+    for (const c of charts) {
       seen.push(`${path} ${c.title}`);
       assert.ok(c.shapes > 0, `${path}: chart "${c.title}" is empty`);
       assert.equal(c.outside, 0, `${path}: chart "${c.title}" draws ${c.outside} shapes outside its box`);
     }
-    assert.deepEqual(problems.consoleErrors, [], `${path}: console errors`);
-    await page.close();
+    assert.deepEqual(consoleErrors, [], `${path}: console errors`);
   }
   // The pages that draw AUC charts were looked at (RQ1 and RQ4 had a fixed 0.4–1 range).
   assert.ok(seen.some((s) => s.startsWith("/rq1 ")) && seen.some((s) => s.startsWith("/rq4 ")), seen.join("\n"));
 });
 
 test("the degenerate store's AUC is 1.0 on the RQ1 page (the case the test is about)", async () => {
-  const { page } = await openOffline(browser, `${origin}/rq1`);
-  await page.waitForSelector("#synthetic-banner", { timeout: 60_000 });
-  const text = await page.textContent("main");
-  assert.match(text ?? "", /1\.000/);
-  assert.match(text ?? "", /studentized/, "the captions name the interval the site was built with");
-  await page.close();
+  const { text } = (await visitAll()).get("/rq1")!;
+  assert.match(text, /1\.000/);
+  assert.match(text, /studentized/, "the captions name the interval the site was built with");
 });
 
 test("a zero-width interval reads 'degenerate' on every page, as in the report, never '[1.000, 1.000]'", async () => {
+  const all = await visitAll();
   for (const path of ["/", "/rq1", "/compare"]) {
-    const { page } = await openOffline(browser, origin + path);
-    await page.waitForSelector("#synthetic-banner", { timeout: 60_000 });
-    if (path === "/compare") await page.waitForSelector("#auc-a-ci", { timeout: 60_000 });
-    const text = (await page.textContent("main")) ?? "";
+    const { text, aucACi } = all.get(path)!;
     assert.match(text, /degenerate: every draw equals the estimate/, path);
     assert.doesNotMatch(text, /\[1\.000, 1\.000\]/, path);
     if (path === "/compare") {
       // GCPC is method A by default: its AUC, computed in the browser, is 1 on every draw.
-      assert.equal(await page.textContent("#auc-a-ci"), "degenerate: every draw equals the estimate");
+      assert.equal(aucACi, "degenerate: every draw equals the estimate");
       assert.match(text, /degenerate: standard error 0/, "Obuchowski's SE is 0 at AUC 1");
     }
-    await page.close();
   }
 });

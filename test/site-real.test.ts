@@ -6,24 +6,22 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
-import { buildSite, launch, networkNamespaceAvailable, openOffline, PAGES, serve } from "./browser/harness.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { launch, openOffline, serve } from "./browser/harness.js";
+import { tau2Site } from "./browser/site-fixture.js";
 import { readStore } from "../store/read-store.js";
 import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 
 const repo = new URL("..", import.meta.url).pathname;
 const store = join(repo, "data/real/tau2-sft");
 const FINETUNED = "ft:gpt-4.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm";
-let tmp: string, origin: string, server: Server, browser: Browser;
+let origin: string, server: Server, browser: Browser;
 
 before(async () => {
-  tmp = tempDir("gcpc-site-real-");
-  const built = buildSite(store, join(tmp, "dist"), join(tmp, "cache"), { GCPC_PROGRESS: "1" }, [], {
-    offline: networkNamespaceAvailable(),
-  });
+  // Built once per run, for this file and site-walk.test.ts (which walks every page of it).
+  const { dist, buildStderr } = await tau2Site();
   // Not silent while Framework builds: its stages, with the time elapsed.
-  assert.match(built.stderr, /gcpc \[[\d.]+ s\] Framework: \d+ pages parsed; \d+ files written/);
-  ({ server, origin } = await serve(join(tmp, "dist")));
+  assert.match(buildStderr, /gcpc \[[\d.]+ s\] Framework: \d+ pages parsed; \d+ files written/);
+  ({ server, origin } = await serve(dist));
   browser = await launch();
 });
 
@@ -43,33 +41,6 @@ test("on the real τ² store the Compare page's arms mode prints the CLI's pass-
   assert.equal(await page.locator("#arms-transitions tbody tr").count(), 4);
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.failed, []);
-  await page.close();
-});
-
-test("every page of the imported τ² store, at 1280 px light and 390 px dark: no error cell, console error or sideways scroll", async () => {
-  // The explorer showed 17 errors on every imported store: an empty pairs table had no columns for DuckDB-wasm.
-  for (const [path, view] of PAGES.flatMap(
-    (p) =>
-      [
-        [p, { width: 1280, colorScheme: "light" as const }],
-        [p, { width: 390, colorScheme: "dark" as const }],
-      ] as const,
-  )) {
-    const url = `${origin}${path === "/" ? "/index" : path}.html`;
-    const { page, problems } = await openOffline(browser, url, "networkidle", view);
-    await page.waitForTimeout(300);
-    const errors = await page.locator(".observablehq--error").allTextContents();
-    const at = `${path} at ${view.width} px, ${view.colorScheme}`;
-    assert.deepEqual(errors, [], `${at}: error cells`);
-    assert.deepEqual(problems.consoleErrors, [], `${at}: console errors`);
-    assert.deepEqual(problems.failed, [], `${at}: failed requests`);
-    // Readable on a phone: nothing pushes the page sideways (wide tables scroll inside their own box).
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 5, `${at}: the page is ${overflow} px wider than the screen`);
-    await page.close();
-  }
-  const { page } = await openOffline(browser, `${origin}/explorer.html`);
-  await page.waitForSelector("#engine-status:has-text('ready')", { timeout: 60_000 });
   await page.close();
 });
 

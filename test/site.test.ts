@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -9,15 +9,16 @@ import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
-import { buildSite, networkNamespaceAvailable, openOffline, PAGES } from "./browser/harness.js";
+import { buildSite, openOffline, PAGES } from "./browser/harness.js";
+import { tempDir } from "./helpers/temp-dir.js";
 import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
 import { siteKey } from "../cli/site.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { lowContrastText } from "./browser/contrast.js";
 import { siteFixture, XSS } from "./browser/site-fixture.js";
 
 const repo = new URL("..", import.meta.url).pathname;
-let tmp: string, store: string, origin: string, server: Server, browser: Browser, cli: any, offline: boolean;
+let tmp: string, store: string, dist: string, cache: string, origin: string, server: Server, browser: Browser;
+let cli: any, offline: boolean;
 
 const repoCaches = () =>
   ["src/.observablehq", ".site-cache"]
@@ -27,16 +28,15 @@ let repoCachesBefore: string;
 
 before(async () => {
   repoCachesBefore = repoCaches();
-  // A store and a cache never built before, built inside a network namespace (unshare -n): no request of
-  // any kind can leave the machine, so a build that needed the network would fail here.
-  offline = networkNamespaceAvailable();
-  ({ tmp, store, origin, server, browser, cli } = await siteFixture({ offline }));
+  // The hostile store's site, built once per run for this file and site-explorer.test.ts: a store and a
+  // cache never built before, built inside a network namespace (unshare -n) where the machine has one.
+  ({ store, dist, cache, origin, server, browser, cli, offline } = await siteFixture());
+  tmp = tempDir("gcpc-site-");
 });
 
 after(async () => {
   await browser?.close();
   server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 /** A free TCP port on the loopback interface. */
@@ -57,8 +57,8 @@ test("the site was built with no network at all (unshare -n), for a store and a 
   }
   // The fresh cache names only the pinned versions (cli/site-guard.ts): no `@latest` was resolved, which
   // would have needed the registry, and nothing else was fetched into it.
-  const workspace = readdirSync(join(tmp, "cache")).find((d) => !d.startsWith("_vendor"))!;
-  const npm = join(tmp, "cache", workspace, "src/.observablehq/cache/_npm");
+  const workspace = readdirSync(cache).find((d) => !d.startsWith("_vendor"))!;
+  const npm = join(cache, workspace, "src/.observablehq/cache/_npm");
   const names = readdirSync(npm).flatMap((d) =>
     d.startsWith("@") ? readdirSync(join(npm, d)).map((x) => `${d}/${x}`) : [d],
   );
@@ -72,13 +72,13 @@ test("the site was built with no network at all (unshare -n), for a store and a 
 });
 
 test("the build names its store in every page's static HTML, escaped; the repo's own caches are untouched", () => {
-  const index = readFileSync(join(tmp, "dist/index.html"), "utf8");
+  const index = readFileSync(join(dist, "index.html"), "utf8");
   assert.match(
     index,
     /<title>Overview \| GCPC workbench: site-test store &lt;img src=x onerror=alert\(1\)&gt;<\/title>/,
   );
   assert.doesNotMatch(index, /<img src=x/);
-  assert.equal(JSON.parse(readFileSync(join(tmp, "dist/.gcpc-site.json"), "utf8")).store, `site-test store ${XSS}`);
+  assert.equal(JSON.parse(readFileSync(join(dist, ".gcpc-site.json"), "utf8")).store, `site-test store ${XSS}`);
   assert.equal(
     repoCaches(),
     repoCachesBefore,
@@ -88,7 +88,7 @@ test("the build names its store in every page's static HTML, escaped; the repo's
 
 test("every sidebar link works on a plain python3 -m http.server (no clean-URL rewrites)", async () => {
   const port = await freePort();
-  const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", join(tmp, "dist")], {
+  const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", dist], {
     stdio: "ignore",
   });
   try {
@@ -125,39 +125,6 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
     await page.close();
   } finally {
     py.kill();
-  }
-});
-
-test("every page renders offline at 390 and 1280 px, light and dark: no failed request, console error, dialog or low-contrast text", async () => {
-  // Each page is loaded once, in a fresh context (empty cache), then taken through the four views: the
-  // viewport and the colour scheme change in place (Framework re-renders on resize; the CSS media queries
-  // re-evaluate), so every view is rendered and checked while the load is paid once, not four times.
-  const views = [
-    { width: 1280, colorScheme: "light" as const },
-    { width: 390, colorScheme: "light" as const },
-    { width: 390, colorScheme: "dark" as const },
-    { width: 1280, colorScheme: "dark" as const },
-  ];
-  for (const path of PAGES) {
-    const { page, problems } = await openOffline(browser, origin + path, "networkidle", views[0]);
-    await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
-    if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
-    await page.waitForTimeout(300);
-    for (const view of views) {
-      const where = `${path} at ${view.width} px, ${view.colorScheme}`;
-      await page.setViewportSize({ width: view.width, height: 900 });
-      await page.emulateMedia({ colorScheme: view.colorScheme });
-      // Two animation frames: the resize observers' re-render and the restyle are in by then.
-      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
-      const scheme = await page.evaluate(`matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"`);
-      assert.equal(scheme, view.colorScheme, `${where}: the page sees the scheme`);
-      assert.equal(await page.evaluate("innerWidth"), view.width, `${where}: the page has the width`);
-      assert.deepEqual(problems.failed, [], `${where}: failed requests`);
-      assert.deepEqual(problems.consoleErrors, [], `${where}: console errors`);
-      assert.deepEqual(problems.dialogs, [], `${where}: dialogs`);
-      assert.deepEqual(await lowContrastText(page), [], `${where}: text below 4.5:1 (3:1 when large)`);
-    }
-    await page.close();
   }
 });
 
@@ -205,14 +172,18 @@ test("the Real evaluations page shows the registry uplift recomputed from the CS
 });
 
 test("a second store built with the same cache shows itself, and a failed build keeps the previous output", async () => {
-  const dist = join(tmp, "dist");
-  // A second small store, with another name and seed (the first test store's cache is the same folder).
+  // The shared build's output and cache, copied: a second build into them must not change what the other
+  // files of the run read. A second small store, with another name and seed, built with the first one's cache.
+  const own = join(tmp, "dist");
+  const ownCache = join(tmp, "cache");
+  cpSync(dist, own, { recursive: true, verbatimSymlinks: true });
+  cpSync(cache, ownCache, { recursive: true, verbatimSymlinks: true });
   const second = join(tmp, "second-store");
   const s = generateDemoStore({ seed: 8, scale: 0.1 });
   s.manifest.name = "second test store (synthetic)";
   await writeStore(second, s, "jsonl");
-  buildSite(second, dist, join(tmp, "cache"));
-  const index = readFileSync(join(dist, "index.html"), "utf8");
+  buildSite(second, own, ownCache);
+  const index = readFileSync(join(own, "index.html"), "utf8");
   assert.match(index, /<title>Overview \| GCPC workbench: second test store \(synthetic\)<\/title>/);
   assert.doesNotMatch(index, /site-test store/);
   const r = spawnSync(
@@ -222,20 +193,19 @@ test("a second store built with the same cache shows itself, and a failed build 
       "site",
       join(repo, "test/fixtures/stores/malformed/unknown-label"),
       "--out",
-      dist,
+      own,
       "--cache",
-      join(tmp, "cache"),
+      ownCache,
     ],
     { encoding: "utf8" },
   );
   assert.equal(r.status, 2);
-  assert.equal(readFileSync(join(dist, "index.html"), "utf8"), index, "the previous site is unchanged");
+  assert.equal(readFileSync(join(own, "index.html"), "utf8"), index, "the previous site is unchanged");
 });
 
 // Last in this file: the preview writes into the repo's src/ (its .observablehq cache, data/site.zip, the
 // bundles), which the tests above check no build touches.
 test("gcpc site --preview (npm run dev) serves the pages on the archive of the build with the same key, reused", async () => {
-  const cache = join(tmp, "cache");
   const keyOf = () => siteKey({ store, seed: DEFAULT_SETTINGS.seed, interval: "percentile" }).key;
   const key = keyOf();
   // Built by before(): the preview of the same store and settings must find it, not compute another.
