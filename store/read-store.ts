@@ -1,5 +1,6 @@
 import { StringPool } from "./string-pool.js";
 import { join } from "node:path";
+import { statSync } from "node:fs";
 import { DEFAULT_JUDGE, TABLE_SCHEMAS, type TableName, type Trajectory } from "../analysis/schema/tables.js";
 import type { StoreFrame } from "../analysis/schema/store.js";
 import { tableColumns } from "../analysis/schema/columns.js";
@@ -53,10 +54,10 @@ export async function readStore(dir: string, options: ReadStoreOptions = {}): Pr
     strings: new StringPool(),
     primaryJudge: manifest.primary_judge ?? DEFAULT_JUDGE,
     evidence: options.evidence === true,
+    bytes: tableBytes(dir, found),
     startJudgmentLoad: () => {},
   };
-  const optionalJudgments = options.allowMissingJudgments || manifest.judgments_optional === true;
-  checkRequiredTables(found, optionalJudgments, ctx.add);
+  checkRequiredTables(found, options.allowMissingJudgments || manifest.judgments_optional === true, ctx.add);
   // The read's DuckDB databases are closed whatever happens from here, the tables' read included.
   let rowsCount: Record<string, number> = {};
   try {
@@ -233,4 +234,15 @@ function tablesAsStored(tables: Partial<Record<TableName, unknown[]>>, ctx: Read
         : {}),
     ...(ctx.order ? { trajectory_order: ctx.order } : {}),
   };
+}
+
+/** The table files' total size, or undefined when one cannot be read (its read then reports why). */
+function tableBytes(dir: string, found: Map<TableName, string[]>): number | undefined {
+  let total = 0;
+  for (const name of [...found.values()].flat()) {
+    const size = statSync(join(dir, name), { throwIfNoEntry: false })?.size;
+    if (size === undefined) return undefined;
+    total += size;
+  }
+  return total;
 }

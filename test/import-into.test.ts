@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readStore } from "../store/read-store.js";
+import { mergeStores } from "../store/import/merge-store.js";
+import type { Store } from "../analysis/schema/store.js";
 import { cli } from "./helpers/run-cli.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -89,4 +91,28 @@ test("--into: a CSV store, a missing store, --format and another importer's flag
   assert.match(r4.stderr, /--items applies to import inspect, import table, not import tau2/);
   const r5 = await cli(["import", "tau2", sft, "--out", join(dir, "x"), "--into", csv]);
   assert.equal(r5.code, 2);
+});
+
+test("--into keys judgments by (trajectory, item, judge, run): an omitted run is 1, an omitted judge the primary", () => {
+  const manifest = { name: "s", schema_version: 1, primary_judge: "llm-a" } as unknown as Store["manifest"];
+  const row = (extra: Record<string, unknown>) => ({ trajectory_id: "t", item_id: "i", ...extra });
+  const existing = {
+    manifest,
+    judgments: [row({ judge: "llm-a", run: 1, label: "Yes" }), row({ judge: "llm-a", run: 2, label: "No" })],
+  } as unknown as Store;
+  // The same two verdicts, the first written without run and judge (rule 13's defaults), in the other order.
+  const imported = {
+    manifest,
+    judgments: [row({ judge: "llm-a", run: 2, label: "No" }), row({ label: "Yes" })],
+  } as unknown as Store;
+  const { store, counts } = mergeStores(existing, imported);
+  assert.equal(counts.added.judgments, 0);
+  assert.equal(counts.duplicates.judgments, 2);
+  assert.equal(store.judgments.length, 2);
+  // A second run of another verdict is a new row, not a conflict with run 1.
+  const third = { manifest, judgments: [row({ judge: "llm-a", run: 3, label: "No" })] } as unknown as Store;
+  assert.equal(mergeStores(existing, third).counts.added.judgments, 1);
+  // Run 1 with another label is a conflict, named.
+  const clash = { manifest, judgments: [row({ label: "No" })] } as unknown as Store;
+  assert.throws(() => mergeStores(existing, clash), /judgments .*"t","i","llm-a",1.* different values/);
 });

@@ -106,6 +106,28 @@ test("the outcome basis is the task definition's; an early termination is a FAIL
   assert.equal(r.store.judgments.filter((j) => j.trajectory_id !== "ok").length, 0, "no verdicts for either");
 });
 
+test("with no task definitions in the file, an early termination's stub basis does not count; the evaluated ones do", () => {
+  const dir = tempDir("gcpc-tau2-stub-");
+  const file = write(dir, "telecom.json", {
+    info: { agent_info: { implementation: "llm_agent", llm: "m" }, environment_info: { domain_name: "telecom" } },
+    simulations: [
+      sim("ok", "1", {
+        reward_info: {
+          reward: 1,
+          db_check: { db_match: true },
+          env_assertions: [{ env_assertion: { func_name: "f", arguments: {} }, met: true }],
+          reward_basis: ["ENV_ASSERTION"],
+        },
+      }),
+      // Evaluated nothing: its reward_basis ["DB"] is τ²'s placeholder, not the task's basis.
+      sim("early", "1", { termination_reason: "max_steps", reward_info: { reward: 0, reward_basis: ["DB"] } }),
+    ],
+  });
+  const items = new Map(importTau2([file]).store.items.map((i) => [i.item_id, i.determines_outcome]));
+  assert.equal(items.get("ENV_ASSERTION:0"), true, "the evaluated simulation's basis decides");
+  assert.equal(items.get("DB"), false, "the stub's DB basis is not counted");
+});
+
 test("a file of simulations without task ids is one skip line with a count, not one per simulation", () => {
   const dir = tempDir("gcpc-tau2-noid-");
   const sims = Array.from({ length: 164 }, (_, i) => ({ id: `s${i}`, reward_info: { reward: 1 } }));

@@ -85,6 +85,8 @@ test("gated credit: an item counts only when its prerequisites hold, transitivel
   assert.deepEqual(closure, [[], [0], [0, 1]]);
   assert.equal(gatedLabels("NYY", closure), "NNN", "A fails, so B and C (through B) get no credit");
   assert.equal(gatedLabels("YAY", closure), "YAN", "an Abstain prerequisite does not hold; an Abstain item stays");
+  // An Abstain item whose prerequisite fails stays Abstain (undecided, outside the denominator), not No.
+  assert.equal(gatedLabels("NAY", closure), "NAN", "a failed prerequisite leaves an Abstain item Abstain");
   assert.equal(gatedLabels("-YY", closure), "-YY", "a not-applicable prerequisite is not required");
   assert.equal(gatedLabels(`Y${gradeChar(0.5)}Y`, closure), `Y${gradeChar(0.5)}N`, "partial credit does not hold");
   assert.throws(

@@ -127,6 +127,19 @@ test("joint rank sets: a hand-built draw matrix (SE, max-|t| quantile and sets b
   assert.equal(r.separated, 2);
 });
 
+test("joint rank sets equal numpy's on draws whose max-|t| varies (unequal SEs, deviations of both signs)", () => {
+  // test/fixtures/joint_rank_sets_reference.py: five arms, 200 draws, max-|t| from 0.36 to 4.06 across draws, so
+  // the statistic's absolute value and the quantile's level both move the critical value and the sets.
+  const ref = JSON.parse(readFileSync(new URL("fixtures/joint-rank-sets-reference.json", import.meta.url), "utf8"));
+  const draws = (ref.draws as number[][]).map((d) => Float64Array.from(d));
+  for (const want of ref.results) {
+    const r = jointRankSets(ref.estimates, draws, want.level);
+    assert.ok(Math.abs(r.critical - want.critical) < 1e-9, `level ${want.level}: c ${r.critical} vs ${want.critical}`);
+    assert.deepEqual(r.sets, want.sets, `level ${want.level}`);
+    assert.equal(r.separated, want.separated, `level ${want.level}`);
+  }
+});
+
 test("joint rank sets on Terminal-Bench: each holds the arm's point rank and is at least as wide as rank_ci", async () => {
   const p = prepareStore((await readStore(join(repo, "data/real/terminal-bench"))).store);
   const board = leaderboard(p, { by: ["harness", "model"], settings: { ...DEFAULT_SETTINGS, resamples: 1000 } });

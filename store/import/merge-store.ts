@@ -67,9 +67,10 @@ export interface MergeCounts {
 
 /**
  * The store with the import's rows added, by the store's own rules: a row whose key is already in the store is
- * a duplicate when it is identical (dropped, counted) and a conflict when it differs (refused, naming the table,
- * the key and both versions; nothing is written). Keys: tasks by task_id; items by (task_id, item_id);
- * trajectories by trajectory_id; judgments by (trajectory_id, item_id, judge, run), an omitted run being 1 and
+ * a duplicate when it is identical (dropped, counted; a judgment's omitted judge and run read as their defaults)
+ * and a conflict when it differs (refused, naming the table, the key and both versions; nothing is written).
+ * Keys: tasks by task_id; items by (task_id, item_id); trajectories by trajectory_id; judgments by
+ * (trajectory_id, item_id, judge, run), an omitted run being 1 and
  * an omitted judge the manifest's primary judge (contract rule 13); method scores by (trajectory_id, method);
  * verifier results by (trajectory_id, test_id); other tables by the whole row. The store's manifest is kept.
  */
@@ -84,8 +85,10 @@ export function mergeStores(existing: Store, imported: Store): { store: Store; c
     const keyOf = (s: Store) => keyFunction(table, primary(s));
     const seen = new Map<string, { text: string; row: Record<string, unknown> }>();
     const rows: Record<string, unknown>[] = [];
+    const textOf = (s: Store, row: Record<string, unknown>) =>
+      canonical(table === "judgments" ? { ...row, judge: row.judge ?? primary(s), run: row.run ?? 1 } : row);
     for (const row of a ?? []) {
-      seen.set(keyOf(existing)(row), { text: canonical(row), row });
+      seen.set(keyOf(existing)(row), { text: textOf(existing, row), row });
       rows.push(row);
     }
     let added = 0;
@@ -93,15 +96,16 @@ export function mergeStores(existing: Store, imported: Store): { store: Store; c
     for (const row of b ?? []) {
       const key = keyOf(imported)(row);
       const before = seen.get(key);
+      const text = textOf(imported, row);
       if (!before) {
-        seen.set(key, { text: canonical(row), row });
+        seen.set(key, { text, row });
         rows.push(row);
         added++;
-      } else if (before.text === canonical(row)) duplicates++;
+      } else if (before.text === text) duplicates++;
       else
         throw new InputError(
           `--into: ${table} ${key} is in the store and in the import with different values ` +
-            `(store ${before.text}; import ${canonical(row)}); nothing was written`,
+            `(store ${canonical(before.row)}; import ${canonical(row)}); nothing was written`,
         );
     }
     out[table] = rows;
