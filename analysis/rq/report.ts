@@ -1,7 +1,7 @@
 import type { Store, StoreFrame } from "../schema/store.js";
 import { DEFAULT_SETTINGS, headlineRule, type BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { finite } from "../estimates/not-defined.js";
-import { prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
+import { isBinary, prepareStore, type PreparedStore, type StoreCounts } from "./prepared.js";
 import { rq1Plan, type Rq1Result } from "./rq1-discrimination.js";
 import { rq2Human, type Rq2Result } from "./rq2-human.js";
 import { rq3Plan, type Rq3Result } from "./rq3-skill-effects.js";
@@ -181,11 +181,15 @@ export function perTrajectory(p: PreparedStore): PerTrajectoryRow[] {
   });
 }
 
-/** The store's arms by the fields that vary, with values and ranks (no pairwise tests: `gcpc leaderboard`). */
+/**
+ * The store's arms by the fields that vary, with values and ranks (no pairwise tests: `gcpc leaderboard`): by
+ * pass rate, or by GCPC in a store with no binary outcome (GCPC needs none).
+ */
 function storeArms(p: PreparedStore, settings: BootstrapSettings): AnalysisReport["arms"] {
   const by = overviewArmFields(p);
   if (by.length === 0)
     return notAvailable("one arm only, or no grouping by harness, model, source or condition gives 2 to 15 arms");
-  const board = leaderboard(p, { by, settings, pairwise: false });
+  const metric = p.trajectories.some(isBinary) ? "pass_rate" : "gcpc";
+  const board = leaderboard(p, { by, metric, settings, pairwise: false });
   return "available" in board ? board : { by, leaderboard: board };
 }

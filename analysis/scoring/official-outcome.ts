@@ -1,5 +1,6 @@
 import type { Label } from "../schema/tables.js";
 import { gradeAt } from "../schema/grades.js";
+import { creditRatio } from "./credit-ratio.js";
 
 /**
  * The official-outcome step (paper §3.3), each operation switchable for the
@@ -137,9 +138,9 @@ export function countAfterOutcomeStep(
   return { yes, decided, checklistNo, items: size };
 }
 
-/** GCPC = Yes / decided (paper eq. 1); NaN when nothing is decided. */
+/** GCPC = Yes / decided (paper eq. 1), equal credits equal numbers (creditRatio); NaN when nothing is decided. */
 export function gcpcOf(counts: LabelCounts): number {
-  return counts.decided === 0 ? NaN : counts.yes / counts.decided;
+  return counts.decided === 0 ? NaN : creditRatio(counts.yes, counts.decided);
 }
 
 /**

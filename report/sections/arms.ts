@@ -1,10 +1,15 @@
-import { ciPct, pct, rankInterval, rankText } from "../format.js";
+import { ci, ciPct, f3, pct, rankInterval, rankText } from "../format.js";
 import { row, unavailableRow, withPaper, type Section, type SectionContext } from "./section.js";
 
-/** The report's first section: the store's arms (the user's runs) by pass rate, before the paper's tables. */
+/**
+ * The report's first section: the store's arms (the user's runs) by pass rate, or by GCPC when the store has no
+ * binary outcome, before the paper's tables.
+ */
 export function armsSections(ctx: SectionContext): Section[] {
   const a = ctx.report.arms;
-  const columns = ["arm", "trajectories", "tasks", "pass rate [95% CI]", "rank [95% CI]", "joint rank set", "caveat"];
+  const gcpc = !("available" in a) && a.leaderboard.metric === "gcpc";
+  const value = gcpc ? "GCPC [95% CI]" : "pass rate [95% CI]";
+  const columns = ["arm", "trajectories", "tasks", value, "rank [95% CI]", "joint rank set", "caveat"];
   if ("available" in a)
     return [
       {
@@ -20,7 +25,7 @@ export function armsSections(ctx: SectionContext): Section[] {
   return [
     {
       id: "arms",
-      title: `Your arms: pass rate by ${a.by.join(" / ")}`,
+      title: `Your arms: ${gcpc ? "GCPC (the store has no binary outcome)" : "pass rate"} by ${a.by.join(" / ")}`,
       caption:
         `${b.estimator}; ${boot ? `${boot.resamples} resamples, seed ${boot.seed}` : "no resampling"}. ` +
         "rank [95% CI] holds for one arm at a time, the joint rank set for every arm at once " +
@@ -32,7 +37,9 @@ export function armsSections(ctx: SectionContext): Section[] {
           r.arm,
           r.trajectories,
           r.tasks,
-          `${pct(r.value)} ${ciPct(r.ci, false, r.degenerate) || "n/a"}`,
+          gcpc
+            ? `${f3(r.value)} ${ci(r.ci, r.degenerate) || "n/a"}`
+            : `${pct(r.value)} ${ciPct(r.ci, false, r.degenerate) || "n/a"}`,
           `${rankText(r.rank)} ${rankInterval(r.rank_ci)}`,
           rankInterval(r.rank_ci_joint),
           r.caveat ?? "",

@@ -119,9 +119,12 @@ export function leaderboard(
   };
   const where = Object.entries(o.where ?? {}) as [ArmField, string][];
   const kept = (k: number) => where.every(([f, v]) => fieldOf(p, p.trajectories[k], f) === v);
+  // GCPC is a property of the checklist labels: a trajectory with no binary outcome (a rubric table imported
+  // without --outcome) has one all the same. Only the pass rate needs the outcome.
+  const needsOutcome = metric === "pass_rate";
   const slots = p.trajectories
     .map((_, k) => k)
-    .filter((k) => isBinary(p.trajectories[k]) && Number.isFinite(scoreOf(k)) && kept(k));
+    .filter((k) => (!needsOutcome || isBinary(p.trajectories[k])) && Number.isFinite(scoreOf(k)) && kept(k));
   if (slots.length === 0)
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));

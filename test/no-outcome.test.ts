@@ -1,0 +1,90 @@
+// GCPC needs no outcome (issue 45.1): a rubric table imported without --outcome has no binary trajectory, and its
+// leaderboard by GCPC is each arm's mean credit, plain or weighted, computed here by hand.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli } from "./helpers/run-cli.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+let dir: string;
+// Two models, three tasks, two yes/no criteria each; no outcome column.
+const ROWS = `task,model,item,verdict
+t1,a,q1,yes
+t1,a,q2,no
+t1,b,q1,yes
+t1,b,q2,yes
+t2,a,q1,no
+t2,a,q2,no
+t2,b,q1,yes
+t2,b,q2,no
+t3,a,q1,yes
+t3,a,q2,yes
+t3,b,q1,yes
+t3,b,q2,yes
+`;
+
+before(() => {
+  dir = tempDir("gcpc-no-outcome-");
+  writeFileSync(join(dir, "rubric.csv"), ROWS);
+  writeFileSync(join(dir, "weights.csv"), "item,weight\nq1,3\nq2,1\n");
+});
+
+async function board(weights: boolean) {
+  const store = join(dir, weights ? "weighted" : "plain");
+  const args = ["--task", "task", "--item", "item", "--label", "verdict", "--model", "model", "--out", store];
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "rubric.csv"),
+    ...args,
+    ...(weights ? ["--weights", join(dir, "weights.csv")] : []),
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const r = await cli(["leaderboard", store, "--by", "model", "--metric", "gcpc", "--format", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test("leaderboard --metric gcpc on a store with no outcome: each model's mean credit (hand: a 1/2, b 5/6)", async () => {
+  const b = await board(false);
+  const value = (arm: string) => b.rows.find((r: { arm: string }) => r.arm === arm).value;
+  // a: t1 1/2, t2 0, t3 1 → 1/2; b: t1 1, t2 1/2, t3 1 → 5/6.
+  assert.equal(value("a"), 0.5);
+  assert.ok(Math.abs(value("b") - 5 / 6) < 1e-15);
+  assert.equal(b.rows[0].arm, "b");
+  assert.equal(b.rows.length, 2);
+});
+
+test("with item weights and no outcome: each model's weighted mean (hand: a 7/12, b 11/12)", async () => {
+  const b = await board(true);
+  const value = (arm: string) => b.rows.find((r: { arm: string }) => r.arm === arm).value;
+  // q1 weighs 3, q2 1. a: t1 3/4, t2 0, t3 1 → 7/12; b: t1 1, t2 3/4, t3 1 → 11/12.
+  assert.ok(Math.abs(value("a") - 7 / 12) < 1e-15, String(value("a")));
+  assert.ok(Math.abs(value("b") - 11 / 12) < 1e-15, String(value("b")));
+  assert.match(b.estimator, /weighted GCPC/);
+});
+
+test("the pass rate still needs the outcome, and says so", async () => {
+  const store = join(dir, "plain");
+  const r = await cli(["leaderboard", store, "--by", "model", "--format", "json"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /no trajectory with a binary outcome/);
+});
+
+test("the report's first section compares the arms by GCPC when the store has no outcome, not 'one arm only'", async () => {
+  const r = await cli(["report", join(dir, "plain"), "--format", "json", "--resamples", "200"]);
+  assert.equal(r.code, 0, r.stderr);
+  const arms = JSON.parse(r.stdout).arms;
+  assert.deepEqual(arms.by, ["model"]);
+  assert.equal(arms.leaderboard.metric, "gcpc");
+  assert.deepEqual(
+    arms.leaderboard.rows.map((x: { arm: string; value: number }) => [x.arm, Number(x.value.toFixed(12))]),
+    [
+      ["b", Number((5 / 6).toFixed(12))],
+      ["a", 0.5],
+    ],
+  );
+  const md = await cli(["report", join(dir, "plain"), "--resamples", "200"]);
+  assert.match(md.stdout, /## Your arms: GCPC \(the store has no binary outcome\) by model/);
+});
