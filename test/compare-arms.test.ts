@@ -382,3 +382,13 @@ test("transition quartiles and median on unequal Δ, computed by hand (type-7)",
   assert.ok(Math.abs(ff.delta.mean! - 0.40625) < 1e-12);
   assert.ok(ff.median_delta_ci![0] <= 0.375 && 0.375 <= ff.median_delta_ci![1]);
 });
+
+test("an arm that selects nothing names the values its field has (a typo in --a model=…)", async () => {
+  const store = new URL("../data/real/tau2-sft", import.meta.url).pathname;
+  const r = await cli(["compare", store, "--a", "model=gpt4", "--b", "model=gpt-4.1"]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /arm a selects no binary trajectory; model has: ft:gpt-4\.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm, gpt-4\.1$/m,
+  );
+});

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import JSZip from "jszip";
 import { importInspect } from "../store/import/inspect.js";
 import { zipMembers } from "../store/import/zip-members.js";
 import { cli } from "./helpers/run-cli.js";
@@ -72,4 +73,27 @@ test("the scorers of every log are listed; --items naming a scorer no log has ex
   const bad = await cli(["import", "inspect", raw, "--items", "checklist", "--out", `${out}-2`]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--items "checklist": no log has that scorer; the scorers found are choice/);
+});
+
+test("a sample id holding '/' is a nested .eval member (samples/a/b/c_epoch_1.json): read; an empty log is listed", async () => {
+  const dir = tempDir("gcpc-inspect-nested-");
+  const zip = new JSZip();
+  const header = { version: 2, eval: { eval_id: "e1", task: "t", model: "m" } };
+  const sample = (id: string) => ({
+    id,
+    epoch: 1,
+    scores: { verdict: { value: "C" }, checklist: { value: { a: "C" } } },
+  });
+  zip.file("header.json", JSON.stringify(header));
+  zip.file("samples/plain_epoch_1.json", JSON.stringify(sample("plain")));
+  zip.file("samples/a/b/c_epoch_1.json", JSON.stringify(sample("a/b/c")));
+  writeFileSync(join(dir, "nested.eval"), await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" }));
+  // A log with a header and no sample yields nothing: it is a listed problem, never silence.
+  writeFileSync(join(dir, "empty.json"), JSON.stringify({ ...header, eval: { ...header.eval, eval_id: "e2" } }));
+  const r = await importInspect([dir]);
+  assert.deepEqual(r.store.trajectories.map((t) => t.trajectory_id).sort(), ["e1/a/b/c/epoch-1", "e1/plain/epoch-1"]);
+  assert.deepEqual(
+    r.skipped.map((s) => [s.folder.replace(`${dir}/`, ""), s.reason]),
+    [["empty.json", "the log holds no sample (nothing to import from it)"]],
+  );
 });

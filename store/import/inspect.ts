@@ -11,7 +11,7 @@ import { textOption, type Importer } from "./importer.js";
 
 /**
  * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
- * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json; stored, deflate or zstd members,
+ * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json, nested when the id holds "/"; stored, deflate or zstd members,
  * store/import/zip-members.ts). A sample
  * × epoch is a trajectory (task = the eval's task / the sample id, trial = the epoch, model = the eval's
  * model). `--outcome` names the scorer whose value decides PASS or FAIL (C/I, true/false, 1/0, or a number
@@ -162,14 +162,22 @@ function logOf(file: string, header: unknown, samples: Sample[], skipped: Skippe
   const stats = isObject(header) && isObject(header.stats) ? header.stats : {};
   const started =
     typeof ev.created === "string" ? ev.created : typeof stats.started_at === "string" ? stats.started_at : "";
+  // A log with no sample adds nothing: always listed, so a run that comes out short says why.
+  if (samples.length === 0) {
+    skipped.push({ folder: file, reason: "the log holds no sample (nothing to import from it)" });
+    return undefined;
+  }
   return { file, evalId, started, task: ev.task, model: ev.model, samples };
 }
 
 function readJsonLog(file: string, skipped: Skipped[]): Log | undefined {
   const json = readJsonFile(file, skipped);
   if (json === undefined) return undefined;
-  const samples = isObject(json) && Array.isArray(json.samples) ? json.samples.filter(isObject) : [];
-  return logOf(file, json, samples as Sample[], skipped);
+  const all: unknown[] = isObject(json) && Array.isArray(json.samples) ? json.samples : [];
+  all.forEach((x, i) => {
+    if (!isObject(x)) skipped.push({ folder: `${file}, samples[${i}]`, reason: "a sample that is not an object" });
+  });
+  return logOf(file, json, all.filter(isObject) as Sample[], skipped);
 }
 
 async function readEvalLog(file: string, skipped: Skipped[]): Promise<Log | undefined> {
@@ -198,11 +206,14 @@ async function readEvalLog(file: string, skipped: Skipped[]): Promise<Log | unde
   const head = member(header);
   if (head === undefined) return undefined;
   const samples: Sample[] = [];
-  const names = members.filter((m) => /^samples\/[^/]+\.json$/.test(m.name));
+  // A sample id holding "/" is written as a nested member (samples/a/b/c_epoch_1.json): read every depth.
+  const names = members.filter((m) => /^samples\/.+\.json$/.test(m.name));
   names.sort((a, b) => compareCodePoints(a.name, b.name));
   for (const m of names) {
     const sample = member(m);
     if (isObject(sample)) samples.push(sample);
+    else if (sample !== undefined)
+      skipped.push({ folder: `${file} :: ${m.name}`, reason: "a sample that is not an object" });
   }
   return logOf(file, head, samples, skipped);
 }

@@ -77,6 +77,8 @@ class TableImport {
   readonly trajectories = new Map<string, Trajectory>();
   readonly judgments: Judgment[] = [];
   readonly judgmentKeys = new Map<string, string>();
+  /** Each --outcome value read, with its count (to refuse a --pass VALUE that matches none, naming them). */
+  readonly outcomeValues = new Map<string, number>();
 
   constructor(
     readonly spec: TableSpec,
@@ -168,7 +170,10 @@ class TableImport {
     if (!s.outcome) return null;
     const raw = text(this.value(cells, s.outcome, key));
     if (raw === undefined) return null;
-    if (s.pass !== undefined) return raw === s.pass ? "PASS" : "FAIL";
+    if (s.pass !== undefined) {
+      this.outcomeValues.set(raw, (this.outcomeValues.get(raw) ?? 0) + 1);
+      return raw === s.pass ? "PASS" : "FAIL";
+    }
     const x = Number(raw);
     if (!Number.isFinite(x)) {
       this.problem(cells.at, s.outcome, `outcome ${JSON.stringify(raw)} is not a number (--threshold ${s.threshold})`);
@@ -271,7 +276,27 @@ export function importTable(t: UserTable, spec: TableSpec, outcomes?: UserTable)
     }
   }
   if (run.problems.length) fail(run.problems);
+  checkPassValue(run, spec, t.file);
   return assemble(run, spec, t);
+}
+
+/**
+ * A --pass VALUE that no row's outcome equals would make every run a FAIL: refused, listing the values seen
+ * (the most frequent first) and, when one differs only in case, that one.
+ */
+function checkPassValue(run: TableImport, spec: TableSpec, file: string): void {
+  if (spec.pass === undefined || run.outcomeValues.has(spec.pass)) return;
+  const seen = [...run.outcomeValues].sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]));
+  const listed = seen.slice(0, 10).map(([v, n]) => `${JSON.stringify(v)} (${n} row${n === 1 ? "" : "s"})`);
+  const other = seen.length > 10 ? `, and ${seen.length - 10} more` : "";
+  const sameLetters = seen.find(([v]) => v.toLowerCase() === spec.pass!.toLowerCase());
+  const hint = sameLetters
+    ? `; did you mean --pass ${sameLetters[0]}? (values are compared exactly, case included)`
+    : "";
+  throw new InputError(
+    `${file}: --pass ${JSON.stringify(spec.pass)} matches no value of the outcome column "${spec.outcome}", so every ` +
+      `run would be a FAIL; its values: ${listed.join(", ") || "none (every cell is empty)"}${other}${hint}`,
+  );
 }
 
 function assemble(run: TableImport, spec: TableSpec, t: UserTable): { store: Store; notes: string[] } {

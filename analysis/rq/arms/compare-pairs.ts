@@ -1,5 +1,6 @@
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { roundTo12 } from "../../stats/shares.js";
+import { compareCodePoints } from "../../order.js";
 import {
   armSides,
   pairArms,
@@ -59,8 +60,10 @@ export function comparePairs(
   const chosen = armSides(view, arms, o.selfPairs);
   if ("available" in chosen) return chosen;
   const { sides, shared } = chosen;
-  if (o.requireBothSides !== false && (sides.a.length === 0 || sides.b.length === 0))
-    return notAvailable(`arm ${sides.a.length === 0 ? "a" : "b"} selects no binary trajectory`);
+  if (o.requireBothSides !== false && (sides.a.length === 0 || sides.b.length === 0)) {
+    const side = sides.a.length === 0 ? "a" : "b";
+    return notAvailable(`arm ${side} selects no binary trajectory${selectorHint(view, arms[side])}`);
+  }
   const pairing = choosePairing(view, sides, shared, o.pair);
   const built = pairArms(view, sides, shared, pairing.mode);
   if (pairing.mode !== "trial") return { sides, shared, pairing, built, outcomes: [], groups: [] };
@@ -113,4 +116,21 @@ function choosePairing(
 export function cellKeyOf(view: ArmView, shared: readonly ArmField[]): (slot: number) => string {
   const readers = shared.map((f) => view.column(f));
   return (k) => JSON.stringify([view.task(k), ...readers.map((read) => read(k))]);
+}
+
+/**
+ * What a selector that matched nothing could have said: each of its fields' values among the trajectories
+ * (at most 12 a field, in code-point order), e.g. "; model has: gpt-4.1, o3".
+ */
+function selectorHint(view: ArmView, selector: Selector): string {
+  const parts = Object.entries(selector).map(([field, wanted]) => {
+    const column = view.column(field as ArmField);
+    const values = [...new Set(view.slots.map((k) => column(k)).filter((v): v is string => v !== null))];
+    values.sort(compareCodePoints);
+    if (values.includes(wanted as string)) return undefined;
+    const shown = values.slice(0, 12).join(", ") + (values.length > 12 ? `, … (${values.length} values)` : "");
+    return `${field} has: ${shown || "no value"}`;
+  });
+  const said = parts.filter((x) => x !== undefined);
+  return said.length ? `; ${said.join("; ")}` : "";
 }
