@@ -10,13 +10,14 @@ import { ZipError, zipMembers, type ZipMember } from "./zip-members.js";
 import { textOption, type Importer } from "./importer.js";
 
 /**
- * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs
- * and `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json, nested when the id holds "/";
- * stored, deflate or zstd members, store/import/zip-members.ts). A sample × epoch is a trajectory (task = the
- * eval's task / the sample id, trial = the epoch, model = the eval's model). `--outcome` names the scorer whose value decides PASS or FAIL (C/I, true/false, 1/0, or a number
- * at or above `--threshold`; without it, each log's only scalar scorer, if it has exactly one); `--items`
- * names a scorer whose value is a dict, each key an item and each value Yes, No or Abstain; every other
- * scalar scorer is a method score. A scorer's explanation is kept as the evidence of its judgments.
+ * `gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X]`: Inspect's `.json` logs and
+ * `.eval` logs (a zip archive: header.json and samples/<id>_epoch_<n>.json, nested when the id holds "/"; stored,
+ * deflate or zstd members, store/import/zip-members.ts). A sample × epoch is a trajectory (task = the eval's task /
+ * the sample id, trial = the epoch, model = the eval's model). `--outcome` names the scorer whose value decides
+ * PASS or FAIL (C/I, true/false, 1/0, or a number at or above `--threshold`; without it, each log's only scalar
+ * scorer, if it has exactly one); `--items` names a scorer whose value is a dict, each key an item and each value
+ * Yes, No or Abstain; every other scalar scorer is a method score. A scorer's explanation is kept as the evidence
+ * of its judgments.
  */
 export interface InspectImport {
   store: Store;
