@@ -73,7 +73,7 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   return 0;
 }
 
-/** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc]`. */
+/** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc|pass^k|pass@k --k K]`. */
 export async function leaderboardCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError("leaderboard takes exactly one store folder (try gcpc help leaderboard)");
@@ -82,11 +82,15 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
     .map((s) => s.trim()) as ArmField[];
   for (const f of by)
     if (!ARM_FIELDS.includes(f)) throw new UsageError(`--by takes fields among ${ARM_FIELDS.join(", ")}; got "${f}"`);
-  const metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc"] as const, "pass_rate");
+  const metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc", "pass^k", "pass@k"] as const, "pass_rate");
+  const attempts = metric === "pass^k" || metric === "pass@k";
+  if (attempts && values.k === undefined) throw new UsageError(`--metric ${metric} needs --k K (attempts per task)`);
+  if (!attempts && values.k !== undefined) throw new UsageError("--k applies to --metric pass^k and pass@k");
+  const k = attempts ? intOption("k", values.k, 1, 1) : undefined;
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = leaderboard(prepareStore(store), { by, metric, settings });
+  const r = leaderboard(prepareStore(store), { by, metric, k, settings });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

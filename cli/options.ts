@@ -58,6 +58,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   leaderboard: {
     by: { type: "string" },
     metric: { type: "string" },
+    k: { type: "string" },
     format: { type: "string" },
     seed: { type: "string" },
     resamples: { type: "string" },

@@ -17,8 +17,9 @@ import { taskClusters } from "../common.js";
 import { fieldOf, type ArmField, type Selector } from "./compare-arms.js";
 import { methodScoreMaps } from "../method-scores.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
+import { attemptMetric, type AttemptMetric } from "../../stats/pass-at-k.js";
 
-export type LeaderboardMetric = "pass_rate" | "gcpc";
+export type LeaderboardMetric = "pass_rate" | "gcpc" | AttemptMetric;
 
 export interface LeaderboardRow {
   arm: string;
@@ -105,6 +106,8 @@ export function leaderboard(
   o: {
     by: ArmField[];
     metric?: LeaderboardMetric;
+    /** pass^k and pass@k: the k (attempts drawn per task). */
+    k?: number;
     settings: BootstrapSettings;
     where?: Selector;
     /** false: no pairwise tests (nor tie groups), the arms' values and ranks only (the report's first section). */
@@ -115,20 +118,26 @@ export function leaderboard(
   const gcpc = methodScoreMaps(p).get("gcpc")!;
   const scoreOf = (k: number) => {
     const t = p.trajectories[k];
-    return metric === "pass_rate" ? (t.outcome === "PASS" ? 1 : 0) : (gcpc.get(t.trajectory_id) ?? NaN);
+    return metric === "gcpc" ? (gcpc.get(t.trajectory_id) ?? NaN) : t.outcome === "PASS" ? 1 : 0;
   };
   const where = Object.entries(o.where ?? {}) as [ArmField, string][];
   const kept = (k: number) => where.every(([f, v]) => fieldOf(p, p.trajectories[k], f) === v);
   // GCPC is a property of the checklist labels: a trajectory with no binary outcome (a rubric table imported
   // without --outcome) has one all the same. Only the pass rate needs the outcome.
-  const needsOutcome = metric === "pass_rate";
+  const needsOutcome = metric !== "gcpc";
   const slots = p.trajectories
     .map((_, k) => k)
     .filter((k) => (!needsOutcome || isBinary(p.trajectories[k])) && Number.isFinite(scoreOf(k)) && kept(k));
   if (slots.length === 0)
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
-  const arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
+  let arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
+  if (metric === "pass^k" || metric === "pass@k") {
+    const k = o.k ?? NaN;
+    if (!(Number.isInteger(k) && k >= 1)) return notAvailable(`${metric} needs k, a whole number ≥ 1`);
+    arms = arms.map((a) => perTaskAttempts(a, metric, k)).filter((a) => a.count.some((c) => c > 0));
+    if (arms.length === 0) return notAvailable(`${metric}: no arm ran any task at least ${k} times`);
+  }
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   const ranks = rankIntervals(arms, clusters, o.settings);
   const pairwise = o.pairwise === false ? [] : pairwiseRows(arms, clusters, o.settings);
@@ -141,7 +150,7 @@ export function leaderboard(
     where: o.where ?? {},
     metric,
     estimator:
-      `${metric === "pass_rate" ? "pass rate = passes / trials" : gcpcName(p)} per arm over its trajectories; ` +
+      `${metricName(p, metric, o.k)}; ` +
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
     pairwise,
@@ -164,6 +173,37 @@ export function leaderboard(
         }
       : null,
   };
+}
+
+/** What a metric's value is, as the estimator line says it. */
+function metricName(p: PreparedStore, metric: LeaderboardMetric, k?: number): string {
+  if (metric === "pass_rate") return "pass rate = passes / trials per arm over its trajectories";
+  if (metric === "gcpc") return `${gcpcName(p)} per arm over its trajectories`;
+  const per =
+    metric === "pass^k"
+      ? `C(c, ${k}) / C(n, ${k}), the chance that ${k} of its attempts all pass (τ-bench's pass^k)`
+      : `1 − C(n − c, ${k}) / C(n, ${k}), the chance that one of ${k} of its attempts passes (Chen et al. 2021)`;
+  return (
+    `${metric} (k = ${k}) = the mean over the arm's tasks with n ≥ ${k} attempts (c passes) of ${per}; ` +
+    `tasks with fewer attempts and arms with none are left out`
+  );
+}
+
+/**
+ * An arm's per-task pass^k or pass@k: each task with n ≥ k attempts weighs 1 and holds its value, the others
+ * nothing, so the pooled ratio is the mean over its tasks (on a draw, weighted by the task's draw count). The
+ * runs figure (mean over trial indices) does not apply.
+ */
+function perTaskAttempts(a: Arm, metric: AttemptMetric, k: number): Arm {
+  const sum = new Float64Array(a.sum.length);
+  const count = new Float64Array(a.count.length);
+  for (let t = 0; t < a.count.length; t++) {
+    const n = a.count[t];
+    if (n < k) continue;
+    sum[t] = attemptMetric(metric, n, a.sum[t], k);
+    count[t] = 1;
+  }
+  return { ...a, sum, count, byRun: new Map() };
 }
 
 /** Each arm's row: its value, interval, runs figure, ranks and caveat (in the arms' order). */
