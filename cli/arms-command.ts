@@ -90,7 +90,9 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = leaderboard(prepareStore(store), { by, metric, k, settings });
+  const judge = values.judge === undefined ? undefined : String(values.judge);
+  if (judge !== undefined && metric !== "gcpc") throw new UsageError("--judge applies to --metric gcpc");
+  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

@@ -59,6 +59,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     by: { type: "string" },
     metric: { type: "string" },
     k: { type: "string" },
+    judge: { type: "string" },
     format: { type: "string" },
     seed: { type: "string" },
     resamples: { type: "string" },

@@ -123,14 +123,19 @@ export function prepareStore(
   // The judges of the kept trajectories' runs (a dropped duplicate's runs are read by no slot).
   const judges = new Set<string>();
   for (const list of runsBySlot) for (const r of list ?? []) judges.add(r.judge);
-  const labelsAt = (k: number | undefined, judge = primaryJudge, run = 1) =>
-    k === undefined ? undefined : runsBySlot[k]?.find((x) => x.judge === judge && x.run === run)?.labels;
-  const labelsOf = (id: string, judge = primaryJudge, run = 1) => {
+  // Without a judge named, a trajectory is read as its scoring judge labelled it (scoringJudge).
+  const judgeOf = (k: number) => scoringJudge(runsBySlot[k], primaryJudge);
+  const labelsAt = (k: number | undefined, judge?: string, run = 1) => {
+    if (k === undefined) return undefined;
+    const who = judge ?? judgeOf(k);
+    return runsBySlot[k]?.find((x) => x.judge === who && x.run === run)?.labels;
+  };
+  const labelsOf = (id: string, judge?: string, run = 1) => {
     const labels = labelsAt(slots.get(id), judge, run);
     return labels === undefined ? undefined : decodeLabels(labels);
   };
   const { primaryRuns, routes, metrics } = primaryRunMetrics(trajectories, slots, checklist, (k) => labelsAt(k));
-  const scores: PreparedStore["scores"] = (id, variants, judge = primaryJudge, run = 1) => {
+  const scores: PreparedStore["scores"] = (id, variants, judge, run = 1) => {
     const k = slots.get(id);
     const labels = labelsAt(k, judge, run);
     if (k === undefined || labels === undefined) return variants.map(() => NaN);
@@ -162,12 +167,12 @@ export function prepareStore(
     },
     runsAt: (k) => runsBySlot[k],
     labelsAt,
-    scoreAt(k, step, abstention = "exclude", judge = primaryJudge, run = 1) {
+    scoreAt(k, step, abstention = "exclude", judge, run = 1) {
       const labels = labelsAt(k, judge, run);
       if (labels === undefined) return NaN;
       return variantScorer(trajectories[k], labels, checklist, testResults)({ step, abstention });
     },
-    score(id, step, abstention = "exclude", judge = primaryJudge, run = 1) {
+    score(id, step, abstention = "exclude", judge, run = 1) {
       return scores(id, [{ step, abstention }], judge, run)[0];
     },
     scores,
@@ -177,7 +182,19 @@ export function prepareStore(
 }
 
 /**
- * Each kept trajectory's primary run (primary judge, run 1) and its route counts and metrics, by slot: looked
+ * The judge whose labels score a trajectory (issue 45.2: in InfoBench-style data each model is judged by another
+ * model, so a store's primary judge labelled only some of them): the primary judge when it labelled the
+ * trajectory, else the one judge that did; with several other judges and not the primary, none (the trajectory
+ * is unscored, and the overview says per arm which judge scored it). `gcpc leaderboard --judge` names one.
+ */
+export function scoringJudge(runs: readonly { judge: string }[] | undefined, primaryJudge: string): string {
+  if (!runs || runs.length === 0 || runs.some((r) => r.judge === primaryJudge)) return primaryJudge;
+  const judges = new Set(runs.map((r) => r.judge));
+  return judges.size === 1 ? runs[0].judge : primaryJudge;
+}
+
+/**
+ * Each kept trajectory's primary run (its scoring judge, run 1) and its route counts and metrics, by slot: looked
  * up and counted once here, where RQ4's score columns looked each trajectory up in two maps per call and
  * walked its labels again (6 s, then 8 s, at 100× the paper). The metrics are the counts' arithmetic
  * (metricsOfRouteCounts: trajectoryMetrics' values, tested).

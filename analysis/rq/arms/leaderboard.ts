@@ -18,6 +18,7 @@ import { fieldOf, type ArmField, type Selector } from "./compare-arms.js";
 import { methodScoreMaps } from "../method-scores.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
 import { attemptMetric, type AttemptMetric } from "../../stats/pass-at-k.js";
+import { PLAIN } from "../../scoring/official-outcome.js";
 
 export type LeaderboardMetric = "pass_rate" | "gcpc" | AttemptMetric;
 
@@ -108,6 +109,8 @@ export function leaderboard(
     metric?: LeaderboardMetric;
     /** pass^k and pass@k: the k (attempts drawn per task). */
     k?: number;
+    /** GCPC: every trajectory scored by this judge's labels (run 1), instead of each one's scoring judge. */
+    judge?: string;
     settings: BootstrapSettings;
     where?: Selector;
     /** false: no pairwise tests (nor tie groups), the arms' values and ranks only (the report's first section). */
@@ -116,9 +119,13 @@ export function leaderboard(
 ): Leaderboard | NotAvailable {
   const metric = o.metric ?? "pass_rate";
   const gcpc = methodScoreMaps(p).get("gcpc")!;
+  const judge = o.judge;
+  if (judge !== undefined && !p.counts.judges.includes(judge))
+    return notAvailable(`no judge "${judge}" in the store (its judges: ${p.counts.judges.join(", ") || "none"})`);
   const scoreOf = (k: number) => {
     const t = p.trajectories[k];
-    return metric === "gcpc" ? (gcpc.get(t.trajectory_id) ?? NaN) : t.outcome === "PASS" ? 1 : 0;
+    if (metric !== "gcpc") return t.outcome === "PASS" ? 1 : 0;
+    return judge === undefined ? (gcpc.get(t.trajectory_id) ?? NaN) : p.scoreAt(k, PLAIN, "exclude", judge);
   };
   const where = Object.entries(o.where ?? {}) as [ArmField, string][];
   const kept = (k: number) => where.every(([f, v]) => fieldOf(p, p.trajectories[k], f) === v);
@@ -150,7 +157,7 @@ export function leaderboard(
     where: o.where ?? {},
     metric,
     estimator:
-      `${metricName(p, metric, o.k)}; ` +
+      `${metricName(p, metric, o.k)}${judge === undefined ? "" : ` (every trajectory scored by judge ${judge})`}; ` +
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
     pairwise,
