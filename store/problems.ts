@@ -40,9 +40,12 @@ export class StoreValidationError extends Error {
     readonly store: string,
     readonly problems: Problem[],
     readonly dropped = 0,
+    /** What was read ("store", or "input table" for an importer's table) and a line of likely cause and fix. */
+    readonly about: { what?: string; hint?: string } = {},
   ) {
     super(
-      `invalid store ${store}: ${problems.length + dropped} problem(s)\n` +
+      `invalid ${about.what ?? "store"} ${store}: ${problems.length + dropped} problem(s)\n` +
+        (about.hint ? `  ${about.hint}\n` : "") +
         problems.map((p) => `  ${formatProblem(p)}`).join("\n") +
         (dropped ? `\n  ... and ${dropped} more (raise --max-problems to see them)` : ""),
     );

@@ -25,3 +25,72 @@ test("--pass VALUE that no outcome cell equals is refused, listing the values se
   const ok = await cli([...args, "--outcome", "result", "--pass", "pass"]);
   assert.equal(ok.code, 0, ok.stderr);
 });
+
+test("a header-only table says so, as an input table (not a store); nothing written", async () => {
+  const dir = tempDir("gcpc-empty-table-");
+  writeFileSync(join(dir, "empty.csv"), "task,model,item,verdict\n");
+  const out = join(dir, "store");
+  const r = await cli([
+    "import",
+    "table",
+    join(dir, "empty.csv"),
+    "--task",
+    "task",
+    "--item",
+    "item",
+    "--label",
+    "verdict",
+    "--out",
+    out,
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /^gcpc: invalid input table .*empty\.csv: 1 problem\(s\)\n {2}.*empty\.csv: the table has a header but no data rows/,
+  );
+  assert.doesNotMatch(r.stderr, /invalid store/);
+  assert.equal(existsSync(out), false);
+});
+
+test("forgetting --model: one line names the column the clashing rows differ in and the likely flag", async () => {
+  const dir = tempDir("gcpc-clash-");
+  // Two models' labels for the same task and item; without --model both rows are one trajectory.
+  const rows = ["task,model,item,verdict", ...Array.from({ length: 40 }, (_, i) => `t${i >> 1},m${i % 2},q1,yes`)];
+  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
+  const r = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    "--task",
+    "task",
+    "--item",
+    "item",
+    "--label",
+    "verdict",
+    "--out",
+    join(dir, "s"),
+  ]);
+  assert.equal(r.code, 2);
+  const lines = r.stderr.split("\n");
+  assert.match(lines[0], /^gcpc: invalid input table .*runs\.csv: 20 problem\(s\)$/);
+  assert.equal(
+    lines[1],
+    "  rows that label the same trajectory and item differ in column(s) model (row 1 and row 2): did you mean --model model, or --trial COL for repeated attempts?",
+  );
+  const ok = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    "--task",
+    "task",
+    "--item",
+    "item",
+    "--label",
+    "verdict",
+    "--model",
+    "model",
+    "--out",
+    join(dir, "s"),
+  ]);
+  assert.equal(ok.code, 0, ok.stderr);
+});

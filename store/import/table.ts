@@ -76,7 +76,9 @@ class TableImport {
   readonly items = new Map<string, Item>();
   readonly trajectories = new Map<string, Trajectory>();
   readonly judgments: Judgment[] = [];
-  readonly judgmentKeys = new Map<string, string>();
+  readonly judgmentKeys = new Map<string, { at: string; cells: Cells }>();
+  /** The first clash of two rows giving the same trajectory and item a label: what tells the user why. */
+  clash?: { first: Cells; second: Cells };
   /** Each --outcome value read, with its count (to refuse a --pass VALUE that matches none, naming them). */
   readonly outcomeValues = new Map<string, number>();
 
@@ -193,13 +195,15 @@ class TableImport {
     if (s.judgeColumn && !judge) return this.problem(cells.at, s.judgeColumn, "the judge is empty");
     const key = JSON.stringify([trajectory, item, judge ?? null]);
     const first = this.judgmentKeys.get(key);
-    if (first)
+    if (first) {
+      this.clash ??= { first: first.cells, second: cells };
       return this.problem(
         cells.at,
         column,
-        `a second label for trajectory ${trajectory}, item ${item} (first at ${first})`,
+        `a second label for trajectory ${trajectory}, item ${item} (first at ${first.at})`,
       );
-    this.judgmentKeys.set(key, where(cells.at));
+    }
+    this.judgmentKeys.set(key, { at: where(cells.at), cells });
     if (!this.items.has(`${task}\u0000${item}`))
       this.items.set(`${task}\u0000${item}`, { task_id: task, item_id: item, text: item, route: "judge" });
     this.judgments.push({
@@ -256,9 +260,13 @@ function checkColumns(t: UserTable, spec: TableSpec, attributes?: UserTable): Pr
 
 /** The store of a table under a spec (and its --outcomes table); throws naming every problem. */
 export function importTable(t: UserTable, spec: TableSpec, outcomes?: UserTable): { store: Store; notes: string[] } {
-  const fail = (problems: Problem[]) => {
-    throw new StoreValidationError(t.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
+  const fail = (problems: Problem[], hint?: string) => {
+    throw new StoreValidationError(t.file, problems.slice(0, 50), Math.max(0, problems.length - 50), {
+      what: "input table",
+      hint,
+    });
   };
+  if (t.rows.length === 0) fail([{ file: t.file, message: "the table has a header but no data rows" }]);
   const columnProblems = checkColumns(t, spec, outcomes);
   const attributeProblems: Problem[] = [];
   const attributes = outcomes ? attributeRows(outcomes, spec, attributeProblems) : undefined;
@@ -275,9 +283,31 @@ export function importTable(t: UserTable, spec: TableSpec, outcomes?: UserTable)
       else run.judgment(cells, trajectory, item, spec.label!);
     }
   }
-  if (run.problems.length) fail(run.problems);
+  if (run.problems.length) fail(run.problems, run.clash && clashHint(t, spec, run.clash));
   checkPassValue(run, spec, t.file);
   return assemble(run, spec, t);
+}
+
+/**
+ * Why two rows gave the same trajectory and item a label, in one line: the columns the spec does not read whose
+ * values differ between them (usually the model or the attempt, left out of the trajectory's key).
+ */
+function clashHint(t: UserTable, spec: TableSpec, clash: { first: Cells; second: Cells }): string {
+  const read = new Set(
+    [spec.task, spec.item, spec.label, spec.model, spec.harness, spec.condition, spec.trial, spec.trajectory]
+      .concat(spec.items ?? [])
+      .filter((c): c is string => typeof c === "string"),
+  );
+  const differ = t.columns.filter((c) => !read.has(c) && text(clash.first.get(c)) !== text(clash.second.get(c)));
+  const rows = `${where(clash.first.at)} and ${where(clash.second.at)}`;
+  if (differ.length === 0) return `two rows label the same trajectory and item (${rows}) and differ in no other column`;
+  const flag = (c: string) =>
+    /trial|attempt|epoch|run|seed/i.test(c) ? "--trial" : /harness|agent|scaffold/i.test(c) ? "--harness" : "--model";
+  const options = differ.map((c) => `${flag(c)} ${c}`);
+  return (
+    `rows that label the same trajectory and item differ in column(s) ${differ.join(", ")} (${rows}): ` +
+    `did you mean ${[...new Set(options)].join(" or ")}, or --trial COL for repeated attempts?`
+  );
 }
 
 /**
