@@ -156,6 +156,10 @@ test("DevAI: credits' AUCs and the agent judge's agreement with the human consen
   close(j.overall.percent, ref.percent, "percent");
   close(j.overall.kappa, ref.kappa, "kappa");
   close(j.overall.alpha, ref.alpha, "alpha");
+  // Yes/No labels: the quadratic-weighted κ is the plain κ; sensitivity and specificity of the agent's Yes.
+  close(j.overall.kappa_quadratic, ref.kappa_quadratic, "quadratic κ");
+  close(j.overall.sensitivity, ref.sensitivity, "sensitivity");
+  close(j.overall.specificity, ref.specificity, "specificity");
   for (const g of j.by_group) {
     assert.equal(g.units, ref.by_group[g.group].units, g.group);
     close(g.percent, ref.by_group[g.group].percent, g.group);
@@ -179,6 +183,16 @@ test("LLM-Rubric: 1–4 grades with 0 not applicable; AUCs and agreement equal t
   close(j.overall.percent, ref.percent, "percent");
   close(j.overall.kappa, ref.kappa, "kappa");
   close(j.overall.alpha, ref.alpha_interval, "alpha");
+  // Ordinal grades: quadratic-weighted κ 0.0859 against plain κ 0.010 (issue 45.7); the top grade as Yes.
+  close(j.overall.kappa_quadratic, ref.kappa_quadratic, "quadratic κ");
+  close(j.overall.sensitivity, ref.sensitivity, "sensitivity");
+  close(j.overall.specificity, ref.specificity, "specificity");
+  for (const [x, c] of [
+    [j.overall.kappa_quadratic, j.overall.kappa_quadratic_ci],
+    [j.overall.sensitivity, j.overall.sensitivity_ci],
+    [j.overall.specificity, j.overall.specificity_ci],
+  ] as const)
+    assert.ok(c && c[0] < x! && x! < c[1], `${x} in ${c}`);
   assert.ok("delta" in j.auc);
   close(j.auc.auc_a, ref.auc_human, "human credit");
   close(j.auc.auc_b, ref.auc_llm, "LLM credit");

@@ -8,7 +8,13 @@ import { finite, notAvailable, type NotAvailable } from "../estimates/not-define
 import { gradeAt } from "../schema/grades.js";
 import { PLAIN } from "../scoring/official-outcome.js";
 import { holm } from "../stats/multiplicity.js";
-import { cohenKappa, percentAgreement, twoCoderAlpha } from "../stats/two-coder-agreement.js";
+import {
+  cohenKappa,
+  percentAgreement,
+  quadraticKappa,
+  sensitivitySpecificity,
+  twoCoderAlpha,
+} from "../stats/two-coder-agreement.js";
 import { compareCodePoints } from "../order.js";
 import { taskClusters } from "./common.js";
 import { GATED_GCPC, methodScoreMaps, UNWEIGHTED_GCPC } from "./method-scores.js";
@@ -42,6 +48,14 @@ export interface Agreement {
   kappa_ci: [number, number] | null;
   alpha: number | null;
   alpha_ci: [number, number] | null;
+  /** Quadratic-weighted κ, grades as numbers (for ordinal grades; equals a Yes/No store's plain κ). */
+  kappa_quadratic: number | null;
+  kappa_quadratic_ci: [number, number] | null;
+  /** The judge's Yes (grade 1) against the reference's: sensitivity and specificity, task-clustered CIs. */
+  sensitivity: number | null;
+  sensitivity_ci: [number, number] | null;
+  specificity: number | null;
+  specificity_ci: [number, number] | null;
   bootstrap: BootstrapDescriptor | null;
 }
 
@@ -163,8 +177,15 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
     percent: finite(percentAgreement(u.a, u.b, ones)),
     kappa: finite(cohenKappa(u.a, u.b, ones)),
     alpha: finite(twoCoderAlpha(u.a, u.b, ones, metric)),
+    kappa_quadratic: finite(quadraticKappa(u.a, u.b, ones)),
+    sensitivity: finite(sensitivitySpecificity(u.a, u.b, ones).sensitivity),
+    specificity: finite(sensitivitySpecificity(u.a, u.b, ones).specificity),
   };
-  if (clusters < 2) return { ...base, percent_ci: null, kappa_ci: null, alpha_ci: null, bootstrap: null };
+  if (clusters < 2) {
+    const none = { percent_ci: null, kappa_ci: null, alpha_ci: null, kappa_quadratic_ci: null };
+    return { ...base, ...none, sensitivity_ci: null, specificity_ci: null, bootstrap: null };
+  }
+  let rates = { sensitivity: NaN, specificity: NaN };
   const res = bootstrapIntervals({
     settings,
     figure,
@@ -177,6 +198,12 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
       },
       kappa: () => cohenKappa(u.a, u.b, w),
       alpha: () => twoCoderAlpha(u.a, u.b, w, metric),
+      kappa_quadratic: () => quadraticKappa(u.a, u.b, w),
+      sensitivity: () => {
+        rates = sensitivitySpecificity(u.a, u.b, w);
+        return rates.sensitivity;
+      },
+      specificity: () => rates.specificity,
     },
   });
   return {
@@ -184,6 +211,9 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
     percent_ci: res.ci.percent,
     kappa_ci: res.ci.kappa,
     alpha_ci: res.ci.alpha,
+    kappa_quadratic_ci: res.ci.kappa_quadratic,
+    sensitivity_ci: res.ci.sensitivity,
+    specificity_ci: res.ci.specificity,
     bootstrap: res.bootstrap,
   };
 }

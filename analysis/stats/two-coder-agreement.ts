@@ -75,3 +75,57 @@ export function twoCoderAlpha(
   } else between = 2 * n * squares - 2 * sum * sum;
   return n <= 1 || between <= 0 ? NaN : 1 - ((n - 1) * within) / between;
 }
+
+/**
+ * Cohen's weighted κ with quadratic weights (Cohen 1968; Fleiss & Cohen 1973), grades read as numbers:
+ * κ_w = 1 − Σ w_u (a_u − b_u)² / Σ_{x,y} p_a(x) p_b(y) (x − y)², the expected disagreement from the two coders'
+ * own marginals. On equally spaced grades (LLM-Rubric's (v − 1)/3) this is the usual quadratic-weighted κ over
+ * the category indices ((i − j)² ∝ (x − y)²). NaN when the expected disagreement is 0.
+ */
+export function quadraticKappa(a: ArrayLike<number>, b: ArrayLike<number>, w: ArrayLike<number>): number {
+  let total = 0;
+  let observed = 0;
+  let sa = 0;
+  let sb = 0;
+  let qa = 0;
+  let qb = 0;
+  for (let u = 0; u < a.length; u++) {
+    const wu = w[u];
+    if (wu === 0) continue;
+    total += wu;
+    observed += wu * (a[u] - b[u]) ** 2;
+    sa += wu * a[u];
+    sb += wu * b[u];
+    qa += wu * a[u] * a[u];
+    qb += wu * b[u] * b[u];
+  }
+  if (total === 0) return NaN;
+  // E[(X − Y)²] with X ~ a's marginal and Y ~ b's, independent: E X² + E Y² − 2 E X E Y.
+  const expected = qa / total + qb / total - (2 * (sa / total) * sb) / total;
+  return expected <= 0 ? NaN : 1 - observed / total / expected;
+}
+
+/**
+ * The judge's sensitivity and specificity against the reference for Yes (grade 1): the weighted share of the
+ * reference's Yes units the judge also says Yes to, and of the reference's other decided units it does not.
+ */
+export function sensitivitySpecificity(
+  reference: ArrayLike<number>,
+  judge: ArrayLike<number>,
+  w: ArrayLike<number>,
+): { sensitivity: number; specificity: number } {
+  let pos = 0;
+  let truePos = 0;
+  let neg = 0;
+  let trueNeg = 0;
+  for (let u = 0; u < reference.length; u++) {
+    if (reference[u] === 1) {
+      pos += w[u];
+      if (judge[u] === 1) truePos += w[u];
+    } else {
+      neg += w[u];
+      if (judge[u] !== 1) trueNeg += w[u];
+    }
+  }
+  return { sensitivity: pos > 0 ? truePos / pos : NaN, specificity: neg > 0 ? trueNeg / neg : NaN };
+}

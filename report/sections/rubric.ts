@@ -57,7 +57,10 @@ const agreementCells = (a: Agreement): Cell[] => [
   a.tasks,
   `${pct(a.percent)} ${a.percent_ci ? `[${pct(a.percent_ci[0])}, ${pct(a.percent_ci[1])}]` : "[n/a]"}`,
   `${f3(a.kappa)} ${ci(a.kappa_ci)}`,
+  `${f3(a.kappa_quadratic)} ${ci(a.kappa_quadratic_ci)}`,
   `${f3(a.alpha)} ${ci(a.alpha_ci)}`,
+  `${pct(a.sensitivity)} ${a.sensitivity_ci ? `[${pct(a.sensitivity_ci[0])}, ${pct(a.sensitivity_ci[1])}]` : "[n/a]"}`,
+  `${pct(a.specificity)} ${a.specificity_ci ? `[${pct(a.specificity_ci[0])}, ${pct(a.specificity_ci[1])}]` : "[n/a]"}`,
 ];
 
 function judgeSections(rubric: RubricResult, ctx: SectionContext): Section[] {
@@ -65,7 +68,9 @@ function judgeSections(rubric: RubricResult, ctx: SectionContext): Section[] {
   const title = "Judges against the reference judge, item by item";
   const caption =
     "Units: (trajectory, item) that both judges decided (Abstain and not applicable left out); percent = same grade; " +
-    "Cohen's κ with the grades as categories; Krippendorff's α (nominal for Yes/No, interval for grades); " +
+    "Cohen's κ with the grades as categories, and quadratic-weighted κ with the grades as numbers (ordinal grades); " +
+    "Krippendorff's α (nominal for Yes/No, interval for grades); sensitivity and specificity of the judge's Yes " +
+    "(grade 1) against the reference's; " +
     `CIs resample tasks (${ctx.boot}).${ctx.synthetic}`;
   if (!Array.isArray(j))
     return [
@@ -77,7 +82,18 @@ function judgeSections(rubric: RubricResult, ctx: SectionContext): Section[] {
         rows: [["judge agreement", notAvailable(j)]],
       },
     ];
-  const columns = ["judge vs reference", "group", "units", "tasks", "agreement [95% CI]", "κ [95% CI]", "α [95% CI]"];
+  const columns = [
+    "judge vs reference",
+    "group",
+    "units",
+    "tasks",
+    "agreement [95% CI]",
+    "κ [95% CI]",
+    "quadratic κ [95% CI]",
+    "α [95% CI]",
+    "sensitivity [95% CI]",
+    "specificity [95% CI]",
+  ];
   const rows: Cell[][] = j.flatMap((x) => [
     [`${x.judge} vs ${x.reference} (α ${x.alpha_metric})`, "all items", ...agreementCells(x.overall)],
     ...x.by_group.map((g) => [`${x.judge} vs ${x.reference}`, g.group, ...agreementCells(g)]),

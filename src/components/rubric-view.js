@@ -48,7 +48,10 @@ function judgesView(judges) {
       tasks: g.tasks,
       "agreement [95% CI]": `${pct(g.percent)} ${ciPct(g.percent_ci)}`,
       "Cohen's κ [95% CI]": `${f3(g.kappa)} ${ci3(g.kappa_ci)}`,
+      "quadratic κ [95% CI]": `${f3(g.kappa_quadratic)} ${ci3(g.kappa_quadratic_ci)}`,
       [`Krippendorff's α (${j.alpha_metric}) [95% CI]`]: `${f3(g.alpha)} ${ci3(g.alpha_ci)}`,
+      "sensitivity [95% CI]": `${pct(g.sensitivity)} ${ciPct(g.sensitivity_ci)}`,
+      "specificity [95% CI]": `${pct(g.specificity)} ${ciPct(g.specificity_ci)}`,
     })),
   );
   const auc = judges.map((j) =>
