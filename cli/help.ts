@@ -117,7 +117,8 @@ gcpc import table FILE --out STORE --task COL (--item COL --label COL | --items 
     [--model COL] [--harness COL] [--condition COL] [--trial COL] [--trajectory COL]
     [--judge NAME | --judge-column COL] [--reference-judge NAME] [--scale MIN:MAX]
     [--not-applicable V,...] [--abstain V,...] [--skip-items ITEM,...] [--weights FILE]
-    [--outcome COL (--pass VALUE | --threshold X)] [--outcomes FILE] [--benchmark B] [--name N]
+    [--outcome COL (--pass VALUE | --threshold X)] [--determines-outcome ITEM,...|all] [--outcomes FILE]
+    [--benchmark B] [--name N]
 
 harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
 outcome-level store: tasks, trajectories (condition from the path, outcome PASS when

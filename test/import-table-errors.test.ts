@@ -94,3 +94,52 @@ test("forgetting --model: one line names the column the clashing rows differ in 
   ]);
   assert.equal(ok.code, 0, ok.stderr);
 });
+
+test("--determines-outcome ITEM,…|all marks the items the outcome is computed from: GCPC is then not outcome-free", async () => {
+  const dir = tempDir("gcpc-determines-");
+  writeFileSync(
+    join(dir, "runs.csv"),
+    "task,model,item,verdict,result\nt1,a,q1,yes,pass\nt1,a,q2,no,pass\nt2,a,q1,no,fail\nt2,a,q2,no,fail\n" +
+      "t1,b,q1,yes,fail\nt1,b,q2,yes,fail\nt2,b,q1,yes,pass\nt2,b,q2,no,pass\n",
+  );
+  const base = ["--task", "task", "--item", "item", "--label", "verdict", "--model", "model"];
+  const outcome = ["--outcome", "result", "--pass", "pass"];
+  const methods = async (determines: string) => {
+    const out = join(dir, `store-${determines}`);
+    const r = await cli([
+      "import",
+      "table",
+      join(dir, "runs.csv"),
+      ...base,
+      ...outcome,
+      "--determines-outcome",
+      determines,
+      "--out",
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse((await cli(["report", out, "--format", "json", "--resamples", "50"])).stdout);
+    return report.rq1.auc.map((a: { method: string; outcome_free: boolean }) => [a.method, a.outcome_free]);
+  };
+  // One item decides: GCPC counts the other (outcome-free) and the all-items score is flagged.
+  assert.deepEqual(await methods("q1"), [
+    ["gcpc", true],
+    ["gcpc (all items)", false],
+  ]);
+  // Every item decides: GCPC itself is not outcome-free.
+  assert.deepEqual(await methods("all"), [["gcpc", false]]);
+  const r = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    ...base,
+    ...outcome,
+    "--determines-outcome",
+    "zz",
+    "--out",
+    join(dir, "x"),
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--determines-outcome names item\(s\) no row has: zz; nothing was written/);
+  assert.equal(existsSync(join(dir, "x")), false);
+});

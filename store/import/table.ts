@@ -31,6 +31,8 @@ export interface TableSpec {
   notApplicable: string[];
   abstain: string[];
   skipItems: string[];
+  /** --determines-outcome: the items the official outcome is computed from ("all", or item ids). */
+  determines?: string[] | "all";
   outcome?: string;
   pass?: string;
   threshold?: number;
@@ -334,9 +336,15 @@ function assemble(run: TableImport, spec: TableSpec, t: UserTable): { store: Sto
   const tasks: Task[] = [...run.tasks]
     .sort(compareCodePoints)
     .map((task_id) => ({ task_id, benchmark: spec.benchmark }));
-  const items = [...run.items.values()].sort(
-    (a, b) => compareCodePoints(a.task_id, b.task_id) || compareCodePoints(a.item_id, b.item_id),
-  );
+  const determines = spec.determines;
+  const unknown = Array.isArray(determines)
+    ? determines.filter((id) => ![...run.items.values()].some((it) => it.item_id === id))
+    : [];
+  if (unknown.length)
+    throw new InputError(`--determines-outcome names item(s) no row has: ${unknown.join(", ")}; nothing was written`);
+  const items = [...run.items.values()]
+    .map((it) => (determines === "all" || determines?.includes(it.item_id) ? { ...it, determines_outcome: true } : it))
+    .sort((a, b) => compareCodePoints(a.task_id, b.task_id) || compareCodePoints(a.item_id, b.item_id));
   const trajectories = [...run.trajectories.values()].sort((a, b) =>
     compareCodePoints(a.trajectory_id, b.trajectory_id),
   );
@@ -402,6 +410,12 @@ export function tableSpec(values: ImporterValues): TableSpec {
     notApplicable: list("not-applicable"),
     abstain: list("abstain"),
     skipItems: list("skip-items"),
+    determines:
+      textOption(values, "determines-outcome") === undefined
+        ? undefined
+        : list("determines-outcome").join(",") === "all"
+          ? "all"
+          : list("determines-outcome"),
     benchmark: textOption(values, "benchmark") ?? "imported-table",
     name: textOption(values, "name"),
     referenceJudge: textOption(values, "reference-judge"),
@@ -454,6 +468,7 @@ export const importer: Importer = {
     "not-applicable": option("values meaning the item does not apply (removed from that trajectory's checklist)"),
     abstain: option("values meaning the judge could not decide"),
     "skip-items": option("items not to import (e.g. an overall rating that is the outcome)"),
+    "determines-outcome": option("ITEM,…|all: items the official outcome is computed from (not outcome-free)"),
     weights: option("CSV joined on the columns it shares with FILE, with a weight column", true),
     outcome: option("column of the outcome (this file or --outcomes)"),
     pass: option("--outcome VALUE that is PASS (every other value is FAIL)"),
