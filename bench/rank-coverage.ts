@@ -14,11 +14,9 @@ import { prepareStore } from "../analysis/rq/prepared.js";
 import type { Store } from "../analysis/schema/store.js";
 import { normalCdf } from "../analysis/stats/obuchowski.js";
 
-const REPLICATES = Number(process.argv[2] ?? 400);
-const RESAMPLES = Number(process.argv[3] ?? 1000);
 const TASKS = 80;
 const ATTEMPTS = 3;
-const SCENARIOS: Record<string, number[]> = {
+export const SCENARIOS: Record<string, number[]> = {
   ties: [0.6, 0.3, 0, 0, 0, 0, -0.3, -0.6],
   spread: [0.525, 0.375, 0.225, 0.075, -0.075, -0.225, -0.375, -0.525],
   "all tied": [0, 0, 0, 0, 0, 0, 0, 0],
@@ -55,25 +53,43 @@ function simulatedStore(rng: () => number, theta: number[]): Store {
 
 const covers = (ci: [number, number] | null, rank: number) => ci !== null && ci[0] <= rank && rank <= ci[1];
 
-function run(name: string, theta: number[]) {
-  const rng = seedrandom(`rank-coverage:${name}`);
+/** The true ranks of a scenario: Mogstad et al.'s (best of a tie) and the tie-averaged ones. */
+export function trueRanks(theta: number[]): { "best of tie": number[]; "tie-averaged": number[] } {
   const best = theta.map((x) => 1 + theta.filter((y) => y > x).length);
   const averaged = theta.map((x, j) => best[j] + (theta.filter((y) => y === x).length - 1) / 2);
-  for (const [truth, trueRank] of [
-    ["best of tie", best],
-    ["tie-averaged", averaged],
-  ] as const)
-    coverage(rng, name, theta, truth, trueRank);
+  return { "best of tie": best, "tie-averaged": averaged };
 }
 
-function coverage(rng: () => number, name: string, theta: number[], truth: string, trueRank: readonly number[]) {
+function run(name: string, theta: number[], replicates: number, resamples: number) {
+  const rng = seedrandom(`rank-coverage:${name}`);
+  for (const [truth, trueRank] of Object.entries(trueRanks(theta)))
+    print(name, truth, theta.length, replicates, coverage(rng, theta, trueRank, replicates, resamples));
+}
+
+export interface Coverage {
+  /** Per arm, the replicates whose interval held its true rank. */
+  hit: { marginal: number[]; joint: number[] };
+  /** Replicates in which every arm's interval held its true rank. */
+  all: { marginal: number; joint: number };
+  /** Summed set sizes (upper − lower + 1) over replicates and arms. */
+  width: { marginal: number; joint: number };
+}
+
+/** `replicates` simulated stores from `rng`, each ranked by the leaderboard with `resamples` draws (seed r). */
+export function coverage(
+  rng: () => number,
+  theta: number[],
+  trueRank: readonly number[],
+  replicates: number,
+  resamples: number,
+): Coverage {
   const hit = { marginal: new Array(theta.length).fill(0), joint: new Array(theta.length).fill(0) };
   const all = { marginal: 0, joint: 0 };
   const width = { marginal: 0, joint: 0 };
-  for (let r = 0; r < REPLICATES; r++) {
+  for (let r = 0; r < replicates; r++) {
     const board = leaderboard(prepareStore(simulatedStore(rng, theta)), {
       by: ["model"],
-      settings: { ...DEFAULT_SETTINGS, seed: r, resamples: RESAMPLES },
+      settings: { ...DEFAULT_SETTINGS, seed: r, resamples },
     });
     if ("available" in board) throw new Error(board.reason);
     for (const kind of ["marginal", "joint"] as const) {
@@ -88,24 +104,33 @@ function coverage(rng: () => number, name: string, theta: number[], truth: strin
       if (every) all[kind]++;
     }
   }
-  const pct = (x: number) => `${((100 * x) / REPLICATES).toFixed(1)}%`;
-  const se = (x: number) => (100 * Math.sqrt((x / REPLICATES) * (1 - x / REPLICATES))) / Math.sqrt(REPLICATES);
+  return { hit, all, width };
+}
+
+function print(name: string, truth: string, arms: number, replicates: number, c: Coverage) {
+  const pct = (x: number) => `${((100 * x) / replicates).toFixed(1)}%`;
+  const se = (x: number) => (100 * Math.sqrt((x / replicates) * (1 - x / replicates))) / Math.sqrt(replicates);
   for (const kind of ["marginal", "joint"] as const) {
-    const each = hit[kind];
+    const each = c.hit[kind];
     console.log(
       `| ${name} | ${truth} | ${kind === "marginal" ? "rank_ci (marginal)" : "rank_ci_joint"} | ` +
-        `${pct(Math.min(...each))}–${pct(Math.max(...each))} | ${pct(all[kind])} ± ${se(all[kind]).toFixed(1)} | ` +
-        `${(width[kind] / REPLICATES / theta.length).toFixed(2)} |`,
+        `${pct(Math.min(...each))}–${pct(Math.max(...each))} | ${pct(c.all[kind])} ± ${se(c.all[kind]).toFixed(1)} | ` +
+        `${(c.width[kind] / replicates / arms).toFixed(2)} |`,
     );
   }
 }
 
-console.log(
-  `${REPLICATES} replicates, ${RESAMPLES} task-clustered resamples each, ` +
-    `8 arms, ${TASKS} tasks × ${ATTEMPTS} attempts\n`,
-);
-console.log(
-  "| scenario | true rank | interval | each arm covered | all arms covered at once (± MC SE) | mean set size |",
-);
-console.log("|---|---|---|---|---|---|");
-for (const [name, theta] of Object.entries(SCENARIOS)) run(name, theta);
+// Run as a script (imported by test/rank-coverage.test.ts, it only defines).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const replicates = Number(process.argv[2] ?? 400);
+  const resamples = Number(process.argv[3] ?? 1000);
+  console.log(
+    `${replicates} replicates, ${resamples} task-clustered resamples each, ` +
+      `8 arms, ${TASKS} tasks × ${ATTEMPTS} attempts\n`,
+  );
+  console.log(
+    "| scenario | true rank | interval | each arm covered | all arms covered at once (± MC SE) | mean set size |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, theta] of Object.entries(SCENARIOS)) run(name, theta, replicates, resamples);
+}
