@@ -87,11 +87,11 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   if (attempts && values.k === undefined) throw new UsageError(`--metric ${metric} needs --k K (attempts per task)`);
   if (!attempts && values.k !== undefined) throw new UsageError("--k applies to --metric pass^k and pass@k");
   const k = attempts ? intOption("k", values.k, 1, 1) : undefined;
+  const judge = values.judge === undefined ? undefined : String(values.judge);
+  if (judge !== undefined && metric !== "gcpc") throw new UsageError("--judge applies to --metric gcpc");
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const judge = values.judge === undefined ? undefined : String(values.judge);
-  if (judge !== undefined && metric !== "gcpc") throw new UsageError("--judge applies to --metric gcpc");
   const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =

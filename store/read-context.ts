@@ -34,7 +34,7 @@ export interface ReadSettings {
   readonly primaryJudge: string;
   /** Whether the judgments' evidence is kept (ReadStoreOptions.evidence). */
   readonly evidence: boolean;
-  /** The store's table files' total size in bytes (smallStoreThreads). */
+  /** The store's table files' total size in bytes (a small store is read on one thread: SMALL_STORE_BYTES). */
   readonly bytes?: number;
 }
 

@@ -171,6 +171,7 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
   const { clusterOf, clusters } = taskClusters(u.task);
   const ones = new Float64Array(u.a.length).fill(1);
   const w = new Float64Array(u.a.length);
+  const rates = sensitivitySpecificity(u.a, u.b, ones);
   const base = {
     units: u.a.length,
     tasks: clusters,
@@ -178,14 +179,15 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
     kappa: finite(cohenKappa(u.a, u.b, ones)),
     alpha: finite(twoCoderAlpha(u.a, u.b, ones, metric)),
     kappa_quadratic: finite(quadraticKappa(u.a, u.b, ones)),
-    sensitivity: finite(sensitivitySpecificity(u.a, u.b, ones).sensitivity),
-    specificity: finite(sensitivitySpecificity(u.a, u.b, ones).specificity),
+    sensitivity: finite(rates.sensitivity),
+    specificity: finite(rates.specificity),
   };
   if (clusters < 2) {
     const none = { percent_ci: null, kappa_ci: null, alpha_ci: null, kappa_quadratic_ci: null };
     return { ...base, ...none, sensitivity_ci: null, specificity_ci: null, bootstrap: null };
   }
-  let rates = { sensitivity: NaN, specificity: NaN };
+  // On each draw the sensitivity statistic computes both rates and the specificity one reads them (in order).
+  let drawn = rates;
   const res = bootstrapIntervals({
     settings,
     figure,
@@ -200,10 +202,10 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
       alpha: () => twoCoderAlpha(u.a, u.b, w, metric),
       kappa_quadratic: () => quadraticKappa(u.a, u.b, w),
       sensitivity: () => {
-        rates = sensitivitySpecificity(u.a, u.b, w);
-        return rates.sensitivity;
+        drawn = sensitivitySpecificity(u.a, u.b, w);
+        return drawn.sensitivity;
       },
-      specificity: () => rates.specificity,
+      specificity: () => drawn.specificity,
     },
   });
   return {

@@ -8,9 +8,10 @@
  *
  * The rule: a quotient within 1e-12 of a fraction p/q with q ≤ 100,000 is that fraction (p/q, rounded once).
  * Rounding in the sums is about 1e-16 per item, far inside the tolerance; a credit that is not such a fraction
- * is left as computed (fewer than 1 in 10,000 of uniformly spread values lie that close to one by chance, and
- * moving one by at most 1e-12 changes no printed digit). The fraction is found by continued fractions (the best
- * approximations; Khinchin, Continued Fractions, 1964, §6).
+ * is left as computed. By chance about 0.6% of uniformly spread values lie that close to one (some 3·10⁹
+ * fractions with q ≤ 100,000 in [0, 1], each ± 1e-12); such a credit moves by at most 1e-12, which changes no
+ * printed digit and ties it only with credits within 2e-12 of it. The fraction is found by continued fractions
+ * (the best approximations; Khinchin, Continued Fractions, 1964, §6).
  */
 export const CREDIT_TOLERANCE = 1e-12;
 export const CREDIT_MAX_DENOMINATOR = 100_000;

@@ -337,9 +337,8 @@ function assemble(run: TableImport, spec: TableSpec, t: UserTable): { store: Sto
     .sort(compareCodePoints)
     .map((task_id) => ({ task_id, benchmark: spec.benchmark }));
   const determines = spec.determines;
-  const unknown = Array.isArray(determines)
-    ? determines.filter((id) => ![...run.items.values()].some((it) => it.item_id === id))
-    : [];
+  const itemIds = new Set([...run.items.values()].map((it) => it.item_id));
+  const unknown = Array.isArray(determines) ? determines.filter((id) => !itemIds.has(id)) : [];
   if (unknown.length)
     throw new InputError(`--determines-outcome names item(s) no row has: ${unknown.join(", ")}; nothing was written`);
   const items = [...run.items.values()]
@@ -391,6 +390,7 @@ export function tableSpec(values: ImporterValues): TableSpec {
       .flatMap((v) => v.split(","))
       .map((x) => x.trim())
       .filter(Boolean);
+  const determines = list("determines-outcome");
   const long = textOption(values, "item") !== undefined || textOption(values, "label") !== undefined;
   const wide = list("items");
   if (long === wide.length > 0)
@@ -410,12 +410,7 @@ export function tableSpec(values: ImporterValues): TableSpec {
     notApplicable: list("not-applicable"),
     abstain: list("abstain"),
     skipItems: list("skip-items"),
-    determines:
-      textOption(values, "determines-outcome") === undefined
-        ? undefined
-        : list("determines-outcome").join(",") === "all"
-          ? "all"
-          : list("determines-outcome"),
+    determines: determines.length === 0 ? undefined : determines.join(",") === "all" ? "all" : determines,
     benchmark: textOption(values, "benchmark") ?? "imported-table",
     name: textOption(values, "name"),
     referenceJudge: textOption(values, "reference-judge"),
