@@ -8,5 +8,5 @@ export { pairedAucComparison } from "./rq/rq1-discrimination.js";
 export { headline } from "./estimates/bootstrap-interval.js";
 export { signTestPValue } from "./stats/sign-test.js";
 export { benjaminiHochberg } from "./stats/multiplicity.js";
-export { ARM_FIELDS, armTrialPairs, compareArmTable } from "./rq/arms/compare-arms.js";
+export { ARM_FIELDS, armMatchedUnits, armTrialPairs, compareArmTable } from "./rq/arms/compare-arms.js";
 export { decodeLabels, readableLabels } from "./schema/label-vectors.js";

@@ -4,12 +4,14 @@ import { benchStores } from "./store-bench.js";
 import { benchSite } from "./site-bench.js";
 import { benchScale } from "./scale-bench.js";
 import { benchImport } from "./import-bench.js";
+import { benchManyArms } from "./many-arms-bench.js";
 
 const sections: [string, () => Promise<string[]> | string[]][] = [
   ["analysis core: clustered bootstrap AUC", () => benchBootstrap()],
   ["store and report", () => benchStores()],
   ["site", () => benchSite()],
   ["import: Terminal-Bench tree", () => benchImport()],
+  ["leaderboard: many arms", () => benchManyArms()],
 ];
 const only = process.argv[2];
 // Minutes per run at scale 100 and beyond: only when asked for (`npm run bench -- scale 100 --against REV`).

@@ -1,6 +1,6 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, compareArms, type ArmField, type Selector } from "../analysis/rq/arms/compare-arms.js";
-import { leaderboard } from "../analysis/rq/arms/leaderboard.js";
+import { leaderboard, PAIRWISE_TOP } from "../analysis/rq/arms/leaderboard.js";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
@@ -73,7 +73,7 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   return 0;
 }
 
-/** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc|pass^k|pass@k --k K]`. */
+/** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc|pass^k|pass@k --k K] [--top N]`. */
 export async function leaderboardCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError("leaderboard takes exactly one store folder (try gcpc help leaderboard)");
@@ -89,10 +89,12 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   const k = attempts ? intOption("k", values.k, 1, 1) : undefined;
   const judge = values.judge === undefined ? undefined : String(values.judge);
   if (judge !== undefined && metric !== "gcpc") throw new UsageError("--judge applies to --metric gcpc");
+  const top = intOption("top", values.top, PAIRWISE_TOP, 2);
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings });
+  progress("grouping the trajectories into arms");
+  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings, top, stage: progress });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

@@ -49,7 +49,7 @@ with the score's Δ (--method, default gcpc), its median with a CI and the share
 (measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
 with BH q over the FAIL→FAIL pairs and over all pairs.`,
   leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc|pass^k|pass@k] [--k K]
-                 [--judge NAME] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
+                 [--judge NAME] [--top N] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 One row per arm (the trajectories grouped by --by): its pass rate (or mean GCPC) with a task-clustered CI,
 beside the figure public leaderboards print (mean over runs ± SE over runs, run = trial index); every pair of
@@ -58,7 +58,9 @@ intervals (every arm re-ranked on each draw of the tasks) and the tie groups the
 --metric pass^k --k K: per task C(c,K)/C(n,K) over its n attempts with c passes (τ-bench's consistency), pass@k:
 1 − C(n−c,K)/C(n,K); each averaged over the arm's tasks with n ≥ K attempts, with the same task-clustered intervals.
 GCPC scores a trajectory by the store's primary judge, or by the one judge that labelled it when that is another;
---judge NAME scores every trajectory by NAME (one not labelled by NAME is left out).`,
+--judge NAME scores every trajectory by NAME (one not labelled by NAME is left out).
+--top N (default 20): the pairwise tests, Holm and the tie groups cover the top N arms by value (N arms make
+N(N − 1)/2 tests); every arm keeps its interval and rank intervals, and the output says so.`,
   validate: `gcpc validate STORE [--max-problems N]
 
 Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every

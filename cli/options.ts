@@ -60,6 +60,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     metric: { type: "string" },
     k: { type: "string" },
     judge: { type: "string" },
+    top: { type: "string" },
     format: { type: "string" },
     seed: { type: "string" },
     resamples: { type: "string" },

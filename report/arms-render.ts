@@ -27,7 +27,7 @@ export function compareMarkdown(r: CompareResult, name: string, s: BootstrapSett
       `(${r.pairing.chosen}: ${escapeMarkdownCell(r.pairing.reason)}). ${s.resamples} task-clustered bootstrap ` +
       `resamples, percentile 95% CI (type-7), seed ${s.seed}. Δ = b − a.`,
     "",
-    "| arm | selector | trajectories | tasks | pass rate |",
+    "| arm | selector | trajectories | tasks | pass rate (all its runs, matched or not) |",
     "|---|---|---|---|---|",
     armLine("a", r.a),
     armLine("b", r.b),
@@ -39,7 +39,8 @@ export function compareMarkdown(r: CompareResult, name: string, s: BootstrapSett
     ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
     ...(r.caveats.length ? [""] : []),
     // The interval may be empty (one task): the bold span must not end in a space ("**Δ -100.0 pp **").
-    `**${bold(`Pass-rate Δ ${signedPct(d.estimate)}`, ciPct(d.ci, true, isDegenerate(d.bootstrap)))}**; ` +
+    `Over the matched units: pass rate a ${pct(d.rate_a)}, b ${pct(d.rate_b)}. ` +
+      `**${bold(`Pass-rate Δ ${signedPct(d.estimate)}`, ciPct(d.ci, true, isDegenerate(d.bootstrap)))}**; ` +
       `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
     scoreDeltaLine(r.score_delta),
@@ -128,6 +129,9 @@ export function compareCsv(r: CompareResult): string {
     r.matched.tasks,
     d.p,
   ]);
+  // The two rates the Δ is the difference of (the matched units'), with no interval of their own here.
+  rows.push(["pass_rate_matched", "a", d.rate_a, null, null, r.matched.pairs, r.matched.tasks, null]);
+  rows.push(["pass_rate_matched", "b", d.rate_b, null, null, r.matched.pairs, r.matched.tasks, null]);
   const g = r.score_delta;
   rows.push([
     "score_delta",
@@ -175,6 +179,16 @@ export function compareCsv(r: CompareResult): string {
   return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
 }
 
+/** What the two rank columns hold, and how the joint sets were computed. */
+const rankNote = (r: Leaderboard) =>
+  `"rank [95% CI]" holds for one arm at a time (percentile of its bootstrap ranks); the joint rank set holds for ` +
+  `every arm at once: ${
+    r.rank_joint
+      ? `${r.rank_joint.method} (c = ${f3(r.rank_joint.critical)}, ` +
+        `${r.rank_joint.resamples} resamples, seed ${r.rank_joint.seed})`
+      : "not defined (fewer than 2 tasks)"
+  }.`;
+
 export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSettings): string {
   const value = r.metric === "pass_rate" ? pct : f3;
   const interval = (c: [number, number] | null, degenerate?: boolean) =>
@@ -200,13 +214,7 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
         `${escapeMarkdownCell(x.caveat ?? "")} |`,
     ),
     "",
-    `"rank [95% CI]" holds for one arm at a time (percentile of its bootstrap ranks); the joint rank set holds for ` +
-      `every arm at once: ${
-        r.rank_joint
-          ? `${r.rank_joint.method} (c = ${f3(r.rank_joint.critical)}, ` +
-            `${r.rank_joint.resamples} resamples, seed ${r.rank_joint.seed})`
-          : "not defined (fewer than 2 tasks)"
-      }.`,
+    rankNote(r),
     "",
     `Tie groups (runs of adjacent arms no pair of which the data separates, Holm-adjusted p ≥ 0.05): ` +
       r.tie_groups.map((g) => `{${g.map(escapeMarkdownCell).join("; ")}}`).join(" "),
@@ -215,6 +223,7 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
       "the 2^T sign assignments (exact on their common grid, else Monte Carlo with its SE); p (sign test): the " +
       "binomial sign test of sign(d_t) beside it, which ignores the sizes; Holm over all pairs, of the sign-flip p.",
     "",
+    ...(r.pairwise_scope.note ? [`**Note:** ${r.pairwise_scope.note}.`, ""] : []),
     "| row − column | tasks | Δ [95% CI] | p (sign-flip) | p (Holm) | p (sign test) |",
     "|---|---|---|---|---|---|",
     ...r.pairwise.map(

@@ -69,6 +69,12 @@ export interface CompareResult {
   pairing: PairingChoice;
   matched: { tasks: number; pairs: number; unmatched_a: number; unmatched_b: number; no_trial: number };
   pass_rate_delta: {
+    /**
+     * Each side's pass rate over the matched units (the mean over units of the unit's pass rate): the two
+     * figures the Δ is the difference of. ArmSummary.pass_rate is over all of the arm's runs, matched or not.
+     */
+    rate_a: number;
+    rate_b: number;
     estimate: number | null;
     ci: [number, number] | null;
     /**
@@ -224,6 +230,29 @@ export function armTrialPairs(
   return pairs.map((x) => ({ task: x.task, a: x.a[0], b: x.b[0] }));
 }
 
+/**
+ * The matched units of a comparison as `compareArmTable` pairs them with the same options (trial pairs, or under
+ * task pairing each matched cell's attempts): the task and the arm table's rows on each side. What the Compare
+ * page's per-task table, scatter and drill-down show, so that they hold exactly the units the Δ is over.
+ */
+export function armMatchedUnits(
+  table: ArmTable,
+  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing },
+): { mode: Pairing; units: { task: string; a: number[]; b: number[] }[] } | NotAvailable {
+  const rows = table.rows;
+  const compared = comparePairs(tableView(rows), o, {
+    pair: o.pair,
+    selfPairs: true,
+    outcome: (k) => rows[k].outcome,
+    score: (k) => rows[k].score ?? NaN,
+  });
+  if ("available" in compared) return compared;
+  return {
+    mode: compared.pairing.mode,
+    units: compared.built.pairs.map((x) => ({ task: x.task, a: [...x.a], b: [...x.b] })),
+  };
+}
+
 /** The arm table's rows as the pairing reads them (analysis/rq/arm-pairs.ts). */
 export function tableView(rows: readonly ArmRow[]): ArmView {
   return {
@@ -336,11 +365,21 @@ function taskSums(d: readonly number[], units: readonly { task: string }[]) {
 
 /** Mean over pairs of pass(b) − pass(a); a task-clustered bootstrap of that mean; the exact paired test. */
 function passRateDelta(rows: ArmRow[], pairs: ArmPair[], mode: Pairing, settings: BootstrapSettings, figure: string) {
-  const d = pairs.map((x) => passOf(rows, x.b) - passOf(rows, x.a));
+  const rateA = pairs.map((x) => passOf(rows, x.a));
+  const rateB = pairs.map((x) => passOf(rows, x.b));
+  const d = pairs.map((_, i) => rateB[i] - rateA[i]);
   const { sum, count, clusters } = taskSums(d, pairs);
-  const estimate = d.reduce((a, b) => a + b, 0) / d.length;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const estimate = mean(d);
   const test = pairedTest(d, sum, count, mode, seedFor(settings, `${figure}:sign-flip`));
-  const base = { estimate, p: finite(test.p), test: test.name, clustered: test.clustered };
+  const base = {
+    rate_a: mean(rateA),
+    rate_b: mean(rateB),
+    estimate,
+    p: finite(test.p),
+    test: test.name,
+    clustered: test.clustered,
+  };
   if (clusters < 2) return { ...base, ci: null, bootstrap: null };
   const res = bootstrapIntervals({
     settings,

@@ -75,6 +75,11 @@ export interface Leaderboard {
   estimator: string;
   rows: LeaderboardRow[];
   pairwise: PairwiseRow[];
+  /**
+   * Which arms the pairwise tests (and the tie groups) cover: the top `top` arms by value of `arms`, Holm over
+   * their pairs only. Every arm keeps its value, interval and rank intervals.
+   */
+  pairwise_scope: { top: number; arms: number; pairs: number; note: string | null };
   /** Runs of adjacent arms (by value) the data cannot separate: every pair's Holm-adjusted p ≥ 0.05 (may overlap). */
   tie_groups: string[][];
   bootstrap: BootstrapDescriptor | null;
@@ -99,6 +104,9 @@ interface Arm {
  * pairs), bootstrap rank intervals (every arm re-ranked on each draw of the tasks), simultaneous rank sets
  * (Mogstad et al. 2024), and the tie groups the data cannot separate.
  */
+/** The arms the pairwise tests cover by default: the site's heat map and the CLI's table stay readable. */
+export const PAIRWISE_TOP = 20;
+
 /** What the GCPC of an arm is: the weighted form in a store whose items carry weights. */
 const gcpcName = (p: PreparedStore) => (p.unweightedGcpc ? "mean weighted GCPC (Σ w·grade / Σ w)" : "mean GCPC");
 
@@ -115,8 +123,13 @@ export function leaderboard(
     where?: Selector;
     /** false: no pairwise tests (nor tie groups), the arms' values and ranks only (the report's first section). */
     pairwise?: boolean;
+    /** Pairwise tests among the top N arms by value only (default PAIRWISE_TOP): N arms make N(N − 1)/2 tests. */
+    top?: number;
+    /** Called as each stage starts (the CLI's progress lines). */
+    stage?: (what: string) => void;
   },
 ): Leaderboard | NotAvailable {
+  const stage = o.stage ?? (() => undefined);
   const metric = o.metric ?? "pass_rate";
   const gcpc = methodScoreMaps(p).get("gcpc")!;
   const judge = o.judge;
@@ -146,12 +159,13 @@ export function leaderboard(
     if (arms.length === 0) return notAvailable(`${metric}: no arm ran any task at least ${k} times`);
   }
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
+  stage(`rank intervals of ${arms.length} arms over ${ids.length} tasks (${o.settings.resamples} resamples)`);
   const ranks = rankIntervals(arms, clusters, o.settings);
-  const pairwise = o.pairwise === false ? [] : pairwiseRows(arms, clusters, o.settings);
   const rows = armRows(arms, ranks);
   const order = rows
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
+  const tests = o.pairwise === false ? null : topPairwise(arms, rows, order, clusters, o, stage);
   return {
     by: o.by,
     where: o.where ?? {},
@@ -160,15 +174,10 @@ export function leaderboard(
       `${metricName(p, metric, o.k)}${judge === undefined ? "" : ` (every trajectory scored by judge ${judge})`}; ` +
       `task-clustered percentile bootstrap (type-7) over ${ids.length} tasks, every arm re-ranked on each draw`,
     rows: order.map((i) => rows[i]),
-    pairwise,
+    pairwise: tests?.pairwise ?? [],
+    pairwise_scope: tests?.scope ?? { top: 0, arms: arms.length, pairs: 0, note: null },
     // No pairwise tests (the report's first section): no tie groups either, rather than one group of every arm.
-    tie_groups:
-      o.pairwise === false
-        ? []
-        : tieGroups(
-            order.map((i) => rows[i].arm),
-            pairwise,
-          ),
+    tie_groups: tests?.tieGroups ?? [],
     bootstrap: ranks.bootstrap,
     rank_joint: ranks.joint
       ? {
@@ -346,6 +355,43 @@ function rankIntervals(arms: Arm[], clusters: number, settings: BootstrapSetting
   };
 }
 
+/**
+ * The pairwise tests among the top `o.top` arms by value (PAIRWISE_TOP by default), Holm over their pairs, and
+ * their tie groups. The tested arms keep the arms' own order, so a pair's seed and draws are those of a board
+ * of these arms alone.
+ */
+function topPairwise(
+  arms: Arm[],
+  rows: LeaderboardRow[],
+  order: number[],
+  clusters: number,
+  o: { top?: number; settings: BootstrapSettings },
+  stage: (what: string) => void,
+): { pairwise: PairwiseRow[]; scope: Leaderboard["pairwise_scope"]; tieGroups: string[][] } {
+  const top = Math.min(o.top ?? PAIRWISE_TOP, arms.length);
+  const topSet = new Set(order.slice(0, top));
+  const tested = arms.filter((_, i) => topSet.has(i));
+  if (top >= 2) stage(`${(top * (top - 1)) / 2} pairwise tests among the top ${top} arms`);
+  const pairwise = pairwiseRows(tested, clusters, o.settings);
+  return {
+    pairwise,
+    scope: {
+      top,
+      arms: arms.length,
+      pairs: pairwise.length,
+      note:
+        top < arms.length
+          ? `pairwise tests, Holm and tie groups among the top ${top} of ${arms.length} arms by value only ` +
+            "(--top N); every arm keeps its interval and rank intervals"
+          : null,
+    },
+    tieGroups: tieGroups(
+      order.filter((i) => topSet.has(i)).map((i) => rows[i].arm),
+      pairwise,
+    ),
+  };
+}
+
 /** The simultaneous rank sets on the marginal intervals' own task draws (read, not drawn again). */
 function jointRanks(arms: Arm[], draws: Record<string, Float64Array>, settings: BootstrapSettings, seed: string) {
   const sets = jointRankSets(
@@ -405,8 +451,12 @@ function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): 
  * in a compact letter display: an arm between two separable ones can be tied with each.
  */
 function tieGroups(order: string[], pairwise: PairwiseRow[]): string[][] {
-  const pOf = (x: string, y: string) =>
-    pairwise.find((r) => (r.row === x && r.column === y) || (r.row === y && r.column === x))?.p_holm ?? null;
+  const holmOf = new Map<string, number | null>();
+  for (const r of pairwise) {
+    holmOf.set(JSON.stringify([r.row, r.column]), r.p_holm);
+    holmOf.set(JSON.stringify([r.column, r.row]), r.p_holm);
+  }
+  const pOf = (x: string, y: string) => holmOf.get(JSON.stringify([x, y])) ?? null;
   const tied = (x: string, y: string) => {
     const p = pOf(x, y);
     return p === null || p >= 0.05;
