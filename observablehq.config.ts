@@ -29,6 +29,11 @@ form table td:has(> .wrap-cell) { white-space: normal; }
    on the light sidebar, and the footer's faint grey 3.9:1 on the dark page. */
 @media (prefers-color-scheme: light) { :root { --theme-foreground-muted: #5a5d62; } }
 #observablehq-footer, #observablehq-footer a { color: var(--theme-foreground-muted); }
+/* Verdict chips of the Compare page's drill-down: dark text on a light chip in both schemes (≥ 4.5:1). */
+.verdict { display: inline-block; padding: 0 0.3rem; border-radius: 3px; color: #1b1b1b; }
+.verdict-yes { background: #cdebc5; } .verdict-no { background: #f7cccc; } .verdict-abstain { background: #fbe6a6; }
+.verdict-grade { background: #d3e0f3; } .verdict-na { background: #e4e4e4; }
+tr.differs > td:first-child { border-left: 3px solid #b35806; }
 /* A long store name (the site's title) wraps in the sidebar instead of running out of it. */
 #observablehq-sidebar > ol:first-child > label, #observablehq-sidebar-toggle + label, #observablehq-sidebar a,
 #observablehq-sidebar span { white-space: normal; overflow-wrap: anywhere; }

@@ -9,4 +9,5 @@ export { headline } from "./estimates/bootstrap-interval.js";
 export { signTestPValue } from "./stats/sign-test.js";
 export { benjaminiHochberg } from "./stats/multiplicity.js";
 export { ARM_FIELDS, armMatchedUnits, armTrialPairs, compareArmTable } from "./rq/arms/compare-arms.js";
+export { itemArmRates } from "./rq/arms/item-arm-rates.js";
 export { decodeLabels, readableLabels } from "./schema/label-vectors.js";

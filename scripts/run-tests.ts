@@ -22,6 +22,7 @@ export const LONGEST_FIRST = [
   "test/site-explorer.test.ts",
   "test/site.test.ts",
   "test/site-walk.test.ts",
+  "test/site-compare.test.ts",
   "test/site-real.test.ts",
   "test/fuzz-import.test.ts",
   "test/fuzz-store.test.ts",

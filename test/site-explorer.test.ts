@@ -70,6 +70,15 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
       assert.equal(sub.a, f3(byCondition.auc));
       assert.equal(sub.aci, ci3(byCondition.ci));
     }
+    // A method that is not outcome-free, chosen by the reader where the store has an outcome-free pair: its
+    // figures carry the caveat.
+    const { page, problems } = await openOffline(browser, `${origin}/compare?a=gcpc&b=gcpc_outcome`);
+    await page.waitForSelector("#compare-caveat", { timeout: 60_000 });
+    assert.match((await page.textContent("#compare-caveat")) ?? "", /gcpc_outcome is not outcome-free/);
+    assert.match((await page.textContent("#compare-table")) ?? "", /not outcome-free: the outcome is computed/);
+    assert.equal(await page.locator("#methods-hidden").count(), 0);
+    assert.deepEqual(problems.consoleErrors, []);
+    await page.close();
   });
 
   test("the compare page's arms mode runs gcpc compare in the browser: the CLI's digits, automatic and trial pairing", async () => {

@@ -82,3 +82,12 @@ export async function tau2Site(): Promise<{ store: string; dist: string; buildSt
   });
   return { store, dist: join(dir, "dist"), buildStderr: readFileSync(join(dir, "build.stderr"), "utf8") };
 }
+
+/** The bundled Terminal-Bench store (13 submissions, several attempts per task): its site, built once per run. */
+export async function terminalBenchSite(): Promise<{ store: string; dist: string }> {
+  const store = join(repo, "data/real/terminal-bench");
+  const dir = await sharedBuild("terminal-bench-site", (dir) => {
+    buildSite(store, join(dir, "dist"), join(dir, "cache"), {}, [], { offline: networkNamespaceAvailable() });
+  });
+  return { store, dist: join(dir, "dist") };
+}
