@@ -29,21 +29,14 @@ test("the README's four commands: import table, compare and leaderboard run on t
   const commands = blockCommands(readme, "## Your runs in four commands");
   assert.deepEqual(
     commands.map((c) => c.slice(0, 3).join(" ")),
-    [
-      "node bin/gcpc.js import",
-      "node bin/gcpc.js compare",
-      "node bin/gcpc.js leaderboard",
-      "node bin/gcpc.js site",
-    ],
+    ["node bin/gcpc.js import", "node bin/gcpc.js compare", "node bin/gcpc.js leaderboard", "node bin/gcpc.js site"],
   );
   assert.ok(readme.split("\n").indexOf("## Your runs in four commands") < 80, "within the README's first 80 lines");
   const dir = tempDir("gcpc-readme-four-");
   try {
     // The repo's paths as the README gives them (run from the clone), the user's folders in a temporary one.
     const argv = (c: string[]) =>
-      c
-        .slice(2)
-        .map((a) => (a === "my-store" ? join(dir, "my-store") : a.startsWith("examples/") ? join(repo, a) : a));
+      c.slice(2).map((a) => (a === "my-store" ? join(dir, "my-store") : a.startsWith("examples/") ? join(repo, a) : a));
     const imported = await cli(argv(commands[0]));
     assert.equal(imported.code, 0, imported.stderr);
     const compared = await cli(argv(commands[1]));
