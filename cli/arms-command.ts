@@ -1,6 +1,8 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, compareArms, type ArmField, type Selector } from "../analysis/rq/arms/compare-arms.js";
 import { leaderboard, PAIRWISE_TOP } from "../analysis/rq/arms/leaderboard.js";
+import type { CorrectionOptions } from "../analysis/rq/arms/judge-corrected.js";
+import { existsSync, readFileSync } from "node:fs";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
@@ -73,6 +75,36 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   return 0;
 }
 
+/** `--judge-corrected [--reference-tasks FILE] [--lambda X]`, checked before the store is read. */
+function correctionOptions(values: Parsed["values"], metric: string): CorrectionOptions | undefined {
+  if (!values["judge-corrected"]) {
+    for (const flag of ["reference-tasks", "lambda"])
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --judge-corrected`);
+    return undefined;
+  }
+  if (metric !== "gcpc") throw new UsageError("--judge-corrected applies to --metric gcpc");
+  if (values.judge !== undefined) throw new UsageError("--judge-corrected corrects the scoring judge: drop --judge");
+  const out: { referenceTasks?: Set<string>; lambda?: number } = {};
+  if (values.lambda !== undefined) {
+    const x = Number(values.lambda);
+    if (!(typeof values.lambda === "string" && /^\d*\.?\d+$/.test(values.lambda) && x >= 0 && x <= 1))
+      throw new UsageError(`--lambda must be a number in [0, 1], got "${values.lambda}"`);
+    out.lambda = x;
+  }
+  if (values["reference-tasks"] !== undefined) {
+    const file = String(values["reference-tasks"]);
+    if (!existsSync(file)) throw new UsageError(`--reference-tasks ${file}: no such file`);
+    // One task id a line; blank lines and lines starting with # are left out.
+    const ids = readFileSync(file, "utf8")
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
+    if (ids.length === 0) throw new UsageError(`--reference-tasks ${file}: no task id in it`);
+    out.referenceTasks = new Set(ids);
+  }
+  return out;
+}
+
 /** `gcpc leaderboard STORE --by harness,model [--metric pass_rate|gcpc|pass^k|pass@k --k K] [--top N]`. */
 export async function leaderboardCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1)
@@ -90,11 +122,12 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   const judge = values.judge === undefined ? undefined : String(values.judge);
   if (judge !== undefined && metric !== "gcpc") throw new UsageError("--judge applies to --metric gcpc");
   const top = intOption("top", values.top, PAIRWISE_TOP, 2);
+  const corrected = correctionOptions(values, metric);
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
   progress("grouping the trajectories into arms");
-  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings, top, stage: progress });
+  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings, top, stage: progress, corrected });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

@@ -49,7 +49,8 @@ with the score's Δ (--method, default gcpc), its median with a CI and the share
 (measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
 with BH q over the FAIL→FAIL pairs and over all pairs.`,
   leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc|pass^k|pass@k] [--k K]
-                 [--judge NAME] [--top N] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
+                 [--judge NAME] [--top N] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
+                 [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 One row per arm (the trajectories grouped by --by): its pass rate (or mean GCPC) with a task-clustered CI,
 beside the figure public leaderboards print (mean over runs ± SE over runs, run = trial index); every pair of
@@ -60,7 +61,11 @@ intervals (every arm re-ranked on each draw of the tasks) and the tie groups the
 GCPC scores a trajectory by the store's primary judge, or by the one judge that labelled it when that is another;
 --judge NAME scores every trajectory by NAME (one not labelled by NAME is left out).
 --top N (default 20): the pairwise tests, Holm and the tie groups cover the top N arms by value (N arms make
-N(N − 1)/2 tests); every arm keeps its interval and rank intervals, and the output says so.`,
+N(N − 1)/2 tests); every arm keeps its interval and rank intervals, and the output says so.
+--judge-corrected (with --metric gcpc): each arm's mean as the store's reference_judge would have scored it,
+by prediction-powered inference (PPI++ power-tuned λ, or --lambda X in [0, 1]) with a stratified task-clustered
+bootstrap; beside it the reference-only and judge-only means and the effective number of reference labels.
+--reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
   validate: `gcpc validate STORE [--max-problems N]
 
 Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every

@@ -4,6 +4,7 @@ import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import type { ArmPowerResult, ArmPowerRow } from "../analysis/rq/arms/arm-power.js";
 import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, rankInterval, shareCell, signedPct } from "./format.js";
 import { csvValue, escapeMarkdownCell } from "./render.js";
+import { correctedCsvRows, correctedMarkdown } from "./judge-corrected-render.js";
 
 // How `gcpc compare` and `gcpc leaderboard` print (Markdown and tidy CSV; JSON is the result itself): on the
 // report's floor, beside report/render.ts, so every printed table of the workbench is found in report/.
@@ -216,6 +217,7 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
     "",
     rankNote(r),
     "",
+    ...correctedMarkdown(r),
     `Tie groups (runs of adjacent arms no pair of which the data separates, Holm-adjusted p ≥ 0.05): ` +
       r.tie_groups.map((g) => `{${g.map(escapeMarkdownCell).join("; ")}}`).join(" "),
     "",
@@ -288,6 +290,7 @@ export function leaderboardCsv(r: Leaderboard): string {
       x.test.mc_se,
       null,
     ]);
+  rows.push(...correctedCsvRows(r, rows[0].length));
   return `${rows.map((row) => row.map(csvValue).join(",")).join("\n")}\n`;
 }
 

@@ -19,6 +19,8 @@ import { methodScoreMaps } from "../method-scores.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
 import { attemptMetric, type AttemptMetric } from "../../stats/pass-at-k.js";
 import { PLAIN } from "../../scoring/official-outcome.js";
+import type { PpiEstimate } from "../../stats/ppi-mean.js";
+import { judgeCorrectedMean, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
 
 export type LeaderboardMetric = "pass_rate" | "gcpc" | AttemptMetric;
 
@@ -48,6 +50,8 @@ export interface LeaderboardRow {
    * fewer tasks than the board's widest (its value is on its own tasks: ranks compare different task sets).
    */
   caveat: string | null;
+  /** `--judge-corrected`: the arm's mean GCPC as the reference judge would have scored it (judge-corrected.ts). */
+  corrected?: PpiEstimate | NotAvailable;
 }
 
 export interface PairwiseRow {
@@ -85,6 +89,8 @@ export interface Leaderboard {
   bootstrap: BootstrapDescriptor | null;
   /** How `rank_ci_joint` was computed: the method, the critical value and the pairs it separates. */
   rank_joint: { method: string; critical: number; separated: number; resamples: number; seed: string } | null;
+  /** `--judge-corrected`: the reference judge of the rows' `corrected` estimates, and how they are computed. */
+  correction?: { reference_judge: string; estimator: string; reference_tasks: number | null };
 }
 
 interface Arm {
@@ -95,6 +101,9 @@ interface Arm {
   count: Float64Array;
   byRun: Map<number, { sum: number; n: number }>;
   trajectories: number;
+  /** The arm's trajectories (store slots) and each one's task cluster, in the order they were grouped. */
+  slots: number[];
+  slotClusters: number[];
 }
 
 /**
@@ -104,6 +113,38 @@ interface Arm {
  * pairs), bootstrap rank intervals (every arm re-ranked on each draw of the tasks), simultaneous rank sets
  * (Mogstad et al. 2024), and the tie groups the data cannot separate.
  */
+const CORRECTION_ESTIMATOR =
+  "prediction-powered inference: θ = mean_ref(h) + λ·(mean_all(f) − mean_ref(f)), f the arm's GCPC by its " +
+  "scoring judge on every trajectory, h the reference judge's GCPC on the trajectories it labelled; λ in [0, 1] " +
+  "power-tuned (PPI++) to the least variance over the draws unless fixed; task-clustered bootstrap stratified " +
+  "by labelled and other tasks, expanded percentile interval (Hesterberg 2015) on the labelled tasks' count";
+
+/** Each row's judge-corrected mean towards the store's reference judge (judge-corrected.ts), and how. */
+function correctRows(
+  p: PreparedStore,
+  arms: Arm[],
+  rows: LeaderboardRow[],
+  clusters: number,
+  scoreOf: (k: number) => number,
+  settings: BootstrapSettings,
+  corrected: CorrectionOptions,
+  stage: (what: string) => void,
+): NonNullable<Leaderboard["correction"]> | NotAvailable {
+  const reference = referenceJudgeOf(p);
+  if (typeof reference !== "string") return reference;
+  stage(`judge-corrected means of ${arms.length} arms towards ${reference}`);
+  arms.forEach((a, i) => {
+    const cluster = new Map(a.slots.map((k, j) => [k, a.slotClusters[j]]));
+    const arm = { name: a.arm, slots: a.slots, clusterOf: (k: number) => cluster.get(k)!, clusters };
+    rows[i].corrected = judgeCorrectedMean(p, arm, scoreOf, reference, settings, corrected);
+  });
+  return {
+    reference_judge: reference,
+    estimator: CORRECTION_ESTIMATOR,
+    reference_tasks: corrected.referenceTasks ? corrected.referenceTasks.size : null,
+  };
+}
+
 /** The arms the pairwise tests cover by default: the site's heat map and the CLI's table stay readable. */
 export const PAIRWISE_TOP = 20;
 
@@ -127,6 +168,8 @@ export function leaderboard(
     top?: number;
     /** Called as each stage starts (the CLI's progress lines). */
     stage?: (what: string) => void;
+    /** GCPC only: each arm's mean corrected towards the store's reference judge (prediction-powered inference). */
+    corrected?: CorrectionOptions;
   },
 ): Leaderboard | NotAvailable {
   const stage = o.stage ?? (() => undefined);
@@ -166,6 +209,13 @@ export function leaderboard(
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
   const tests = o.pairwise === false ? null : topPairwise(arms, rows, order, clusters, o, stage);
+  let correction: Leaderboard["correction"];
+  if (o.corrected) {
+    if (metric !== "gcpc" || judge !== undefined) return notAvailable("--judge-corrected applies to --metric gcpc");
+    const done = correctRows(p, arms, rows, clusters, scoreOf, o.settings, o.corrected, stage);
+    if ("available" in done) return done;
+    correction = done;
+  }
   return {
     by: o.by,
     where: o.where ?? {},
@@ -178,6 +228,7 @@ export function leaderboard(
     pairwise_scope: tests?.scope ?? { top: 0, arms: arms.length, pairs: 0, note: null },
     // No pairwise tests (the report's first section): no tie groups either, rather than one group of every arm.
     tie_groups: tests?.tieGroups ?? [],
+    ...(correction ? { correction } : {}),
     bootstrap: ranks.bootstrap,
     rank_joint: ranks.joint
       ? {
@@ -268,12 +319,16 @@ function groupArms(
         count: new Float64Array(clusters),
         byRun: new Map(),
         trajectories: 0,
+        slots: [],
+        slotClusters: [],
       });
     const a = arms.get(arm)!;
     const v = scoreOf(k);
     a.sum[clusterOf[i]] += v;
     a.count[clusterOf[i]]++;
     a.trajectories++;
+    a.slots.push(k);
+    a.slotClusters.push(clusterOf[i]);
     if (t.trial !== null && t.trial !== undefined) {
       const r = a.byRun.get(t.trial) ?? { sum: 0, n: 0 };
       r.sum += v;

@@ -1,0 +1,67 @@
+import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
+import { seedFor, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
+import { ppiMean, type PpiEstimate } from "../../stats/ppi-mean.js";
+import { PLAIN } from "../../scoring/official-outcome.js";
+import type { PreparedStore } from "../prepared.js";
+
+/** What `--judge-corrected` asks: which reference labels to keep, and λ when it is fixed. */
+export interface CorrectionOptions {
+  /** Keep the reference judge's labels of these tasks only ("what if we had labelled only these?"). */
+  referenceTasks?: ReadonlySet<string>;
+  /** A fixed λ in [0, 1] (default: PPI++'s power-tuned λ). */
+  lambda?: number;
+}
+
+/** The reference judge a store names (store.json reference_judge), or why there is none to correct towards. */
+export function referenceJudgeOf(p: PreparedStore): string | NotAvailable {
+  const reference = p.store.manifest.reference_judge;
+  if (!reference) return notAvailable("store.json names no reference_judge: there is nothing to correct towards");
+  if (!p.counts.judges.includes(reference))
+    return notAvailable(`the reference judge "${reference}" labelled no trajectory`);
+  if (reference === p.primaryJudge) return notAvailable("the reference judge is the primary judge");
+  return reference;
+}
+
+/**
+ * An arm's mean GCPC as its reference judge would have scored it (issue 47): prediction-powered inference over the
+ * arm's trajectories (`slots`, with their task clusters), f the GCPC each trajectory is scored by (`judgeScore`,
+ * its scoring judge) and h the reference judge's GCPC where it labelled the trajectory (and, with
+ * `referenceTasks`, its task is one of them). Estimator and interval: analysis/stats/ppi-mean.ts.
+ */
+export function judgeCorrectedMean(
+  p: PreparedStore,
+  arm: { name: string; slots: readonly number[]; clusterOf: (k: number) => number; clusters: number },
+  judgeScore: (k: number) => number,
+  reference: string,
+  settings: BootstrapSettings,
+  o: CorrectionOptions,
+): PpiEstimate | NotAvailable {
+  const n = arm.clusters;
+  const c = {
+    fAll: new Float64Array(n),
+    nAll: new Float64Array(n),
+    hRef: new Float64Array(n),
+    fRef: new Float64Array(n),
+    nRef: new Float64Array(n),
+  };
+  for (const k of arm.slots) {
+    const f = judgeScore(k);
+    if (!Number.isFinite(f)) continue;
+    const t = arm.clusterOf(k);
+    c.fAll[t] += f;
+    c.nAll[t]++;
+    if (o.referenceTasks && !o.referenceTasks.has(p.trajectories[k].task_id)) continue;
+    const h = p.scoreAt(k, PLAIN, "exclude", reference);
+    if (!Number.isFinite(h)) continue;
+    c.hRef[t] += h;
+    c.fRef[t] += f;
+    c.nRef[t]++;
+  }
+  const r = ppiMean(c, {
+    seed: seedFor(settings, `judge-corrected:${arm.name}`),
+    resamples: settings.resamples,
+    level: settings.level,
+    lambda: o.lambda,
+  });
+  return r ?? notAvailable(`fewer than 2 tasks of ${arm.name} carry a reference label (${reference})`);
+}

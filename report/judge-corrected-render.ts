@@ -1,0 +1,65 @@
+import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
+import type { PpiEstimate } from "../analysis/stats/ppi-mean.js";
+import { ci, f3 } from "./format.js";
+import { escapeMarkdownCell } from "./render.js";
+
+// How `gcpc leaderboard --judge-corrected` prints its judge-corrected means (issue 47): a table beside the board.
+
+const isEstimate = (x: unknown): x is PpiEstimate => typeof x === "object" && x !== null && "estimate" in x;
+
+/** The Markdown section of the corrected means (empty when the board was not corrected). */
+export function correctedMarkdown(r: Leaderboard): string[] {
+  if (!r.correction) return [];
+  const c = r.correction;
+  return [
+    `## Judge-corrected means (towards ${escapeMarkdownCell(c.reference_judge)})`,
+    "",
+    `${escapeMarkdownCell(c.estimator)}. Reference labels: ` +
+      `${c.reference_tasks === null ? "every one in the store" : `those of the ${c.reference_tasks} tasks listed`}. ` +
+      "Effective reference labels: n_ref × (classical CI width / corrected CI width)².",
+    "",
+    "| arm | corrected [95% CI] | λ | reference only [95% CI] | judge only [95% CI] | n_ref (tasks) | " +
+      "effective n_ref |",
+    "|---|---|---|---|---|---|---|",
+    ...r.rows.map((x) => {
+      const e = x.corrected;
+      if (!isEstimate(e))
+        return `| ${escapeMarkdownCell(x.arm)} | not available: ${escapeMarkdownCell(e?.reason ?? "")} | | | | | |`;
+      return (
+        `| ${escapeMarkdownCell(x.arm)} | ${f3(e.estimate)} ${ci(e.ci)} | ${f3(e.lambda)}` +
+        `${e.lambda_rule === "fixed" ? " (fixed)" : ""} | ${f3(e.classical.estimate)} ${ci(e.classical.ci)} | ` +
+        `${f3(e.judge_only.estimate)} ${ci(e.judge_only.ci)} | ${e.n_reference} (${e.reference_tasks}) | ` +
+        `${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)} |`
+      );
+    }),
+    "",
+  ];
+}
+
+/** The CSV rows of the corrected means: kind "corrected", then the classical and judge-only figures. */
+export function correctedCsvRows(r: Leaderboard, width: number): (string | number | null)[][] {
+  const out: (string | number | null)[][] = [];
+  const row = (kind: string, arm: string, value: number, c: [number, number], tasks: number) => {
+    const cells: (string | number | null)[] = new Array(width).fill(null);
+    cells[0] = kind;
+    cells[1] = arm;
+    cells[3] = value;
+    cells[4] = c[0];
+    cells[5] = c[1];
+    cells[6] = tasks;
+    return cells;
+  };
+  for (const x of r.rows) {
+    const e = x.corrected;
+    if (!isEstimate(e)) continue;
+    const corrected = row("corrected", x.arm, e.estimate, e.ci, e.reference_tasks);
+    // The last column (the board's caveat) says how: λ, its rule, and the reference labels behind it.
+    corrected[width - 1] =
+      `lambda ${e.lambda} (${e.lambda_rule}); ${e.n_reference} reference labels in ${e.reference_tasks} tasks; ` +
+      `effective ${e.effective_reference ?? "n/a"}`;
+    out.push(corrected);
+    out.push(row("corrected_reference_only", x.arm, e.classical.estimate, e.classical.ci, e.reference_tasks));
+    out.push(row("corrected_judge_only", x.arm, e.judge_only.estimate, e.judge_only.ci, e.tasks));
+  }
+  return out;
+}
