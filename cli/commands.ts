@@ -1,7 +1,7 @@
 import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, renameSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
   DEFAULT_SETTINGS,
@@ -32,6 +32,7 @@ import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { IMPORTERS, importerOf } from "../store/import/importers.js";
 import { mergeStores, storeRows } from "../store/import/merge-store.js";
 import { importSummary } from "../store/import/summary.js";
+import { watchReads } from "../store/import/walk.js";
 import { readRealStores } from "../store/real-stores.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
@@ -276,6 +277,9 @@ export async function generateCommand({ values, positionals }: Parsed, io: Io, p
   return 0;
 }
 
+/** An import prints a progress line per this many input files read. */
+const READS_PER_LINE = 500;
+
 export async function importCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   const [kind, ...inputs] = positionals;
   const importer = importerOf(kind ?? "");
@@ -305,7 +309,11 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   if (out) checkWriteTarget(out, { kind: "new-folder", inputs: [...inputs, ...files] });
   else checkWriteTarget(into!, { kind: "store", inputs: [...inputs, ...files] });
   progress(`reading ${inputs.length} input(s)`);
-  const result = await importer.read(inputs, own);
+  let read = 0;
+  const stopWatching = watchReads(() => {
+    if (++read % READS_PER_LINE === 0) progress(`read ${read} files`);
+  });
+  const result = await importer.read(inputs, own).finally(stopWatching);
   for (const x of result.skipped) io.err(`gcpc: skipped ${stripControl(x.folder)}: ${stripControl(x.reason)}\n`);
   if (result.store.trajectories.length === 0)
     throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
@@ -369,7 +377,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     throw e;
   });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
-  const capabilities = siteCapabilities(store);
+  const capabilities = siteCapabilities(store, { ownData: resolve(dir).startsWith(join(REPO, "data") + sep) });
   const build = {
     store: dir,
     cacheBase,

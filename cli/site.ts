@@ -225,12 +225,17 @@ function reportStage(log: string, onProgress: (step: string) => void): void {
   const stage = built
     ? `Framework: ${built[1]} pages parsed; ${written} files written`
     : `Framework: ${loaded} page(s) parsed`;
-  if (stage !== lastStage.get(log)) {
-    lastStage.set(log, stage);
-    onProgress(stage);
+  // A stage unchanged for HEARTBEAT_MS is reported again (a heartbeat): Framework's bundling of the pages can run
+  // for minutes on a large store with nothing new in its log.
+  const last = lastStage.get(log);
+  const now = Date.now();
+  if (stage !== last?.stage || now - last.at >= HEARTBEAT_MS) {
+    lastStage.set(log, { stage, at: now });
+    onProgress(stage === last?.stage ? `${stage} (still building)` : stage);
   }
 }
-const lastStage = new Map<string, string>();
+const lastStage = new Map<string, { stage: string; at: number }>();
+const HEARTBEAT_MS = 10_000;
 
 /**
  * `observable build` in the workspace, in its own process group (so a failed analysis can stop it

@@ -198,20 +198,26 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
   const delta = r.metric === "pass_rate" ? signedPct : f3;
   const deltaCi = (c: [number, number] | null, degenerate?: boolean) =>
     r.metric === "pass_rate" ? ciPct(c, true, degenerate) : ci(c, degenerate);
+  // Every arm with one run at most: the public leaderboards' "mean ± SE over runs" column would say nothing.
+  const oneRun = r.rows.every((x) => x.runs.k <= 1);
   const lines = [
     `# Leaderboard: ${escapeMarkdownCell(name)}`,
     "",
     `Arms by ${r.by.join(", ")}; ${escapeMarkdownCell(r.estimator)}; ${s.resamples} resamples, seed ${s.seed}. ` +
-      '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
-      "over runs.",
+      (oneRun
+        ? "Every arm has one run (trial index): no mean ± SE over runs."
+        : '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
+          "over runs."),
     "",
-    "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] | runs: mean ± SE (k) | caveat |",
-    "|---|---|---|---|---|---|---|---|",
+    `| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] |${oneRun ? "" : " runs: mean ± SE (k) |"} caveat |`,
+    `|---|---|---|---|---|---|${oneRun ? "" : "---|"}---|`,
     ...r.rows.map(
       (x) =>
         `| ${x.rank} ${rankInterval(x.rank_ci)} | ${rankInterval(x.rank_ci_joint)} | ${escapeMarkdownCell(x.arm)} | ` +
         `${x.trajectories} | ${x.tasks} | ${value(x.value)} ${interval(x.ci, x.degenerate)} | ` +
-        `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} | ` +
+        (oneRun
+          ? ""
+          : `${x.runs.mean === null ? "n/a" : `${value(x.runs.mean)} ± ${value(x.runs.se)} (${x.runs.k})`} | `) +
         `${escapeMarkdownCell(x.caveat ?? "")} |`,
     ),
     "",

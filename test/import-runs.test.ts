@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import JSZip from "jszip";
 import { readStore } from "../store/read-store.js";
@@ -246,4 +246,21 @@ test("malformed inputs are listed with their path and reason, the rest imports; 
   assert.match(ins.stderr, /no-header\.eval: the \.eval archive has no header\.json member/);
   assert.match(ins.stderr, /not-a-zip\.eval: not a zip archive/);
   assert.equal(existsSync(join(dir, "i")), false);
+});
+
+test("a long import is not silent: a progress line per 500 input files read", async () => {
+  const dir = tempDir("gcpc-import-progress-");
+  try {
+    execFileSync("tar", ["xzf", join(repo, "data/real/raw/terminal-bench/results.tar.gz"), "-C", dir]);
+    const r = await cli(["import", "terminal-bench", join(dir, "results"), "--out", join(dir, "store")], true);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.match(/read \d+ files/g) ?? [];
+    // 3,636 JSON files in the tree: a line at 500, 1,000, …, 3,500.
+    assert.deepEqual(
+      lines,
+      [500, 1000, 1500, 2000, 2500, 3000, 3500].map((n) => `read ${n} files`),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

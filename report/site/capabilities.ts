@@ -18,7 +18,7 @@ const has = <T>(xs: readonly T[] | undefined) => (xs?.length ?? 0) > 0;
  * labels, matched conditions none/curated, repeated scoring runs or several judges); the overview lists the
  * others with what is missing instead of a page of "not available" tables.
  */
-export function siteCapabilities(store: StoreFrame): PageCapability[] {
+export function siteCapabilities(store: StoreFrame, o: { ownData?: boolean } = {}): PageCapability[] {
   const judged = store.labels.judgments > 0;
   const binary = store.trajectories.some((t) => t.outcome === "PASS" || t.outcome === "FAIL");
   const arms = new Set(store.trajectories.map((t) => `${t.harness}\u0000${t.model}\u0000${t.source ?? ""}`)).size;
@@ -62,7 +62,9 @@ export function siteCapabilities(store: StoreFrame): PageCapability[] {
       !judged ? noJudgments : !(repeated || judges.size > 1) && "one judge, judged once (no repeated scoring runs)",
     ),
     page("/design", "Design (power)", !judged ? noJudgments : !methods.has("holistic") && "no holistic method score"),
-    page("/real", "Real evaluations", false),
+    // The repository's bundled real evaluations, not the user's: in the navigation of the repository's own sites
+    // (a store under its data/ folder) only.
+    ...(o.ownData ? [page("/real", "Real evaluations", false)] : []),
     page("/checklists", "Checklists", !has(store.items) && "no checklist items"),
     page("/data", "Data", false),
   ];

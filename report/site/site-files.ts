@@ -143,7 +143,11 @@ export function flatRow(row: Row): Row {
  */
 function siteLeaderboard(prepared: PreparedStore, settings: BootstrapSettings) {
   const binary = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
-  for (const by of [["harness", "model"], ["harness"], ["model"]] as ArmField[][]) {
+  // Fields with one value in the store are left out of the arms' names ("gpt-4o", not "unrecorded / gpt-4o").
+  const varies = (f: ArmField) => new Set(binary.map((t) => fieldOf(prepared, t, f))).size > 1;
+  const both = (["harness", "model"] as ArmField[]).filter(varies);
+  for (const by of [both, ["harness"], ["model"]] as ArmField[][]) {
+    if (by.length === 0) continue;
     const arms = new Set(binary.map((t) => by.map((f) => fieldOf(prepared, t, f)).join(" / "))).size;
     if (arms >= 2 && arms <= 60) return leaderboard(prepared, { by, settings });
   }

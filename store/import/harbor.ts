@@ -6,7 +6,7 @@ import { group } from "d3";
 import { compareCodePoints } from "../../analysis/order.js";
 import { fsErrorText } from "../fs-error-text.js";
 
-import type { Skipped } from "./walk.js";
+import { noteRead, type Skipped } from "./walk.js";
 import { textOption, type Importer } from "./importer.js";
 import { userRows } from "./user-rows.js";
 
@@ -75,6 +75,7 @@ function fsReason(e: unknown): string {
 }
 
 function readJson(path: string): { value?: unknown; error?: string } {
+  noteRead(path);
   try {
     return { value: JSON.parse(readFileSync(path, "utf8")) };
   } catch (e) {

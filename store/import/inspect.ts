@@ -4,7 +4,7 @@ import { InputError } from "../problems.js";
 import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analysis/schema/tables.js";
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
-import { fsReason, jsonFilesBelow, readJsonFile, type Skipped } from "./walk.js";
+import { fsReason, jsonFilesBelow, noteRead, readJsonFile, type Skipped } from "./walk.js";
 import { realRunManifest } from "./real-manifest.js";
 import { ZipError, zipMembers, type ZipMember } from "./zip-members.js";
 import { textOption, type Importer } from "./importer.js";
@@ -183,6 +183,7 @@ function readJsonLog(file: string, skipped: Skipped[]): Log | undefined {
 async function readEvalLog(file: string, skipped: Skipped[]): Promise<Log | undefined> {
   let members: ZipMember[];
   try {
+    noteRead(file);
     members = zipMembers(readFileSync(file));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -5,16 +5,22 @@ import { scoringJudge } from "../../analysis/rq/prepared.js";
 import { DEFAULT_JUDGE } from "../../analysis/schema/tables.js";
 
 /**
- * The summary every import prints, the same for every kind: totals, then one line per arm (harness / model, and
- * the condition when the store has several) with its tasks, trajectories, outcomes and judgments and, when the
+ * The summary every import prints, the same for every kind: totals, then one line per arm (named by whichever of
+ * harness, model and condition vary; harness / model when none does) with its tasks, trajectories, outcomes and judgments and, when the
  * store has several judges, which judge scores its trajectories (analysis/rq/prepared.ts, scoringJudge), then
  * what was skipped and the importer's own notes. Store text is the caller's to strip of control characters.
  */
 export function importSummary(kind: string, result: ImportResult): string[] {
   const s = result.store;
-  const conditions = new Set(s.trajectories.map((t) => t.condition ?? ""));
-  const armOf = (t: Store["trajectories"][number]) =>
-    [t.harness, t.model, ...(conditions.size > 1 ? [t.condition ?? "none"] : [])].join(" / ");
+  // The fields that vary name an arm ("gpt-4o", not "unrecorded / gpt-4o"); with none varying, harness / model.
+  const fields: ((t: Store["trajectories"][number]) => string)[] = [
+    (t) => t.harness,
+    (t) => t.model,
+    (t) => t.condition ?? "none",
+  ];
+  const varying = fields.filter((f) => new Set(s.trajectories.map(f)).size > 1);
+  const naming = varying.length ? varying : fields.slice(0, 2);
+  const armOf = (t: Store["trajectories"][number]) => naming.map((f) => f(t)).join(" / ");
   const primary = s.manifest.primary_judge ?? DEFAULT_JUDGE;
   const judged = new Map<string, number>();
   const judgesOf = new Map<string, { judge: string }[]>();

@@ -55,9 +55,24 @@ export function jsonFilesBelow(roots: string[], wanted: (name: string) => boolea
   return out;
 }
 
+/**
+ * Who hears of each input file an importer reads (the CLI's progress: a line per READS_PER_LINE files, so a long
+ * import is not silent). One listener at a time; `watchReads` returns how to stop listening.
+ */
+let onRead: ((path: string) => void) | undefined;
+export function watchReads(listener: (path: string) => void): () => void {
+  onRead = listener;
+  return () => {
+    if (onRead === listener) onRead = undefined;
+  };
+}
+/** Tells the listener (if any) that an importer read `path`. */
+export const noteRead = (path: string): void => onRead?.(path);
+
 /** A JSON file's value, gunzipped first when it ends in .gz; undefined (and listed unless quiet) when it cannot be. */
 export function readJsonFile(path: string, skipped: Skipped[], quiet = false): unknown {
   let text: string;
+  noteRead(path);
   try {
     const bytes = readFileSync(path);
     text = (path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
