@@ -55,15 +55,10 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const pair =
     values.pair === undefined ? undefined : choiceOption("pair", values.pair, ["trial", "task"] as const, "trial");
   const settings = settingsOf(values);
+  const method = typeof values.method === "string" ? values.method : undefined;
+  const corrected = correctionOptions(values, method ?? "gcpc");
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = compareArms(prepareStore(store), {
-    a,
-    b,
-    where,
-    pair,
-    method: typeof values.method === "string" ? values.method : undefined,
-    settings,
-  });
+  const r = compareArms(prepareStore(store), { a, b, where, pair, method, settings, corrected });
   if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
   const text =
     format === "json"
@@ -82,7 +77,8 @@ function correctionOptions(values: Parsed["values"], metric: string): Correction
       if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --judge-corrected`);
     return undefined;
   }
-  if (metric !== "gcpc") throw new UsageError("--judge-corrected applies to --metric gcpc");
+  if (metric !== "gcpc")
+    throw new UsageError("--judge-corrected applies to GCPC (--metric gcpc; compare's default method)");
   if (values.judge !== undefined) throw new UsageError("--judge-corrected corrects the scoring judge: drop --judge");
   const out: { referenceTasks?: Set<string>; lambda?: number } = {};
   if (values.lambda !== undefined) {

@@ -37,7 +37,8 @@ The two-arm design (gcpc compare, task pairing): how many tasks × attempts per 
 false-positive rate). Each simulated study resamples the matched tasks, then each arm's attempts within
 a task (default 1,000 studies per row).`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
-             [--pair trial|task] [--method NAME] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
+             [--pair trial|task] [--method NAME] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
+             [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 Compares two arms of a store (FIELD: harness, model, source, condition, benchmark, domain). A pair shares its
 task and every field not named in --a, --b or --where (everything else equal). --pair trial matches attempt k
@@ -47,7 +48,9 @@ Prints the pass-rate Δ (b − a) with a task-clustered paired bootstrap CI and 
 trial pairs, the task-level sign-flip test for task pairs); under trial pairing the four outcome transitions
 with the score's Δ (--method, default gcpc), its median with a CI and the shares beyond the noise floor
 (measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
-with BH q over the FAIL→FAIL pairs and over all pairs.`,
+with BH q over the FAIL→FAIL pairs and over all pairs.
+--judge-corrected: the GCPC Δ also as the store's reference_judge would have scored both arms (prediction-powered
+inference on the matched units' differences; docs/statistics.md).`,
   leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc|pass^k|pass@k] [--k K]
                  [--judge NAME] [--top N] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
                  [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]

@@ -4,7 +4,7 @@ import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import type { ArmPowerResult, ArmPowerRow } from "../analysis/rq/arms/arm-power.js";
 import { ci, ciPct, estimateCell, f3, isDegenerate, pct, pv, rankInterval, shareCell, signedPct } from "./format.js";
 import { csvValue, escapeMarkdownCell } from "./render.js";
-import { correctedCsvRows, correctedMarkdown } from "./judge-corrected-render.js";
+import { correctedCsvRows, correctedDeltaLines, correctedMarkdown } from "./judge-corrected-render.js";
 
 // How `gcpc compare` and `gcpc leaderboard` print (Markdown and tidy CSV; JSON is the result itself): on the
 // report's floor, beside report/render.ts, so every printed table of the workbench is found in report/.
@@ -46,6 +46,7 @@ export function compareMarkdown(r: CompareResult, name: string, s: BootstrapSett
     "",
     scoreDeltaLine(r.score_delta),
     "",
+    ...correctedDeltaLines(r),
     `Noise floor: the ${r.noise_floor.name} ${f3(r.noise_floor.value)} ` +
       `(${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
@@ -209,7 +210,8 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
         : '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
           "over runs."),
     "",
-    `| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] |${oneRun ? "" : " runs: mean ± SE (k) |"} caveat |`,
+    "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] |" +
+      `${oneRun ? "" : " runs: mean ± SE (k) |"} caveat |`,
     `|---|---|---|---|---|---|${oneRun ? "" : "---|"}---|`,
     ...r.rows.map(
       (x) =>

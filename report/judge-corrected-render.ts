@@ -1,4 +1,5 @@
 import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
+import type { CompareResult } from "../analysis/rq/arms/compare-arms.js";
 import type { PpiEstimate } from "../analysis/stats/ppi-mean.js";
 import { ci, f3 } from "./format.js";
 import { escapeMarkdownCell } from "./render.js";
@@ -62,4 +63,23 @@ export function correctedCsvRows(r: Leaderboard, width: number): (string | numbe
     out.push(row("corrected_judge_only", x.arm, e.judge_only.estimate, e.judge_only.ci, e.tasks));
   }
   return out;
+}
+
+/** compare's line for the corrected GCPC Δ (none when it was not asked for). */
+export function correctedDeltaLines(r: CompareResult): string[] {
+  const e = r.score_delta.corrected;
+  if (e === undefined) return [];
+  const towards = escapeMarkdownCell(r.score_delta.reference_judge ?? "the reference judge");
+  if (!isEstimate(e))
+    return [`Judge-corrected Δ (towards ${towards}): not available (${escapeMarkdownCell(e.reason)}).`, ""];
+  return [
+    `**Judge-corrected ${escapeMarkdownCell(r.method)} Δ (towards ${towards}) ${f3(e.estimate)} ${ci(e.ci)}**, ` +
+      `λ ${f3(e.lambda)} (${e.lambda_rule}), on ${e.n_reference} matched units with reference labels on both sides ` +
+      `in ${e.reference_tasks} tasks, of ${e.n_all} in ${e.tasks}; reference only ${f3(e.classical.estimate)} ` +
+      `${ci(e.classical.ci)}; judge only ${f3(e.judge_only.estimate)} ${ci(e.judge_only.ci)}; effective reference ` +
+      `units ${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)}. Prediction-powered ` +
+      "inference on the units' differences, task bootstrap stratified by labelled and other tasks, expanded " +
+      `percentile interval, ${e.resamples} resamples, seed ${e.seed}.`,
+    "",
+  ];
 }

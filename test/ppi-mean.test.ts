@@ -132,7 +132,7 @@ test("gcpc leaderboard --judge-corrected on DevAI: a corrected row per arm; its 
     assert.match(r.stderr, message);
   }
   const passRate = await cli(["leaderboard", store, "--judge-corrected"]);
-  assert.match(passRate.stderr, /--judge-corrected applies to --metric gcpc/);
+  assert.match(passRate.stderr, /--judge-corrected applies to GCPC \(--metric gcpc/);
   const noReference = await cli([
     "leaderboard",
     join(repo, "data/real/terminal-bench"),
@@ -153,4 +153,33 @@ test("the power-tuned λ follows the judge: near 0 on LLM-Rubric (κ about 0.01)
     assert.ok(r.lambda < 0.4, `${r.arm}: ${r.lambda}`);
   for (const r of storeCoverage(devai, "DevAI", "harness", [20], o))
     assert.ok(r.lambda > 0.55, `${r.arm}: ${r.lambda}`);
+});
+
+test("gcpc compare --judge-corrected on DevAI: with every unit labelled, the Δ is the reference judge's own Δ", async () => {
+  const store = join(repo, "data/real/devai");
+  const arms = ["--a", "harness=MetaGPT", "--b", "harness=OpenHands", "--resamples", "300", "--format", "json"];
+  const r = await cli(["compare", store, ...arms, "--judge-corrected"]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout).score_delta;
+  assert.equal(d.reference_judge, "human consensus");
+  assert.equal(d.corrected.lambda, 0);
+  // The reference judge's means per arm, from the leaderboard scored by that judge (one attempt per task).
+  const lb = await cli([
+    "leaderboard",
+    store,
+    "--by",
+    "harness",
+    "--metric",
+    "gcpc",
+    "--judge",
+    "human consensus",
+    "--resamples",
+    "50",
+    "--format",
+    "json",
+  ]);
+  const value = (arm: string) => JSON.parse(lb.stdout).rows.find((x: { arm: string }) => x.arm === arm).value;
+  assert.ok(Math.abs(d.corrected.estimate - (value("OpenHands") - value("MetaGPT"))) < 1e-12);
+  const bad = await cli(["compare", store, ...arms, "--judge-corrected", "--method", "holistic"]);
+  assert.equal(bad.code, 2);
 });

@@ -6,9 +6,10 @@ import { DEFAULT_JUDGE } from "../../analysis/schema/tables.js";
 
 /**
  * The summary every import prints, the same for every kind: totals, then one line per arm (named by whichever of
- * harness, model and condition vary; harness / model when none does) with its tasks, trajectories, outcomes and judgments and, when the
- * store has several judges, which judge scores its trajectories (analysis/rq/prepared.ts, scoringJudge), then
- * what was skipped and the importer's own notes. Store text is the caller's to strip of control characters.
+ * harness, model and condition vary; harness / model when none does) with its tasks, trajectories, outcomes and
+ * judgments and, when the store has several judges, which judge scores its trajectories (analysis/rq/prepared.ts,
+ * scoringJudge), then what was skipped and the importer's own notes. Store text is the caller's to strip of
+ * control characters.
  */
 export function importSummary(kind: string, result: ImportResult): string[] {
   const s = result.store;

@@ -31,6 +31,8 @@ import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
 import { isBinary, type PreparedStore } from "../prepared.js";
 import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
 import { cellKeyOf, comparePairs, type PairingChoice } from "./compare-pairs.js";
+import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
+import type { PpiEstimate } from "../../stats/ppi-mean.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
@@ -102,6 +104,9 @@ export interface CompareResult {
     tasks: number;
     units: number;
     bootstrap?: BootstrapDescriptor | null;
+    /** `--judge-corrected`: the Δ as the reference judge (`reference_judge`) would have scored both arms. */
+    corrected?: PpiEstimate | NotAvailable;
+    reference_judge?: string;
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
   items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
@@ -208,10 +213,40 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
  */
 export function compareArms(
   p: PreparedStore,
-  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; method?: string; settings: BootstrapSettings },
+  o: {
+    a: Selector;
+    b: Selector;
+    where?: Selector;
+    pair?: Pairing;
+    method?: string;
+    settings: BootstrapSettings;
+    /** The GCPC Δ corrected towards the store's reference judge (judge-corrected.ts). */
+    corrected?: CorrectionOptions;
+  },
 ): CompareResult | NotAvailable {
   const table = armTable(p, o.method ?? "gcpc");
-  return "available" in table ? table : compareArmTable(table, o);
+  if ("available" in table) return table;
+  const r = compareArmTable(table, o);
+  if ("available" in r || !o.corrected) return r;
+  if (table.method !== "gcpc") return notAvailable("--judge-corrected corrects the GCPC Δ: drop --method");
+  const reference = referenceJudgeOf(p);
+  if (typeof reference !== "string") return reference;
+  const units = armMatchedUnits(table, o);
+  if ("available" in units) return units;
+  const byId = new Map(table.rows.map((row) => [row.id, row.score ?? NaN]));
+  const ids = (ks: number[]) => ks.map((k) => table.rows[k].id);
+  const sides = [JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|");
+  const figure = `compare:${sides}:${JSON.stringify(o.where ?? {})}`;
+  const corrected = judgeCorrectedDelta(
+    p,
+    units.units.map((u) => ({ task: u.task, a: ids(u.a), b: ids(u.b) })),
+    (id) => byId.get(id) ?? NaN,
+    reference,
+    o.settings,
+    figure,
+    o.corrected,
+  );
+  return { ...r, score_delta: { ...r.score_delta, corrected, reference_judge: reference } };
 }
 
 /**

@@ -65,3 +65,61 @@ export function judgeCorrectedMean(
   });
   return r ?? notAvailable(`fewer than 2 tasks of ${arm.name} carry a reference label (${reference})`);
 }
+
+/**
+ * The score Δ (b − a) of `gcpc compare` as the reference judge would have scored both sides: prediction-powered
+ * inference on the matched units' differences (ppi-mean.ts with a unit's Δ for a trajectory's credit). f is a
+ * unit's Δ of the arms' mean scores (their scoring judge's GCPC), on every matched unit; h its Δ of the reference
+ * judge's GCPC, on the units where the reference labelled an attempt of both sides (and, with `referenceTasks`,
+ * the task is listed); there f is taken over the same labelled attempts.
+ */
+export function judgeCorrectedDelta(
+  p: PreparedStore,
+  units: readonly { task: string; a: readonly string[]; b: readonly string[] }[],
+  judgeScore: (id: string) => number,
+  reference: string,
+  settings: BootstrapSettings,
+  figure: string,
+  o: CorrectionOptions,
+): PpiEstimate | NotAvailable {
+  const slotOf = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
+  const tasks = [...new Set(units.map((u) => u.task))];
+  const clusterOf = new Map(tasks.map((t, i) => [t, i]));
+  const n = tasks.length;
+  const c = {
+    fAll: new Float64Array(n),
+    nAll: new Float64Array(n),
+    hRef: new Float64Array(n),
+    fRef: new Float64Array(n),
+    nRef: new Float64Array(n),
+  };
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : NaN);
+  /** A side's judge mean over all its attempts, and its judge and reference means over the labelled ones. */
+  const side = (ids: readonly string[], task: string) => {
+    const f = ids.map(judgeScore).filter(Number.isFinite);
+    const labelled = o.referenceTasks && !o.referenceTasks.has(task) ? [] : ids;
+    const pairs = labelled
+      .map((id) => [judgeScore(id), p.scoreAt(slotOf.get(id)!, PLAIN, "exclude", reference)])
+      .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+    return { f: mean(f), fRef: mean(pairs.map(([x]) => x)), h: mean(pairs.map(([, y]) => y)) };
+  };
+  for (const u of units) {
+    const a = side(u.a, u.task);
+    const b = side(u.b, u.task);
+    if (!Number.isFinite(a.f) || !Number.isFinite(b.f)) continue;
+    const t = clusterOf.get(u.task)!;
+    c.fAll[t] += b.f - a.f;
+    c.nAll[t]++;
+    if (!Number.isFinite(a.h) || !Number.isFinite(b.h)) continue;
+    c.hRef[t] += b.h - a.h;
+    c.fRef[t] += b.fRef - a.fRef;
+    c.nRef[t]++;
+  }
+  const r = ppiMean(c, {
+    seed: seedFor(settings, `${figure}:judge-corrected`),
+    resamples: settings.resamples,
+    level: settings.level,
+    lambda: o.lambda,
+  });
+  return r ?? notAvailable(`fewer than 2 matched tasks carry a reference label (${reference}) on both sides`);
+}
