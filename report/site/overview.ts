@@ -1,6 +1,7 @@
 import type { BootstrapSettings } from "../../analysis/estimates/bootstrap-interval.js";
 import { notAvailable } from "../../analysis/estimates/not-defined.js";
 import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
+import { referenceJudgeOf } from "../../analysis/rq/arms/judge-corrected.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
@@ -35,8 +36,16 @@ export function overviewData(
       judges.set(r.judge, j);
     }
   }
+  // Judge-corrected means (issue 47) where a reference judge labelled some trajectories: each arm's GCPC as the
+  // reference would have scored it, beside the judge's own.
+  const reference = referenceJudgeOf(prepared);
+  const corrected =
+    by.length === 0 || !prepared.hasJudgments || typeof reference !== "string"
+      ? notAvailable(typeof reference === "string" ? "one arm only" : reference.reason)
+      : leaderboard(prepared, { by, metric: "gcpc", settings, pairwise: false, corrected: {} });
   return {
     by,
+    corrected,
     pass_rate: board("pass_rate"),
     gcpc: prepared.hasJudgments ? board("gcpc") : notAvailable("the store holds no checklist judgments"),
     judges: [...judges].map(([judge, j]) => ({ judge, ...j, primary: judge === prepared.primaryJudge })),
