@@ -35,7 +35,11 @@ gcpc power STORE --a FIELD=VALUE[,...] --b FIELD=VALUE[,...] [--where ...] [--ta
 The two-arm design (gcpc compare, task pairing): how many tasks × attempts per arm detect the pass-rate
 Δ and the score's Δ (GCPC by default), at the store's own effect and at given effects (δ = 0: the test's
 false-positive rate). Each simulated study resamples the matched tasks, then each arm's attempts within
-a task (default 1,000 studies per row).`,
+a task (default 1,000 studies per row).
+gcpc power STORE --judge-corrected --arm FIELD=VALUE[,...] [--labelled 5,10,20,40] [--simulations N]: how many
+tasks must the reference judge label for a judge-corrected interval of ±w: per number of labelled tasks, random
+sets of the arm's reference-labelled tasks keep their labels, and the mean half-width of the corrected and of the
+reference-only interval is printed.`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
              [--pair trial|task] [--method NAME] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
              [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]

@@ -42,6 +42,9 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     simulations: { type: "string" },
     seed: { type: "string" },
     format: { type: "string" },
+    "judge-corrected": { type: "boolean" },
+    arm: { type: "string" },
+    labelled: { type: "string" },
   },
   compare: {
     a: { type: "string" },

@@ -1,6 +1,7 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { pairedDeltaPower, type DesignPower, type PowerResult } from "../analysis/rq/power.js";
 import { armPowerCommand } from "./arm-power-command.js";
+import { labellingDesignCommand } from "./labelling-design-command.js";
 import { loadValidStore, type Progress } from "./commands.js";
 import { escapeMarkdownCell } from "../report/render.js";
 import { UsageError } from "./errors.js";
@@ -22,6 +23,9 @@ function intList(name: string, raw: unknown, fallback: number[]): number[] {
 export async function powerCommand(parsed: Parsed, io: Io, progress: Progress): Promise<number> {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError("power takes exactly one store folder (try gcpc help power)");
+  if (values["judge-corrected"]) return labellingDesignCommand(parsed, io, progress);
+  for (const flag of ["arm", "labelled"])
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to power --judge-corrected`);
   if (values.a !== undefined || values.b !== undefined) return armPowerCommand(parsed, io, progress);
   for (const flag of ["attempts", "effects", "where", "method"])
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to the two-arm design (--a and --b)`);

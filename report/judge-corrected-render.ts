@@ -1,5 +1,6 @@
 import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import type { CompareResult } from "../analysis/rq/arms/compare-arms.js";
+import type { LabellingDesign } from "../analysis/rq/arms/labelling-design.js";
 import type { PpiEstimate } from "../analysis/stats/ppi-mean.js";
 import { ci, f3 } from "./format.js";
 import { escapeMarkdownCell } from "./render.js";
@@ -82,4 +83,25 @@ export function correctedDeltaLines(r: CompareResult): string[] {
       `percentile interval, ${e.resamples} resamples, seed ${e.seed}.`,
     "",
   ];
+}
+
+/** The labelling design's table (`gcpc power --judge-corrected`). */
+export function labellingDesignMarkdown(r: LabellingDesign, name: string): string {
+  const arm = Object.entries(r.arm)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ");
+  return `${[
+    `# How many tasks to label: ${escapeMarkdownCell(name)}, arm ${escapeMarkdownCell(arm)}`,
+    "",
+    `Reference judge ${escapeMarkdownCell(r.reference_judge)}, which labelled ${r.tasks_with_reference} of the ` +
+      `arm's tasks; ${escapeMarkdownCell(r.estimator)}.`,
+    "",
+    "| labelled tasks | designs | ± half-width, judge-corrected | ± half-width, reference only | mean λ |",
+    "|---|---|---|---|---|",
+    ...r.rows.map(
+      (x) =>
+        `| ${x.labelled_tasks} | ${x.simulations} | ±${f3(x.half_width_corrected)} | ±${f3(x.half_width_classical)} ` +
+        `| ${f3(x.lambda)} |`,
+    ),
+  ].join("\n")}\n`;
 }

@@ -183,3 +183,32 @@ test("gcpc compare --judge-corrected on DevAI: with every unit labelled, the Δ 
   const bad = await cli(["compare", store, ...arms, "--judge-corrected", "--method", "holistic"]);
   assert.equal(bad.code, 2);
 });
+
+test("gcpc power --judge-corrected: the half-widths by number of labelled tasks shrink, the corrected below the classical", async () => {
+  const r = await cli([
+    "power",
+    join(repo, "data/real/devai"),
+    "--judge-corrected",
+    "--arm",
+    "harness=MetaGPT",
+    "--labelled",
+    "5,15,30",
+    "--simulations",
+    "20",
+    "--format",
+    "json",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout);
+  assert.equal(d.tasks_with_reference, 55);
+  assert.deepEqual(
+    d.rows.map((x: { labelled_tasks: number }) => x.labelled_tasks),
+    [5, 15, 30],
+  );
+  for (let i = 0; i < d.rows.length; i++) {
+    assert.ok(d.rows[i].half_width_corrected < d.rows[i].half_width_classical);
+    if (i > 0) assert.ok(d.rows[i].half_width_corrected < d.rows[i - 1].half_width_corrected);
+  }
+  const none = await cli(["power", join(repo, "data/real/devai"), "--judge-corrected"]);
+  assert.match(none.stderr, /needs --arm FIELD=VALUE/);
+});
