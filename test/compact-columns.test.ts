@@ -8,7 +8,7 @@ import type { TrajectoryMetrics } from "../analysis/scoring/trajectory-metrics.j
 
 // Strings built apart, as rows read one by one are. Which copy a row holds is not observable from
 // JavaScript (strings are values), so these tests check that pooling never changes a value; the memory
-// it saves is measured in docs/scaling.md.
+// it saves was measured when it was introduced (git log of store/string-pool.ts).
 const fresh = (s: string) => JSON.parse(JSON.stringify({ s })).s as string;
 
 test("pooling a row's strings leaves every value, string or not, as it was", () => {
