@@ -5,6 +5,7 @@ import type { CorrectionOptions } from "../analysis/rq/arms/judge-corrected.js";
 import { existsSync, readFileSync } from "node:fs";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
+import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
@@ -63,9 +64,13 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const text =
     format === "json"
       ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
-      : format === "csv"
-        ? compareCsv(r)
-        : compareMarkdown(r, store.manifest.name, settings);
+      : "unpaired" in r
+        ? format === "csv"
+          ? unpairedCsv(r)
+          : unpairedMarkdown(r, store.manifest.name, settings)
+        : format === "csv"
+          ? compareCsv(r)
+          : compareMarkdown(r, store.manifest.name, settings);
   emit(text, values, io);
   return 0;
 }

@@ -35,7 +35,7 @@ for (let seed = 1; seed <= N; seed++) {
     b: { model: "ft:gpt-4.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm" },
     settings,
   });
-  if ("available" in c || "available" in c.transitions) throw new Error("τ² compare not available");
+  if ("available" in c || "unpaired" in c || "available" in c.transitions) throw new Error("τ² compare not available");
   for (const [cell, t] of Object.entries(c.transitions))
     for (const k of KEYS)
       add(`τ² compare ${cell} ${k}`, { ci: t[`${k}_ci`], se: t.bootstrap?.mc_se_by?.[MC[k]] ?? null });

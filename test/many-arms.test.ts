@@ -85,7 +85,7 @@ test("compare: the rates beside the Δ are over the matched units (b − a = Δ)
   }
   for (let t = 4; t < 8; t++) rows.push({ task: `t${t}`, outcome: "PASS", labels: ["Yes"], model: "B", trial: 1 });
   const r = compareArms(prepareStore(smallStore("s", rows)), { a: { model: "A" }, b: { model: "B" }, settings });
-  assert.ok(!("available" in r));
+  assert.ok(!("available" in r) && !("unpaired" in r));
   // By hand: matched tasks 0–3; a passes 2 of 4, b 2 of 4; over all runs b passes 6 of 8.
   assert.equal(r.pass_rate_delta.rate_a, 0.5);
   assert.equal(r.pass_rate_delta.rate_b, 0.5);

@@ -32,6 +32,7 @@ import { isBinary, type PreparedStore } from "../prepared.js";
 import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
 import { cellKeyOf, comparePairs, type PairingChoice } from "./compare-pairs.js";
 import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
+import { unpairedCompare, type UnpairedCompareResult } from "./unpaired-compare.js";
 import type { PpiEstimate } from "../../stats/ppi-mean.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
@@ -223,11 +224,11 @@ export function compareArms(
     /** The GCPC Δ corrected towards the store's reference judge (judge-corrected.ts). */
     corrected?: CorrectionOptions;
   },
-): CompareResult | NotAvailable {
+): CompareResult | UnpairedCompareResult | NotAvailable {
   const table = armTable(p, o.method ?? "gcpc");
   if ("available" in table) return table;
   const r = compareArmTable(table, o);
-  if ("available" in r || !o.corrected) return r;
+  if ("available" in r || "unpaired" in r || !o.corrected) return r;
   if (table.method !== "gcpc") return notAvailable("--judge-corrected corrects the GCPC Δ: drop --method");
   const reference = referenceJudgeOf(p);
   if (typeof reference !== "string") return reference;
@@ -303,7 +304,7 @@ export function tableView(rows: readonly ArmRow[]): ArmView {
 export function compareArmTable(
   table: ArmTable,
   o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; settings: BootstrapSettings },
-): CompareResult | NotAvailable {
+): CompareResult | UnpairedCompareResult | NotAvailable {
   const where = o.where ?? {};
   const rows = table.rows;
   const score = (k: number) => rows[k].score ?? NaN;
@@ -316,11 +317,12 @@ export function compareArmTable(
   });
   if ("available" in compared) return compared;
   const { sides, shared, pairing, built } = compared;
-  if (built.pairs.length === 0) return notAvailable("no unit matches between the arms (everything else equal)");
-  const floor = measuredFloor(table, sides, shared, score);
   const figure = `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(where)}`;
   const a = summary(rows, o.a, sides.a);
   const b = summary(rows, o.b, sides.b);
+  // No unit matches (e.g. each arm ran its own tasks): each arm over its own tasks, labelled unpaired.
+  if (built.pairs.length === 0) return unpairedCompare(table, sides, { a, b }, { where, settings: o.settings, figure });
+  const floor = measuredFloor(table, sides, shared, score);
   const tasks = new Set(built.pairs.map((x) => x.task)).size;
   return {
     method: table.method,

@@ -47,7 +47,8 @@ export interface LeaderboardRow {
   rank_ci_joint: [number, number] | null;
   /**
    * What to read beside the row: few tasks (fewer than 10: interval and ranks unreliable), or an arm that ran
-   * fewer tasks than the board's widest (its value is on its own tasks: ranks compare different task sets).
+   * fewer of the board's tasks than it holds, or none that another arm ran (its value is on its own tasks: ranks
+   * compare different task sets).
    */
   caveat: string | null;
   /** `--judge-corrected`: the arm's mean GCPC as the reference judge would have scored it (judge-corrected.ts). */
@@ -293,9 +294,21 @@ function armRows(arms: Arm[], ranks: ReturnType<typeof rankIntervals>): Leaderbo
       caveat: null,
     };
   });
-  const widest = Math.max(...rows.map((r) => r.tasks));
-  for (const r of rows) r.caveat = rowCaveat(r.tasks, widest);
+  // The board's tasks are every task any arm ran (issue 45.5: "71 of the board's 76" named the widest arm's
+  // count where the board held 223); an arm whose tasks no other arm ran is compared with nothing.
+  const board = arms[0]?.count.length ?? 0;
+  const shared = sharesTask(arms);
+  rows.forEach((r, i) => {
+    r.caveat = rowCaveat(r.tasks, board, arms.length > 1 && !shared[i]);
+  });
   return rows;
+}
+
+/** Per arm: whether another arm ran at least one of its tasks. */
+function sharesTask(arms: Arm[]): boolean[] {
+  const runners = new Int32Array(arms[0]?.count.length ?? 0);
+  for (const a of arms) a.count.forEach((c, t) => void (c > 0 && runners[t]++));
+  return arms.map((a) => a.count.some((c, t) => c > 0 && runners[t] > 1));
 }
 
 function groupArms(
@@ -527,9 +540,11 @@ function tieGroups(order: string[], pairwise: PairwiseRow[]): string[][] {
   return groups;
 }
 
-function rowCaveat(tasks: number, widest: number): string | null {
+function rowCaveat(tasks: number, board: number, alone: boolean): string | null {
   const out: string[] = [];
   if (tasks < FEW_CLUSTERS) out.push(`few tasks (${tasks}): its interval and ranks are unreliable`);
-  if (tasks < widest) out.push(`ran ${tasks} of the board's ${widest} tasks: ranked on its own tasks, not common ones`);
+  if (alone) out.push("shares no task with another arm: its rank compares different tasks, not the same ones");
+  else if (tasks < board)
+    out.push(`ran ${tasks} of the board's ${board} tasks: ranked on its own tasks, not common ones`);
   return out.length ? out.join("; ") : null;
 }

@@ -1,0 +1,69 @@
+import type { BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
+import type { UnpairedCompareResult } from "../analysis/rq/arms/unpaired-compare.js";
+import { ci, ciPct, f3, pct, signedPct } from "./format.js";
+import { csvValue, escapeMarkdownCell } from "./render.js";
+import { selectorText } from "./arms-render.js";
+
+// How `gcpc compare` prints an unpaired comparison (two arms with no matched unit; issue 45.5).
+
+export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: BootstrapSettings): string {
+  const d = r.pass_rate_delta;
+  const g = r.score_delta;
+  const side = (label: string, x: UnpairedCompareResult["a"]) =>
+    `| ${label} | ${escapeMarkdownCell(selectorText(x.selector))} | ${x.trajectories} | ${x.tasks} | ` +
+    `${pct(x.pass_rate)} |`;
+  return `${[
+    `# Compare (unpaired): ${escapeMarkdownCell(selectorText(r.b.selector))} vs ` +
+      `${escapeMarkdownCell(selectorText(r.a.selector))}`,
+    "",
+    `Store ${escapeMarkdownCell(name)}; where ${escapeMarkdownCell(selectorText(r.where))}. **Unpaired**: no unit ` +
+      `of one arm matches one of the other (${r.common_tasks} common tasks), so each arm is measured on its own ` +
+      `tasks. ${s.resamples} resamples of each arm's tasks, percentile 95% CI (type-7), seed ${s.seed}. Δ = b − a.`,
+    "",
+    "| arm | selector | trajectories | tasks | pass rate |",
+    "|---|---|---|---|---|",
+    side("a", r.a),
+    side("b", r.b),
+    "",
+    ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
+    "",
+    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired; ` +
+      `${escapeMarkdownCell(d.estimator)}; no paired test exists for arms with no matched unit).`,
+    "",
+    "available" in g
+      ? `${escapeMarkdownCell(r.method)} Δ: not available (${escapeMarkdownCell(g.reason)}).`
+      : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** (unpaired; a ` +
+        `${f3(g.mean_a)}, b ${f3(g.mean_b)}).`,
+    "",
+  ].join("\n")}`;
+}
+
+export function unpairedCsv(r: UnpairedCompareResult): string {
+  const rows: (string | number | null)[][] = [
+    ["quantity", "group", "estimate", "ci_low", "ci_high", "tasks_a", "tasks_b", "pairing"],
+  ];
+  const d = r.pass_rate_delta;
+  rows.push([
+    "pass_rate_delta",
+    "b - a",
+    d.estimate,
+    d.ci?.[0] ?? null,
+    d.ci?.[1] ?? null,
+    r.a.tasks,
+    r.b.tasks,
+    "unpaired",
+  ]);
+  const g = r.score_delta;
+  if (!("available" in g))
+    rows.push([
+      "score_delta",
+      `${g.method}: b - a`,
+      g.estimate,
+      g.ci?.[0] ?? null,
+      g.ci?.[1] ?? null,
+      r.a.tasks,
+      r.b.tasks,
+      "unpaired",
+    ]);
+  return `${rows.map((row) => row.map(csvValue).join(",")).join("\n")}\n`;
+}
