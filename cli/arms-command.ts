@@ -58,8 +58,9 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const settings = settingsOf(values);
   const method = typeof values.method === "string" ? values.method : undefined;
   const corrected = correctionOptions(values, method ?? "gcpc");
+  const judge = values.judge === undefined ? undefined : String(values.judge);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = compareArms(prepareStore(store), { a, b, where, pair, method, settings, corrected });
+  const r = compareArms(prepareStore(store), { a, b, where, pair, method, judge, settings, corrected });
   if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
   const text =
     format === "json"

@@ -52,6 +52,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     where: { type: "string" },
     pair: { type: "string" },
     method: { type: "string" },
+    judge: { type: "string" },
     "judge-corrected": { type: "boolean" },
     "reference-tasks": { type: "string" },
     lambda: { type: "string" },

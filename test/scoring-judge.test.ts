@@ -74,3 +74,62 @@ test("--judge NAME scores every trajectory by NAME; a trajectory NAME did not la
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no judge "nobody" in the store \(its judges: llama3, mistral\)/);
 });
+
+test("compare: arms scored by different judges carry a caveat; --judge NAME scores both by one", async () => {
+  // The same verdicts with a binary outcome per trajectory (compare's pass-rate Δ needs one).
+  const dir = tempDir("gcpc-scoring-judge-compare-");
+  const passed: Record<string, string> = { "t1,gpt": "1", "t2,gpt": "0", "t3,gpt": "1", "t1,llama3": "1" };
+  const lines = ROWS.trim().split("\n");
+  const csv = [
+    `${lines[0]},passed`,
+    ...lines.slice(1).map((l) => `${l},${passed[l.split(",").slice(0, 2).join(",")] ?? "0"}`),
+  ].join("\n");
+  writeFileSync(join(dir, "cross.csv"), `${csv}\n`);
+  const out = join(dir, "store");
+  const args = [
+    "--task",
+    "task",
+    "--item",
+    "item",
+    "--label",
+    "verdict",
+    "--model",
+    "model",
+    "--judge-column",
+    "judge",
+  ];
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "cross.csv"),
+    ...args,
+    "--outcome",
+    "passed",
+    "--pass",
+    "1",
+    "--out",
+    out,
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const compare = async (extra: string[] = []) => {
+    const r = await cli(["compare", out, "--a", "model=gpt", "--b", "model=llama3", "--format", "json", ...extra]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const mixed = await compare();
+  const caveat = mixed.caveats.find((c: string) => c.startsWith("the arms were scored by different judges"));
+  assert.equal(
+    caveat,
+    "the arms were scored by different judges (a: llama3 (3); b: mistral (2), llama3 (1)): " +
+      "the score Δ mixes the arms with their judges; --judge NAME scores both by one",
+  );
+  // Scored by llama3 throughout: gpt 1/2, 0, 1 and llama3's t3 only (1): the one unit with both scores is t3, Δ 0.
+  const one = await compare(["--judge", "llama3"]);
+  assert.equal(
+    one.caveats.some((c: string) => c.includes("different judges")),
+    false,
+  );
+  assert.deepEqual([one.score_delta.units, one.score_delta.estimate], [1, 0]);
+  const bad = await cli(["compare", out, "--a", "model=gpt", "--b", "model=llama3", "--judge", "nobody"]);
+  assert.match(bad.stderr, /no judge "nobody" in the store/);
+});

@@ -28,7 +28,9 @@ import { fieldOf } from "./arm-view.js";
 import { methodScoreMaps } from "../method-scores.js";
 import { noiseFloor, type FloorName } from "../noise-floor.js";
 import { isOutcomeFree, NOT_OUTCOME_FREE } from "../outcome-free.js";
-import { isBinary, type PreparedStore } from "../prepared.js";
+import { isBinary, scoringJudge, type PreparedStore } from "../prepared.js";
+import { PLAIN } from "../../scoring/official-outcome.js";
+import { compareCodePoints } from "../../order.js";
 import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
 import { cellKeyOf, comparePairs, type PairingChoice } from "./compare-pairs.js";
 import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
@@ -130,6 +132,11 @@ export interface ArmRow {
   outcome: "PASS" | "FAIL";
   /** The compared score (NaN-free: null when the trajectory has none, e.g. zero-evidence GCPC). */
   score: number | null;
+  /**
+   * The judge whose labels give a GCPC score (prepared.ts, scoringJudge; the named one with `--judge`); absent
+   * for other methods and when the store has one judge.
+   */
+  judge?: string;
 }
 
 /**
@@ -158,15 +165,22 @@ export interface ArmTable {
 }
 
 /** The arm table of a prepared store for a method's scores (GCPC by default). */
-export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvailable {
+export function armTable(p: PreparedStore, method = "gcpc", judge?: string): ArmTable | NotAvailable {
   const scores = methodScoreMaps(p).get(method);
   if (!scores) return notAvailable(`no scores for method "${method}"`);
+  if (judge !== undefined && method !== "gcpc") return notAvailable("--judge scores GCPC: drop --method");
+  if (judge !== undefined && !p.counts.judges.includes(judge))
+    return notAvailable(`no judge "${judge}" in the store (its judges: ${p.counts.judges.join(", ") || "none"})`);
+  // Which judge scores each row (issue 45.2): said beside a Δ whose arms were scored by different judges.
+  const severalJudges = method === "gcpc" && p.counts.judges.length > 1;
+  const scoreOf = (k: number, id: string) =>
+    judge === undefined ? scores.get(id) : p.scoreAt(k, PLAIN, "exclude", judge);
   const rows: ArmRow[] = [];
   const labels: string[] = [];
   for (const [k, t] of p.trajectories.entries()) {
     if (!isBinary(t)) continue;
     const fields = Object.fromEntries(ARM_FIELDS.map((f) => [f, fieldOf(p, t, f)])) as Record<ArmField, string | null>;
-    const score = scores.get(t.trajectory_id);
+    const score = scoreOf(k, t.trajectory_id);
     rows.push({
       id: t.trajectory_id,
       task: t.task_id,
@@ -174,8 +188,9 @@ export function armTable(p: PreparedStore, method = "gcpc"): ArmTable | NotAvail
       trial: t.trial ?? null,
       outcome: t.outcome as "PASS" | "FAIL",
       score: score === undefined || !Number.isFinite(score) ? null : score,
+      ...(severalJudges ? { judge: judge ?? scoringJudge(p.runsAt(k), p.primaryJudge) } : {}),
     });
-    labels.push(p.labelsAt(k) ?? "");
+    labels.push(p.labelsAt(k, judge) ?? "");
   }
   const checklist = Object.fromEntries(
     [...p.checklist].map(([task, items]) => [
@@ -220,12 +235,14 @@ export function compareArms(
     where?: Selector;
     pair?: Pairing;
     method?: string;
+    /** GCPC scored by this judge on every trajectory (one it did not label has no score). */
+    judge?: string;
     settings: BootstrapSettings;
     /** The GCPC Δ corrected towards the store's reference judge (judge-corrected.ts). */
     corrected?: CorrectionOptions;
   },
 ): CompareResult | UnpairedCompareResult | NotAvailable {
-  const table = armTable(p, o.method ?? "gcpc");
+  const table = armTable(p, o.method ?? "gcpc", o.judge);
   if ("available" in table) return table;
   const r = compareArmTable(table, o);
   if ("available" in r || "unpaired" in r || !o.corrected) return r;
@@ -326,7 +343,7 @@ export function compareArmTable(
   const tasks = new Set(built.pairs.map((x) => x.task)).size;
   return {
     method: table.method,
-    caveats: caveatsOf(table, a, b, tasks),
+    caveats: [...caveatsOf(table, a, b, tasks), ...judgeCaveat(rows, built.pairs)],
     a,
     b,
     where,
@@ -355,6 +372,28 @@ export function compareArmTable(
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,
   };
+}
+
+/**
+ * Issue 45.2: an arm scored by another judge than the arm it is compared with (InfoBench-style data, each model
+ * judged by another): which judge scored each side's matched attempts, when the sides differ.
+ */
+function judgeCaveat(rows: ArmRow[], pairs: ArmPair[]): string[] {
+  const judges = (side: "a" | "b") => {
+    const counts = new Map<string, number>();
+    for (const x of pairs)
+      for (const k of x[side]) if (rows[k].judge) counts.set(rows[k].judge!, (counts.get(rows[k].judge!) ?? 0) + 1);
+    return [...counts].sort((p, q) => q[1] - p[1] || compareCodePoints(p[0], q[0]));
+  };
+  const a = judges("a");
+  const b = judges("b");
+  const text = (js: [string, number][]) => js.map(([j, n]) => `${j} (${n})`).join(", ");
+  if (a.length === 0 || b.length === 0 || JSON.stringify(a.map(([j]) => j)) === JSON.stringify(b.map(([j]) => j)))
+    return [];
+  return [
+    `the arms were scored by different judges (a: ${text(a)}; b: ${text(b)}): the score Δ mixes the arms with ` +
+      "their judges; --judge NAME scores both by one",
+  ];
 }
 
 /** The caveats a reader needs beside the figures (CompareResult.caveats). */
