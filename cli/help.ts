@@ -41,7 +41,8 @@ tasks must the reference judge label for a judge-corrected interval of ±w: per 
 sets of the arm's reference-labelled tasks keep their labels, and the mean half-width of the corrected and of the
 reference-only interval is printed.`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
-             [--pair trial|task] [--method NAME] [--judge NAME] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
+             [--pair trial|task] [--method NAME] [--judge NAME]
+             [--judge-corrected [--reference-tasks FILE] [--lambda X]]
              [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 Compares two arms of a store (FIELD: harness, model, source, condition, benchmark, domain). A pair shares its
@@ -54,8 +55,8 @@ with the score's Δ (--method, default gcpc), its median with a CI and the share
 (measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
 with BH q over the FAIL→FAIL pairs and over all pairs.
 --judge NAME: GCPC scored by NAME on every trajectory (by default each trajectory's scoring judge; arms scored by
-different judges get a caveat). --judge-corrected: the GCPC Δ also as the store's reference_judge would have scored both arms (prediction-powered
-inference on the matched units' differences; docs/statistics.md).`,
+different judges get a caveat). --judge-corrected: the GCPC Δ also as the store's reference_judge would have
+scored both arms (prediction-powered inference on the matched units' differences; docs/statistics.md).`,
   leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc|pass^k|pass@k] [--k K]
                  [--judge NAME] [--top N] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
                  [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]

@@ -35,17 +35,13 @@ import { transitionTests, type PairOutcome, type TransitionGroup, type Transitio
 import { cellKeyOf, comparePairs, type PairingChoice } from "./compare-pairs.js";
 import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
 import { unpairedCompare, type UnpairedCompareResult } from "./unpaired-compare.js";
+import type { ArmSummary } from "./arm-summary.js";
 import type { PpiEstimate } from "../../stats/ppi-mean.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 export { fieldOf } from "./arm-view.js";
 
-export interface ArmSummary {
-  selector: Selector;
-  trajectories: number;
-  tasks: number;
-  pass_rate: number | null;
-}
+export type { ArmSummary } from "./arm-summary.js";
 
 export interface TransitionCell extends TransitionTests {
   /** Pairs with a score on both sides: every figure of the cell (Δ, shares, tests, per-item tests) is over these. */

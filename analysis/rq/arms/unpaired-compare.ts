@@ -2,7 +2,21 @@ import type { BootstrapSettings } from "../../estimates/bootstrap-interval.js";
 import { seedFor } from "../../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { twoSampleDelta, type TwoSampleDelta } from "../../stats/two-sample-bootstrap.js";
-import type { ArmRow, ArmSummary, ArmTable, Selector } from "./compare-arms.js";
+import type { Selector } from "./arm-pairs.js";
+import type { ArmSummary } from "./arm-summary.js";
+
+/** What the unpaired comparison reads of an arm table's row (compare-arms.ts, ArmRow). */
+interface ArmRow {
+  task: string;
+  outcome: "PASS" | "FAIL";
+  score: number | null;
+}
+
+/** What it reads of the arm table (compare-arms.ts, ArmTable). */
+interface ArmTable {
+  method: string;
+  rows: readonly ArmRow[];
+}
 
 /** `gcpc compare` when no unit of one arm matches one of the other (issue 45.5): each arm over its own tasks. */
 export interface UnpairedCompareResult {
@@ -24,7 +38,7 @@ const ESTIMATOR = (what: string) =>
   "(each arm's tasks resampled from its own), unpaired";
 
 /** Per task of one side: the sum of `value` over its rows and their number (rows with no value left out). */
-function sideSums(rows: ArmRow[], slots: number[], value: (r: ArmRow) => number | null) {
+function sideSums(rows: readonly ArmRow[], slots: number[], value: (r: ArmRow) => number | null) {
   const tasks = new Map<string, [number, number]>();
   for (const k of slots) {
     const v = value(rows[k]);
