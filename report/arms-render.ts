@@ -40,9 +40,11 @@ export function compareMarkdown(r: CompareResult, name: string, s: BootstrapSett
     ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
     ...(r.caveats.length ? [""] : []),
     // The interval may be empty (one task): the bold span must not end in a space ("**Δ -100.0 pp **").
-    `Over the matched units: pass rate a ${pct(d.rate_a)}, b ${pct(d.rate_b)}. ` +
-      `**${bold(`Pass-rate Δ ${signedPct(d.estimate)}`, ciPct(d.ci, true, isDegenerate(d.bootstrap)))}**; ` +
-      `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
+    d.reason
+      ? `Pass-rate Δ: not available (${escapeMarkdownCell(d.reason)}).`
+      : `Over the matched units: pass rate a ${pct(d.rate_a)}, b ${pct(d.rate_b)}. ` +
+        `**${bold(`Pass-rate Δ ${signedPct(d.estimate)}`, ciPct(d.ci, true, isDegenerate(d.bootstrap)))}**; ` +
+        `${escapeMarkdownCell(d.test)}: p = ${pv(d.p)}.`,
     "",
     scoreDeltaLine(r.score_delta),
     "",
@@ -116,24 +118,64 @@ function scoreDeltaLine(x: CompareResult["score_delta"]): string {
   );
 }
 
+/** Per transition cell: its median Δ, and the shares that improved and regressed beyond the noise floor. */
+function transitionCsvRows(r: CompareResult): (string | number | null)[][] {
+  if ("available" in r.transitions) return [];
+  return Object.entries(r.transitions).flatMap(([cell, t]) => [
+    [
+      "median_delta",
+      cell,
+      t.delta.median,
+      t.median_delta_ci?.[0] ?? null,
+      t.median_delta_ci?.[1] ?? null,
+      t.n,
+      t.tasks,
+      t.clustered_sign_test_p,
+    ],
+    [
+      "improved_share",
+      cell,
+      t.improved_share,
+      t.improved_share_ci?.[0] ?? null,
+      t.improved_share_ci?.[1] ?? null,
+      t.n,
+      t.tasks,
+      null,
+    ],
+    [
+      "regressed_share",
+      cell,
+      t.regressed_share,
+      t.regressed_share_ci?.[0] ?? null,
+      t.regressed_share_ci?.[1] ?? null,
+      t.n,
+      t.tasks,
+      null,
+    ],
+  ]);
+}
+
 export function compareCsv(r: CompareResult): string {
   const rows: (string | number | null)[][] = [
     ["quantity", "group", "estimate", "ci_low", "ci_high", "n", "tasks", "p"],
   ];
   const d = r.pass_rate_delta;
-  rows.push([
-    "pass_rate_delta",
-    "b - a",
-    d.estimate,
-    d.ci?.[0] ?? null,
-    d.ci?.[1] ?? null,
-    r.matched.pairs,
-    r.matched.tasks,
-    d.p,
-  ]);
-  // The two rates the Δ is the difference of (the matched units'), with no interval of their own here.
-  rows.push(["pass_rate_matched", "a", d.rate_a, null, null, r.matched.pairs, r.matched.tasks, null]);
-  rows.push(["pass_rate_matched", "b", d.rate_b, null, null, r.matched.pairs, r.matched.tasks, null]);
+  // No pass-rate rows in a store with no binary outcome (d.reason says why; the Markdown prints it).
+  if (!d.reason) {
+    rows.push([
+      "pass_rate_delta",
+      "b - a",
+      d.estimate,
+      d.ci?.[0] ?? null,
+      d.ci?.[1] ?? null,
+      r.matched.pairs,
+      r.matched.tasks,
+      d.p,
+    ]);
+    // The two rates the Δ is the difference of (the matched units'), with no interval of their own here.
+    rows.push(["pass_rate_matched", "a", d.rate_a, null, null, r.matched.pairs, r.matched.tasks, null]);
+    rows.push(["pass_rate_matched", "b", d.rate_b, null, null, r.matched.pairs, r.matched.tasks, null]);
+  }
   const g = r.score_delta;
   rows.push([
     "score_delta",
@@ -145,39 +187,7 @@ export function compareCsv(r: CompareResult): string {
     g.tasks,
     g.p,
   ]);
-  if (!("available" in r.transitions))
-    for (const [cell, t] of Object.entries(r.transitions)) {
-      rows.push([
-        "median_delta",
-        cell,
-        t.delta.median,
-        t.median_delta_ci?.[0] ?? null,
-        t.median_delta_ci?.[1] ?? null,
-        t.n,
-        t.tasks,
-        t.clustered_sign_test_p,
-      ]);
-      rows.push([
-        "improved_share",
-        cell,
-        t.improved_share,
-        t.improved_share_ci?.[0] ?? null,
-        t.improved_share_ci?.[1] ?? null,
-        t.n,
-        t.tasks,
-        null,
-      ]);
-      rows.push([
-        "regressed_share",
-        cell,
-        t.regressed_share,
-        t.regressed_share_ci?.[0] ?? null,
-        t.regressed_share_ci?.[1] ?? null,
-        t.n,
-        t.tasks,
-        null,
-      ]);
-    }
+  rows.push(...transitionCsvRows(r));
   return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
 }
 

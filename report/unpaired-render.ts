@@ -27,8 +27,10 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
     "",
     ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
     "",
-    `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired; ` +
-      `${escapeMarkdownCell(d.estimator)}; no paired test exists for arms with no matched unit).`,
+    "available" in d
+      ? `Pass-rate Δ: not available (${escapeMarkdownCell(d.reason)}).`
+      : `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired; ` +
+        `${escapeMarkdownCell(d.estimator)}; no paired test exists for arms with no matched unit).`,
     "",
     "available" in g
       ? `${escapeMarkdownCell(r.method)} Δ: not available (${escapeMarkdownCell(g.reason)}).`
@@ -43,16 +45,17 @@ export function unpairedCsv(r: UnpairedCompareResult): string {
     ["quantity", "group", "estimate", "ci_low", "ci_high", "tasks_a", "tasks_b", "pairing"],
   ];
   const d = r.pass_rate_delta;
-  rows.push([
-    "pass_rate_delta",
-    "b - a",
-    d.estimate,
-    d.ci?.[0] ?? null,
-    d.ci?.[1] ?? null,
-    r.a.tasks,
-    r.b.tasks,
-    "unpaired",
-  ]);
+  if (!("available" in d))
+    rows.push([
+      "pass_rate_delta",
+      "b - a",
+      d.estimate,
+      d.ci?.[0] ?? null,
+      d.ci?.[1] ?? null,
+      r.a.tasks,
+      r.b.tasks,
+      "unpaired",
+    ]);
   const g = r.score_delta;
   if (!("available" in g))
     rows.push([

@@ -88,3 +88,38 @@ test("the report's first section compares the arms by GCPC when the store has no
   const md = await cli(["report", join(dir, "plain"), "--resamples", "200"]);
   assert.match(md.stdout, /## Your arms: GCPC \(the store has no binary outcome\) by model/);
 });
+
+test("compare without an outcome: the GCPC Δ by hand and the same as with one; the pass rate says why in one line", async () => {
+  const store = join(dir, "compare-plain");
+  const args = ["--task", "task", "--item", "item", "--label", "verdict", "--model", "model", "--out", store];
+  assert.equal((await cli(["import", "table", join(dir, "rubric.csv"), ...args])).code, 0);
+  const r = await cli(["compare", store, "--a", "model=a", "--b", "model=b", "--format", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const c = JSON.parse(r.stdout);
+  // Per task b − a: t1 1 − 1/2, t2 1/2 − 0, t3 1 − 1 → mean (1/2 + 1/2 + 0)/3 = 1/3.
+  assert.ok(Math.abs(c.score_delta.estimate - 1 / 3) < 1e-15, String(c.score_delta.estimate));
+  assert.equal(c.score_delta.units, 3);
+  assert.match(c.pass_rate_delta.reason, /no binary outcome/);
+  assert.equal(c.pass_rate_delta.estimate, null);
+  assert.match(c.transitions.reason, /no binary outcome/);
+  assert.equal(c.a.pass_rate, null);
+  const md = (await cli(["compare", store, "--a", "model=a", "--b", "model=b"])).stdout;
+  assert.equal((md.match(/Pass-rate Δ: not available \(the store has no binary outcome/g) ?? []).length, 1);
+  // With an outcome, the GCPC Δ and its interval are the same figures.
+  const withOutcome = join(dir, "compare-outcome");
+  const passed: Record<string, string> = { "t1,b": "1", "t3,a": "1", "t3,b": "1" };
+  const lines = ROWS.trim().split("\n");
+  const rows = [
+    `${lines[0]},passed`,
+    ...lines.slice(1).map((l) => `${l},${passed[l.split(",").slice(0, 2).join(",")] ?? "0"}`),
+  ];
+  writeFileSync(join(dir, "rubric-outcome.csv"), `${rows.join("\n")}\n`);
+  const args2 = [...args.slice(0, -1), withOutcome, "--outcome", "passed", "--pass", "1"];
+  const imported = await cli(["import", "table", join(dir, "rubric-outcome.csv"), ...args2]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const o = JSON.parse(
+    (await cli(["compare", withOutcome, "--a", "model=a", "--b", "model=b", "--format", "json"])).stdout,
+  );
+  assert.deepEqual([o.score_delta.estimate, o.score_delta.ci], [c.score_delta.estimate, c.score_delta.ci]);
+  assert.equal(o.pass_rate_delta.reason, undefined);
+});

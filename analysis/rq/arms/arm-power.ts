@@ -115,7 +115,8 @@ function matchedTasks(
     pair: "task",
     selfPairs: false,
     requireBothSides: false,
-    outcome: (k) => table.rows[k].outcome,
+    // Task pairing: the outcomes are read by the pass rates below, not by the verb (no transitions).
+    outcome: (k) => table.rows[k].outcome ?? "FAIL",
     score: (k) => table.rows[k].score ?? NaN,
   });
   if ("available" in compared) return compared;

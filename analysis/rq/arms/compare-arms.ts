@@ -74,8 +74,8 @@ export interface CompareResult {
      * Each side's pass rate over the matched units (the mean over units of the unit's pass rate): the two
      * figures the Δ is the difference of. ArmSummary.pass_rate is over all of the arm's runs, matched or not.
      */
-    rate_a: number;
-    rate_b: number;
+    rate_a: number | null;
+    rate_b: number | null;
     estimate: number | null;
     ci: [number, number] | null;
     /**
@@ -87,6 +87,8 @@ export interface CompareResult {
     /** Whether the test treats the task as the unit (true) or the pairs as independent (McNemar). */
     clustered: boolean;
     bootstrap: BootstrapDescriptor | null;
+    /** Set when there is no pass-rate Δ (a store with no binary outcome): why, in one line. */
+    reason?: string;
   };
   /**
    * The score's Δ (b − a; GCPC by default) over the same matched units: per unit the mean score of each side's
@@ -119,13 +121,17 @@ export interface CompareResult {
   };
 }
 
-/** One binary trajectory as a comparison of arms reads it: its fields, attempt, outcome and score. */
+/**
+ * One trajectory as a comparison of arms reads it: its fields, attempt, outcome and score. The binary ones only,
+ * unless the store has no binary outcome at all (a rubric table imported without --outcome): then every
+ * trajectory, its outcome null, and only the score is compared (GCPC needs no outcome).
+ */
 export interface ArmRow {
   id: string;
   task: string;
   fields: Record<ArmField, string | null>;
   trial: number | null;
-  outcome: "PASS" | "FAIL";
+  outcome: "PASS" | "FAIL" | null;
   /** The compared score (NaN-free: null when the trajectory has none, e.g. zero-evidence GCPC). */
   score: number | null;
   /**
@@ -173,8 +179,9 @@ export function armTable(p: PreparedStore, method = "gcpc", judge?: string): Arm
     judge === undefined ? scores.get(id) : p.scoreAt(k, PLAIN, "exclude", judge);
   const rows: ArmRow[] = [];
   const labels: string[] = [];
+  const anyBinary = p.trajectories.some(isBinary);
   for (const [k, t] of p.trajectories.entries()) {
-    if (!isBinary(t)) continue;
+    if (anyBinary && !isBinary(t)) continue;
     const fields = Object.fromEntries(ARM_FIELDS.map((f) => [f, fieldOf(p, t, f)])) as Record<ArmField, string | null>;
     const score = scoreOf(k, t.trajectory_id);
     rows.push({
@@ -182,7 +189,7 @@ export function armTable(p: PreparedStore, method = "gcpc", judge?: string): Arm
       task: t.task_id,
       fields,
       trial: t.trial ?? null,
-      outcome: t.outcome as "PASS" | "FAIL",
+      outcome: isBinary(t) ? (t.outcome as "PASS" | "FAIL") : null,
       score: score === undefined || !Number.isFinite(score) ? null : score,
       ...(severalJudges ? { judge: judge ?? scoringJudge(p.runsAt(k), p.primaryJudge) } : {}),
     });
@@ -292,7 +299,8 @@ export function armMatchedUnits(
   const compared = comparePairs(tableView(rows), o, {
     pair: o.pair,
     selfPairs: true,
-    outcome: (k) => rows[k].outcome,
+    // The units only: outcomes pair into transitions, which this does not read.
+    outcome: (k) => rows[k].outcome ?? "FAIL",
     score: (k) => rows[k].score ?? NaN,
   });
   if ("available" in compared) return compared;
@@ -322,10 +330,12 @@ export function compareArmTable(
   const rows = table.rows;
   const score = (k: number) => rows[k].score ?? NaN;
   // The comparison verb (analysis/rq/arms/compare-pairs.ts), as RQ3 calls it with the paper's options.
+  const hasOutcome = rows.some((r) => r.outcome !== null);
   const compared = comparePairs(tableView(rows), o, {
     pair: o.pair,
     selfPairs: true,
-    outcome: (k) => rows[k].outcome,
+    // Without any outcome the transitions are not computed (below): the placeholder is never read.
+    outcome: (k) => rows[k].outcome ?? "FAIL",
     score,
   });
   if ("available" in compared) return compared;
@@ -352,10 +362,13 @@ export function compareArmTable(
       unmatched_b: built.unmatched.b,
       no_trial: built.noTrial,
     },
-    pass_rate_delta: passRateDelta(rows, built.pairs, pairing.mode, o.settings, `${figure}:pass_rate`),
+    pass_rate_delta: hasOutcome
+      ? passRateDelta(rows, built.pairs, pairing.mode, o.settings, `${figure}:pass_rate`)
+      : noPassRateDelta(),
     score_delta: scoreDelta(table, built.pairs, o.settings, `${figure}:score`),
-    transitions:
-      pairing.mode === "trial"
+    transitions: !hasOutcome
+      ? notAvailable(NO_OUTCOME)
+      : pairing.mode === "trial"
         ? transitions(compared.groups, floor.value, o.settings, figure)
         : notAvailable("task pairing: an attempt has no partner, so outcomes do not pair into transitions"),
     items:
@@ -412,11 +425,30 @@ function caveatsOf(table: ArmTable, a: ArmSummary, b: ArmSummary, tasks: number)
 
 function summary(rows: ArmRow[], selector: Selector, slots: number[]): ArmSummary {
   const passes = slots.filter((k) => rows[k].outcome === "PASS").length;
+  const binary = slots.filter((k) => rows[k].outcome !== null).length;
   return {
     selector,
     trajectories: slots.length,
     tasks: new Set(slots.map((k) => rows[k].task)).size,
-    pass_rate: slots.length ? passes / slots.length : null,
+    pass_rate: binary ? passes / binary : null,
+  };
+}
+
+/** What a comparison without any binary outcome says of the pass rate and the transitions, in one line. */
+export const NO_OUTCOME = "the store has no binary outcome (PASS/FAIL): the pass rate and its transitions need one";
+
+/** The pass-rate Δ of a store with no outcome: its reason, no figure. */
+function noPassRateDelta() {
+  return {
+    rate_a: null,
+    rate_b: null,
+    estimate: null,
+    ci: null,
+    p: null,
+    test: NO_OUTCOME,
+    clustered: false,
+    bootstrap: null,
+    reason: NO_OUTCOME,
   };
 }
 

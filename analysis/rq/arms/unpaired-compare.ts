@@ -8,7 +8,7 @@ import type { ArmSummary } from "./arm-summary.js";
 /** What the unpaired comparison reads of an arm table's row (compare-arms.ts, ArmRow). */
 interface ArmRow {
   task: string;
-  outcome: "PASS" | "FAIL";
+  outcome: "PASS" | "FAIL" | null;
   score: number | null;
 }
 
@@ -29,7 +29,7 @@ export interface UnpairedCompareResult {
   where: Selector;
   /** Tasks both arms ran (none, or some whose other fields differ so no unit matches). */
   common_tasks: number;
-  pass_rate_delta: TwoSampleDelta & { estimator: string };
+  pass_rate_delta: (TwoSampleDelta & { estimator: string }) | NotAvailable;
   score_delta: (TwoSampleDelta & { method: string; estimator: string }) | NotAvailable;
 }
 
@@ -64,11 +64,16 @@ export function unpairedCompare(
   const ta = tasksOf(sides.a);
   const common = [...tasksOf(sides.b)].filter((t) => ta.has(t)).length;
   const draw = { resamples: o.settings.resamples, level: o.settings.level };
-  const pass = (r: ArmRow) => (r.outcome === "PASS" ? 1 : 0);
-  const passDelta = twoSampleDelta(sideSums(rows, sides.a, pass), sideSums(rows, sides.b, pass), {
-    ...draw,
-    seed: seedFor(o.settings, `${o.figure}:unpaired:pass_rate`),
-  });
+  const pass = (r: ArmRow) => (r.outcome === null ? null : r.outcome === "PASS" ? 1 : 0);
+  const passA = sideSums(rows, sides.a, pass);
+  const passB = sideSums(rows, sides.b, pass);
+  const passDelta =
+    passA.sum.length && passB.sum.length
+      ? {
+          ...twoSampleDelta(passA, passB, { ...draw, seed: seedFor(o.settings, `${o.figure}:unpaired:pass_rate`) }),
+          estimator: ESTIMATOR("pass rate"),
+        }
+      : notAvailable("no binary outcome (PASS/FAIL) on both sides: the pass rate needs one");
   const scoreA = sideSums(rows, sides.a, (r) => r.score);
   const scoreB = sideSums(rows, sides.b, (r) => r.score);
   const scoreDelta =
@@ -94,7 +99,7 @@ export function unpairedCompare(
     b: summaries.b,
     where: o.where ?? {},
     common_tasks: common,
-    pass_rate_delta: { ...passDelta, estimator: ESTIMATOR("pass rate") },
+    pass_rate_delta: passDelta,
     score_delta: scoreDelta,
   };
 }
