@@ -2,7 +2,16 @@
 import type { ArmField } from "./arm-pairs.js";
 import { cellKeyOf } from "./compare-pairs.js";
 import { tableView, type ArmTable } from "./arm-table.js";
-import type { CompareResult } from "./compare-arms.js";
+import type { FloorName } from "../noise-floor.js";
+
+/** The noise floor compare prints beside its transitions (CompareResult.noise_floor). */
+export interface CompareFloor {
+  name: FloorName;
+  value: number;
+  source: "measured between attempts" | "measured between runs" | "paper";
+  n: number;
+  definition: string;
+}
 
 /**
  * The noise floor "material" is measured against: where an arm has two or more attempts of a task (in the
@@ -14,7 +23,7 @@ export function measuredFloor(
   sides: { a: number[]; b: number[] },
   shared: readonly ArmField[],
   score: (k: number) => number,
-): CompareResult["noise_floor"] {
+): CompareFloor {
   const cellKey = cellKeyOf(tableView(table.rows), shared);
   let sum = 0;
   let n = 0;

@@ -2,7 +2,6 @@ import type { BootstrapDescriptor, BootstrapSettings } from "../../estimates/boo
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import type { CriterionEffect } from "../criterion-effects.js";
 import { armSides, pairArms, type Pairing, type Selector } from "./arm-pairs.js";
-import type { FloorName } from "../noise-floor.js";
 import type { PreparedStore } from "../prepared.js";
 import { comparePairs, type PairingChoice } from "./compare-pairs.js";
 import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
@@ -13,12 +12,13 @@ import { armTable, tableView, type ArmRow, type ArmTable } from "./arm-table.js"
 import { NO_OUTCOME, noPassRateDelta, passRateDelta } from "./pass-rate-delta.js";
 import { scoreDelta } from "./score-delta.js";
 import { items, transitions, type TransitionCell } from "./compare-transitions.js";
-import { measuredFloor } from "./attempt-floor.js";
+import { measuredFloor, type CompareFloor } from "./attempt-floor.js";
 import { caveatsOf, judgeCaveat } from "./compare-caveats.js";
 
 export { armTable, tableView, type ArmRow, type ArmTable } from "./arm-table.js";
 export { NO_OUTCOME } from "./pass-rate-delta.js";
 export type { TransitionCell } from "./compare-transitions.js";
+export type { CompareFloor } from "./attempt-floor.js";
 
 export { ARM_FIELDS, type ArmField, type Pairing, type Selector } from "./arm-pairs.js";
 
@@ -83,13 +83,7 @@ export interface CompareResult {
   transitions: Record<string, TransitionCell> | NotAvailable;
   items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
   /** The attempt floor when an arm repeats attempts, else the judge retest floor (analysis/rq/noise-floor.ts). */
-  noise_floor: {
-    name: FloorName;
-    value: number;
-    source: "measured between attempts" | "measured between runs" | "paper";
-    n: number;
-    definition: string;
-  };
+  noise_floor: CompareFloor;
 }
 
 /**

@@ -1,0 +1,131 @@
+// One uplift row (a group's pass rates without and with skills, their difference and its task-clustered
+// bootstrap interval) as a job: its columns in, its figures out.
+import { shareAbove } from "../stats/bootstrap.js";
+import { ClusteredProportions, ratesOfSumsMany } from "../stats/clustered-proportion.js";
+import {
+  bootstrapIntervals,
+  degenerateMark,
+  FEW_CLUSTERS,
+  type BootstrapDescriptor,
+  type BootstrapSettings,
+} from "../estimates/bootstrap-interval.js";
+import type { UpliftColumns } from "./uplift-columns.js";
+
+/** One uplift row as a job (analysis/rq/jobs.ts). */
+export interface UpliftJob {
+  kind: "uplift";
+  group: string;
+  columns: UpliftColumns;
+  figure: string;
+  unit: "task" | "configuration";
+  settings: BootstrapSettings;
+}
+
+export interface UpliftRow {
+  group: string;
+  tasks: number;
+  /** Matched (task, harness, model, source) cells in the group: only cells that ran both conditions enter. */
+  cells: number;
+  /** What the bootstrap resamples: tasks (overall, per domain, per model) or configurations (per task). */
+  cluster_unit: "task" | "configuration";
+  clusters: number;
+  trials_none: number;
+  passes_none: number;
+  rate_none: number | null;
+  rate_none_ci: [number, number] | null;
+  trials_curated: number;
+  passes_curated: number;
+  rate_curated: number | null;
+  rate_curated_ci: [number, number] | null;
+  /**
+   * Pass rate with curated skills − without over the matched cells, each cell weighted alike in both arms
+   * (see `outcomePlan`); CI from the same clustered draws.
+   */
+  uplift: number | null;
+  uplift_ci: [number, number] | null;
+  positive_share: number | null;
+  bootstrap: BootstrapDescriptor | null;
+  /** Fewer than 10 clusters (contract rule 14): the intervals are shown, but their coverage falls below nominal. */
+  few_clusters: boolean;
+  /** Some interval of the row is a point (every draw equals the estimate; `bootstrap.degenerate` says which). */
+  degenerate?: true;
+}
+
+export const UPLIFT_ESTIMATOR =
+  "pass rate per condition over the matched (task, harness, model, source) cells only (cells that ran both " +
+  "conditions), each cell weighted by its mean trials per condition in both arms (direct standardisation; " +
+  "= passes / trials when every matched cell holds as many trials in each condition); uplift = curated − none; " +
+  "CIs resample tasks (2-sided percentile)";
+
+/** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
+export function upliftRow(o: {
+  group: string;
+  columns: UpliftColumns;
+  figure: string;
+  unit: "task" | "configuration";
+  settings: BootstrapSettings;
+}): UpliftRow {
+  const { unit } = o;
+  const { arm, pass, clusterOf, clusters, weight } = o.columns;
+  const props = new ClusteredProportions(clusters);
+  const a = { trials: 0, successes: 0 };
+  const b = { trials: 0, successes: 0 };
+  for (let i = 0; i < arm.length; i++) {
+    const w = weight ? weight[i] : 1;
+    props.add(arm[i], clusterOf[i], pass[i] * w, w);
+    const counts = arm[i] === 0 ? a : b;
+    counts.trials++;
+    counts.successes += pass[i];
+  }
+  const ones = new Float64Array(clusters).fill(1);
+  const rn = props.rate(0, ones);
+  const rc = props.rate(1, ones);
+  const row: UpliftRow = {
+    group: o.group,
+    tasks: o.columns.tasks,
+    cells: o.columns.cells,
+    cluster_unit: unit,
+    clusters,
+    trials_none: a.trials,
+    passes_none: a.successes,
+    rate_none: Number.isFinite(rn) ? rn : null,
+    rate_none_ci: null,
+    trials_curated: b.trials,
+    passes_curated: b.successes,
+    rate_curated: Number.isFinite(rc) ? rc : null,
+    rate_curated_ci: null,
+    uplift: Number.isFinite(rn) && Number.isFinite(rc) ? rc - rn : null,
+    uplift_ci: null,
+    positive_share: null,
+    bootstrap: null,
+    few_clusters: clusters < FEW_CLUSTERS,
+  };
+  if (clusters < 2 || row.uplift === null) return row;
+  const r = new Float64Array(2);
+  const res = bootstrapIntervals({
+    settings: o.settings,
+    figure: o.figure,
+    clusters,
+    estimator:
+      `pass rate over matched cells (standardised; passes / trials when balanced); ${unit}-clustered ` +
+      "percentile bootstrap (type-7); " +
+      "uplift on the same draw",
+    // Statistics run in the order given on each draw (clusterBootstrap): the first computes both rates once.
+    statistics: { none: (w) => props.rates2(w, r)[0], curated: () => r[1], uplift: () => r[1] - r[0] },
+    // The same three from each draw's successes and trials (faster than weights, the same values).
+    sums: {
+      table: props.sums2(),
+      statistics: (t, count, out) =>
+        ratesOfSumsMany(t, count, { rate0: out.none, rate1: out.curated, difference: out.uplift }),
+    },
+  });
+  return {
+    ...row,
+    rate_none_ci: res.ci.none,
+    rate_curated_ci: res.ci.curated,
+    uplift_ci: res.ci.uplift,
+    positive_share: shareAbove(res.draws.uplift),
+    bootstrap: res.bootstrap,
+    ...degenerateMark(res.bootstrap),
+  };
+}
