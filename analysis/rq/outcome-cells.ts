@@ -2,7 +2,7 @@
 // outcome transition: what the outcome-level analysis (outcome-level.ts) counts and resamples.
 import type { Trajectory } from "../schema/tables.js";
 import { compareCodePoints } from "../order.js";
-import { type UpliftCodes } from "./uplift-columns.js";
+import type { UpliftCodes } from "./uplift-columns.js";
 
 /**
  * The trials of the cells (task, harness, model, source) that ran both conditions, with their codes (ranks
