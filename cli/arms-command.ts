@@ -59,8 +59,9 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const method = typeof values.method === "string" ? values.method : undefined;
   const corrected = correctionOptions(values, method ?? "gcpc");
   const judge = values.judge === undefined ? undefined : String(values.judge);
+  const attempts = attemptOptions(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = compareArms(prepareStore(store), { a, b, where, pair, method, judge, settings, corrected });
+  const r = compareArms(prepareStore(store), { a, b, where, pair, method, judge, settings, corrected, attempts });
   if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
   const text =
     format === "json"
@@ -74,6 +75,17 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
           : compareMarkdown(r, store.manifest.name, settings);
   emit(text, values, io);
   return 0;
+}
+
+/** compare's `--metric pass^k|pass@k --k K` (the pass rate is always there: --metric names the extra figure). */
+function attemptOptions(values: Parsed["values"]): { metric: "pass^k" | "pass@k"; k: number } | undefined {
+  if (values.metric === undefined) {
+    if (values.k !== undefined) throw new UsageError("--k applies to --metric pass^k and pass@k");
+    return undefined;
+  }
+  const metric = choiceOption("metric", values.metric, ["pass^k", "pass@k"] as const, "pass^k");
+  if (values.k === undefined) throw new UsageError(`--metric ${metric} needs --k K (attempts per task)`);
+  return { metric, k: intOption("k", values.k, 1, 1) };
 }
 
 /** `--judge-corrected [--reference-tasks FILE] [--lambda X]`, checked before the store is read. */

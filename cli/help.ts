@@ -41,7 +41,7 @@ tasks must the reference judge label for a judge-corrected interval of ±w: per 
 sets of the arm's reference-labelled tasks keep their labels, and the mean half-width of the corrected and of the
 reference-only interval is printed.`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
-             [--pair trial|task] [--method NAME] [--judge NAME]
+             [--pair trial|task] [--method NAME] [--judge NAME] [--metric pass^k|pass@k --k K]
              [--judge-corrected [--reference-tasks FILE] [--lambda X]]
              [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
@@ -54,6 +54,8 @@ trial pairs, the task-level sign-flip test for task pairs); under trial pairing 
 with the score's Δ (--method, default gcpc), its median with a CI and the shares beyond the noise floor
 (measured between attempts of the same arm and task where there are repeats), and per-item exact McNemar
 with BH q over the FAIL→FAIL pairs and over all pairs.
+--metric pass^k|pass@k --k K: beside the pass rate, the Δ of each matched cell's pass^k (all of K attempts pass)
+or pass@k (one of K passes) over each arm's own attempts, cells with fewer than K attempts of an arm left out.
 --judge NAME: GCPC scored by NAME on every trajectory (by default each trajectory's scoring judge; arms scored by
 different judges get a caveat). --judge-corrected: the GCPC Δ also as the store's reference_judge would have
 scored both arms (prediction-powered inference on the matched units' differences; docs/statistics.md).`,

@@ -52,6 +52,8 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     where: { type: "string" },
     pair: { type: "string" },
     method: { type: "string" },
+    metric: { type: "string" },
+    k: { type: "string" },
     judge: { type: "string" },
     "judge-corrected": { type: "boolean" },
     "reference-tasks": { type: "string" },

@@ -49,6 +49,7 @@ export function compareMarkdown(r: CompareResult, name: string, s: BootstrapSett
     scoreDeltaLine(r.score_delta),
     "",
     ...correctedDeltaLines(r),
+    ...attemptDeltaLines(r),
     `Noise floor: the ${r.noise_floor.name} ${f3(r.noise_floor.value)} ` +
       `(${r.noise_floor.source}, n ${r.noise_floor.n}: ` +
       `${escapeMarkdownCell(r.noise_floor.definition)}); "improved" / "regressed" = Δ of the ` +
@@ -189,6 +190,20 @@ export function compareCsv(r: CompareResult): string {
   ]);
   rows.push(...transitionCsvRows(r));
   return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
+}
+
+/** compare's pass^k / pass@k line (none when not asked for). */
+function attemptDeltaLines(r: CompareResult): string[] {
+  const x = r.attempt_delta;
+  if (x === undefined) return [];
+  if ("available" in x) return [`pass^k / pass@k Δ: not available (${escapeMarkdownCell(x.reason)}).`, ""];
+  return [
+    `**${x.metric} Δ (k = ${x.k}) ${f3(x.estimate)} ${ci(x.ci, x.degenerate)}** (a ${f3(x.value_a)}, b ` +
+      `${f3(x.value_b)}) over ${x.units} matched cells in ${x.tasks} tasks (${x.left_out} with fewer than ${x.k} ` +
+      `attempts of an arm left out); ${escapeMarkdownCell(x.test)}: p = ${pv(x.p)}. ` +
+      `${escapeMarkdownCell(x.estimator)}.`,
+    "",
+  ];
 }
 
 /** What the two rank columns hold, and how the joint sets were computed. */

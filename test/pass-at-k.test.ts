@@ -93,3 +93,40 @@ test("--metric pass^k needs --k; --k alone is refused", async () => {
   assert.equal(b.code, 2);
   assert.match(b.stderr, /--k applies to --metric pass\^k and pass@k/);
 });
+
+test("gcpc compare --metric pass^k|pass@k: per matched cell over each arm's own attempts, by hand", async () => {
+  const { compareArms } = await import("../analysis/rq/arms/compare-arms.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { smallStore } = await import("./helpers/small-store.js");
+  const { DEFAULT_SETTINGS } = await import("../analysis/estimates/bootstrap-interval.js");
+  // t1: A passes 2 of 3, B 3 of 3; t2: A 1 of 3, B 0 of 3.
+  const passes: Record<string, number> = { "t1:A": 2, "t1:B": 3, "t2:A": 1, "t2:B": 0 };
+  const rows = Object.entries(passes).flatMap(([key, c]) => {
+    const [task, model] = key.split(":");
+    return [1, 2, 3].map((trial) => ({
+      task,
+      model,
+      trial,
+      outcome: (trial <= c ? "PASS" : "FAIL") as "PASS" | "FAIL",
+      labels: ["Yes" as const],
+    }));
+  });
+  const p = prepareStore(smallStore("attempts (synthetic)", rows));
+  const settings = { ...DEFAULT_SETTINGS, resamples: 200, headline_resamples: 200 };
+  const delta = (metric: "pass^k" | "pass@k", k: number) => {
+    const r = compareArms(p, { a: { model: "A" }, b: { model: "B" }, settings, attempts: { metric, k } });
+    assert.ok(!("available" in r) && !("unpaired" in r) && r.attempt_delta && !("available" in r.attempt_delta));
+    return r.attempt_delta;
+  };
+  // pass^2 = C(c,2)/C(3,2): A 1/3 and 0, B 1 and 0 → Δ per task 2/3 and 0 → 1/3.
+  const hat = delta("pass^k", 2);
+  assert.ok(Math.abs(hat.estimate! - 1 / 3) < 1e-15 && Math.abs(hat.value_a! - 1 / 6) < 1e-15);
+  // pass@2 = 1 − C(n−c,2)/C(3,2): A 1 and 2/3, B 1 and 0 → Δ per task 0 and −2/3 → −1/3.
+  const at = delta("pass@k", 2);
+  assert.ok(Math.abs(at.estimate! + 1 / 3) < 1e-15);
+  assert.equal(at.units, 2);
+  // k above the attempts: not available, with the reason.
+  const r = compareArms(p, { a: { model: "A" }, b: { model: "B" }, settings, attempts: { metric: "pass^k", k: 4 } });
+  assert.ok(!("available" in r) && !("unpaired" in r));
+  assert.match((r.attempt_delta as { reason: string }).reason, /no matched cell holds 4 or more attempts/);
+});

@@ -13,6 +13,8 @@ import { NO_OUTCOME, noPassRateDelta, passRateDelta } from "./pass-rate-delta.js
 import { scoreDelta } from "./score-delta.js";
 import { items, transitions, type TransitionCell } from "./compare-transitions.js";
 import { measuredFloor, type CompareFloor } from "./attempt-floor.js";
+import { attemptMetricDelta, type AttemptMetricDelta } from "./attempt-metric-delta.js";
+import type { AttemptMetric } from "../../stats/pass-at-k.js";
 import { caveatsOf, judgeCaveat } from "./compare-caveats.js";
 
 export { armTable, tableView, type ArmRow, type ArmTable } from "./arm-table.js";
@@ -84,6 +86,8 @@ export interface CompareResult {
   items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
   /** The attempt floor when an arm repeats attempts, else the judge retest floor (analysis/rq/noise-floor.ts). */
   noise_floor: CompareFloor;
+  /** `--metric pass^k|pass@k --k K`: the Δ of the arms' per-cell consistency or coverage (attempt-metric-delta.ts). */
+  attempt_delta?: AttemptMetricDelta | NotAvailable;
 }
 
 /**
@@ -109,6 +113,8 @@ export function compareArms(
     settings: BootstrapSettings;
     /** The GCPC Δ corrected towards the store's reference judge (judge-corrected.ts). */
     corrected?: CorrectionOptions;
+    /** pass^k or pass@k with its k (attempt-metric-delta.ts). */
+    attempts?: { metric: AttemptMetric; k: number };
   },
 ): CompareResult | UnpairedCompareResult | NotAvailable {
   const table = armTable(p, o.method ?? "gcpc", o.judge);
@@ -179,7 +185,15 @@ export function armMatchedUnits(
 /** {@link compareArms} on an arm table: the same code the site's Compare page runs in the browser. */
 export function compareArmTable(
   table: ArmTable,
-  o: { a: Selector; b: Selector; where?: Selector; pair?: Pairing; settings: BootstrapSettings },
+  o: {
+    a: Selector;
+    b: Selector;
+    where?: Selector;
+    pair?: Pairing;
+    settings: BootstrapSettings;
+    /** pass^k or pass@k with its k: the Δ of the arms' per-cell consistency or coverage beside the pass rate. */
+    attempts?: { metric: AttemptMetric; k: number };
+  },
 ): CompareResult | UnpairedCompareResult | NotAvailable {
   const where = o.where ?? {};
   const rows = table.rows;
@@ -235,6 +249,15 @@ export function compareArmTable(
           )
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,
+    ...(o.attempts
+      ? {
+          attempt_delta: attemptMetricDelta(rows, built.pairs, {
+            ...o.attempts,
+            settings: o.settings,
+            figure: `${figure}:${o.attempts.metric}:${o.attempts.k}`,
+          }),
+        }
+      : {}),
   };
 }
 
