@@ -392,3 +392,20 @@ test("an arm that selects nothing names the values its field has (a typo in --a 
     /arm a selects no binary trajectory; model has: ft:gpt-4\.1-2025-04-14:sierra:tau2-full-sft:BzrYdMNm, gpt-4\.1$/m,
   );
 });
+
+test("the arm table carries the reference judge's labels beside the scoring judge's (DevAI: the human consensus)", async () => {
+  const { armTable } = await import("../analysis/rq/arms/compare-arms.js");
+  const { decodeLabels } = await import("../analysis/schema/label-vectors.js");
+  const p = prepareStore((await readStore(join(repo, "data/real/devai"))).store);
+  const table = armTable(p);
+  assert.ok(!("available" in table) && table.reference && table.labels);
+  assert.equal(table.reference.judge, "human consensus");
+  assert.equal(table.reference.labels.length, table.rows.length);
+  // Each row's reference labels are the human consensus's run, not the agent judge's (they differ somewhere).
+  const k = table.rows.findIndex((r) => r.id === p.trajectories[0].trajectory_id);
+  assert.deepEqual(decodeLabels(table.reference.labels[k]), decodeLabels(p.labelsAt(0, "human consensus") ?? ""));
+  assert.ok(table.reference.labels.some((l, i) => l !== table.labels![i]));
+  // Scored by the reference judge itself (--judge), there is nothing to show beside it.
+  const own = armTable(p, "gcpc", "human consensus");
+  assert.ok(!("available" in own) && own.reference === undefined);
+});

@@ -42,6 +42,11 @@ export interface ArmTable {
   rows: ArmRow[];
   /** Each row's primary-run label string (label-vectors.ts) and each task's checklist, for the per-item tests. */
   labels: string[] | null;
+  /**
+   * The store's reference judge (store.json reference_judge, e.g. a human consensus) and its label string per
+   * row ("" where it did not label the row): shown beside the scoring judge's verdicts. Absent without one.
+   */
+  reference?: { judge: string; labels: string[] };
   /** The grade of each grade character the labels use (schema_version 2 grades; absent when none). */
   grades?: Record<string, number>;
   checklist: Record<string, { item_id: string; text: string; category?: string | null; route: string }[]>;
@@ -68,6 +73,11 @@ export function armTable(p: PreparedStore, method = "gcpc", judge?: string): Arm
     judge === undefined ? scores.get(id) : p.scoreAt(k, PLAIN, "exclude", judge);
   const rows: ArmRow[] = [];
   const labels: string[] = [];
+  // The reference judge's labels beside the scoring judge's, where the store names one that labelled something
+  // and it is not the judge the rows are scored by.
+  const named = p.store.manifest.reference_judge ?? undefined;
+  const reference = named && named !== judge && p.counts.judges.includes(named) ? named : undefined;
+  const referenceLabels: string[] = [];
   const anyBinary = p.trajectories.some(isBinary);
   for (const [k, t] of p.trajectories.entries()) {
     if (anyBinary && !isBinary(t)) continue;
@@ -83,6 +93,7 @@ export function armTable(p: PreparedStore, method = "gcpc", judge?: string): Arm
       ...(severalJudges ? { judge: judge ?? scoringJudge(p.runsAt(k), p.primaryJudge) } : {}),
     });
     labels.push(p.labelsAt(k, judge) ?? "");
+    if (reference) referenceLabels.push(p.labelsAt(k, reference) ?? "");
   }
   const checklist = Object.fromEntries(
     [...p.checklist].map(([task, items]) => [
@@ -91,12 +102,13 @@ export function armTable(p: PreparedStore, method = "gcpc", judge?: string): Arm
     ]),
   );
   const store = noiseFloor(p);
-  const grades = p.hasJudgments ? gradeTableOf(labels) : undefined;
+  const grades = p.hasJudgments ? gradeTableOf(reference ? [...labels, ...referenceLabels] : labels) : undefined;
   return {
     method,
     outcome_free: isOutcomeFree(p, method),
     rows,
     labels: p.hasJudgments ? labels : null,
+    ...(reference ? { reference: { judge: reference, labels: referenceLabels } } : {}),
     ...(grades ? { grades } : {}),
     checklist,
     fallbackFloor: {
