@@ -5,14 +5,14 @@ import { twoSampleDelta, type TwoSampleDelta } from "../../stats/two-sample-boot
 import type { Selector } from "./arm-pairs.js";
 import type { ArmSummary } from "./arm-summary.js";
 
-/** What the unpaired comparison reads of an arm table's row (compare-arms.ts, ArmRow). */
+/** What the unpaired comparison reads of an arm table's row (arm-table.ts, ArmRow). */
 interface ArmRow {
   task: string;
   outcome: "PASS" | "FAIL" | null;
   score: number | null;
 }
 
-/** What it reads of the arm table (compare-arms.ts, ArmTable). */
+/** What it reads of the arm table (arm-table.ts, ArmTable). */
 interface ArmTable {
   method: string;
   rows: readonly ArmRow[];
