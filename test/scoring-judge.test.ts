@@ -133,3 +133,11 @@ test("compare: arms scored by different judges carry a caveat; --judge NAME scor
   const bad = await cli(["compare", out, "--a", "model=gpt", "--b", "model=llama3", "--judge", "nobody"]);
   assert.match(bad.stderr, /no judge "nobody" in the store/);
 });
+
+test("the overview says per arm which judge scored it (report/site/overview.ts, scoredBy)", async () => {
+  const { scoredBy } = await import("../report/site/overview.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { readStore } = await import("../store/read-store.js");
+  const p = prepareStore((await readStore(store)).store);
+  assert.deepEqual(scoredBy(p, ["model"]), { gpt: "llama3", llama3: "mistral (2), llama3 (1)" });
+});

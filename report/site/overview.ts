@@ -3,7 +3,9 @@ import { notAvailable } from "../../analysis/estimates/not-defined.js";
 import { leaderboard } from "../../analysis/rq/arms/leaderboard.js";
 import { referenceJudgeOf } from "../../analysis/rq/arms/judge-corrected.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
-import type { PreparedStore } from "../../analysis/rq/prepared.js";
+import { scoringJudge, type PreparedStore } from "../../analysis/rq/prepared.js";
+import { fieldOf, type ArmField } from "../../analysis/rq/arms/compare-arms.js";
+import { compareCodePoints } from "../../analysis/order.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import type { PageCapability } from "./capabilities.js";
 
@@ -45,6 +47,7 @@ export function overviewData(
       : leaderboard(prepared, { by, metric: "gcpc", settings, pairwise: false, corrected: {} });
   return {
     by,
+    scored_by: scoredBy(prepared, by),
     corrected,
     pass_rate: board("pass_rate"),
     gcpc: prepared.hasJudgments ? board("gcpc") : notAvailable("the store holds no checklist judgments"),
@@ -61,4 +64,26 @@ export function overviewData(
       ...(p.path === "/rq3" && p.shown && !report.rq3.available ? { note: report.rq3.reason } : {}),
     })),
   };
+}
+
+/**
+ * Per arm (the overview's grouping), which judge scores its trajectories' GCPC (prepared.ts, scoringJudge) when
+ * the store has several judges: "llama3", or "mistral (2), llama3 (1)". Empty with one judge (issue 45.2).
+ */
+export function scoredBy(p: PreparedStore, by: ArmField[]): Record<string, string> {
+  if (by.length === 0 || p.counts.judges.length < 2) return {};
+  const counts = new Map<string, Map<string, number>>();
+  p.trajectories.forEach((t, k) => {
+    const arm = by.map((f) => fieldOf(p, t, f) ?? "").join(" / ");
+    const judge = p.runsAt(k)?.length ? scoringJudge(p.runsAt(k), p.primaryJudge) : "no judge";
+    const m = counts.get(arm) ?? new Map<string, number>();
+    m.set(judge, (m.get(judge) ?? 0) + 1);
+    counts.set(arm, m);
+  });
+  return Object.fromEntries(
+    [...counts].map(([arm, m]) => {
+      const list = [...m].sort((x, y) => y[1] - x[1] || compareCodePoints(x[0], y[0]));
+      return [arm, list.length === 1 ? list[0][0] : list.map(([j, n]) => `${j} (${n})`).join(", ")];
+    }),
+  );
 }
