@@ -328,6 +328,10 @@ export function leaderboardCsv(r: Leaderboard): string {
 }
 
 /** `gcpc power --a --b`: the design, the tests and the power by tasks × attempts × effect, per metric. */
+/** The store's own pass-rate Δ, or why there is none (no binary outcome: the score's power only). */
+const storePassRate = (r: ArmPowerResult) =>
+  r.store_effect.pass_rate === null ? "n/a (no binary outcome: the score's power only)" : pct(r.store_effect.pass_rate);
+
 export function armPowerMarkdown(r: ArmPowerResult, name: string): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const effect = (x: ArmPowerRow) =>
@@ -350,7 +354,7 @@ export function armPowerMarkdown(r: ArmPowerResult, name: string): string {
     `# Power of ${escapeMarkdownCell(selectorText(r.b))} vs ${escapeMarkdownCell(selectorText(r.a))}: ` +
       escapeMarkdownCell(name),
     "",
-    `${r.matched_tasks} matched tasks; the store's own Δ (b − a): pass rate ${pct(r.store_effect.pass_rate)}, ` +
+    `${r.matched_tasks} matched tasks; the store's own Δ (b − a): pass rate ${storePassRate(r)}, ` +
       `${escapeMarkdownCell(r.store_effect.method)} ` +
       `${r.store_effect.score === null ? "n/a" : r.store_effect.score.toFixed(3)}. ` +
       `${r.simulations} simulated studies per row, seed ${r.seed}, two-sided α = ${r.alpha}. Design: ${r.design}. ` +

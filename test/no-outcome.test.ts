@@ -123,3 +123,18 @@ test("compare without an outcome: the GCPC Δ by hand and the same as with one; 
   assert.deepEqual([o.score_delta.estimate, o.score_delta.ci], [c.score_delta.estimate, c.score_delta.ci]);
   assert.equal(o.pass_rate_delta.reason, undefined);
 });
+
+test("power without an outcome: the score's power only, and it says so", async () => {
+  const store = join(dir, "power-plain");
+  const args = ["--task", "task", "--item", "item", "--label", "verdict", "--model", "model", "--out", store];
+  assert.equal((await cli(["import", "table", join(dir, "rubric.csv"), ...args])).code, 0);
+  const base = ["power", store, "--a", "model=a", "--b", "model=b", "--tasks", "3,6", "--attempts", "1"];
+  const r = await cli([...base, "--simulations", "20", "--format", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout);
+  assert.equal(d.store_effect.pass_rate, null);
+  assert.ok(Math.abs(d.store_effect.score - 1 / 3) < 1e-15);
+  assert.ok(d.rows.length > 0 && d.rows.every((x: { metric: string }) => x.metric === "score"));
+  const md = (await cli([...base, "--simulations", "20"])).stdout;
+  assert.match(md, /pass rate n\/a \(no binary outcome: the score's power only\)/);
+});

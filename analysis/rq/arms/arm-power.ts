@@ -31,7 +31,8 @@ export interface ArmPowerResult {
   b: Selector;
   where: Selector;
   matched_tasks: number;
-  store_effect: { pass_rate: number; score: number | null; method: string };
+  /** pass_rate null: the store has no binary outcome, so only the score's power is simulated. */
+  store_effect: { pass_rate: number | null; score: number | null; method: string };
   simulations: number;
   seed: string;
   alpha: number;
@@ -69,8 +70,11 @@ export function armPower(
   if ("available" in matched) return matched;
   if (matched.length < 2) return notAvailable(`${matched.length} matched task(s): power needs at least 2`);
   const scored = matched.filter((t) => t.a.score.length > 0 && t.b.score.length > 0);
+  // A store with no binary outcome (a rubric table): the score's power only (issue 45.1).
+  const hasOutcome = table.rows.some((r) => r.outcome !== null);
+  if (!hasOutcome && scored.length < 2) return notAvailable("no binary outcome and fewer than 2 scored matched tasks");
   const storeEffect = {
-    pass_rate: mean(matched.map((t) => mean(t.b.pass) - mean(t.a.pass))),
+    pass_rate: hasOutcome ? mean(matched.map((t) => mean(t.b.pass) - mean(t.a.pass))) : null,
     score: scored.length ? mean(scored.map((t) => mean(t.b.score) - mean(t.a.score))) : null,
     method: table.method,
   };
@@ -80,7 +84,8 @@ export function armPower(
       for (const effect of ["store" as const, ...o.effects]) {
         const design = { tasks, attempts, effect, simulations: o.simulations, alpha };
         const seed = `${o.seed}:arm-power:${tasks}:${attempts}:${effect}`;
-        rows.push(simulate(matched, { ...design, metric: "pass_rate", seed }, storeEffect.pass_rate));
+        if (storeEffect.pass_rate !== null)
+          rows.push(simulate(matched, { ...design, metric: "pass_rate", seed }, storeEffect.pass_rate));
         if (scored.length >= 2) rows.push(simulate(scored, { ...design, metric: "score", seed }, storeEffect.score!));
       }
   return {
