@@ -14,7 +14,7 @@ import { judgeCorrectedMean, referenceJudgeOf } from "../analysis/rq/arms/judge-
 import { methodScoreMaps } from "../analysis/rq/method-scores.js";
 import { prepareStore, type PreparedStore } from "../analysis/rq/prepared.js";
 import { taskClusters } from "../analysis/rq/common.js";
-import { ppiMean, type PpiClusters, type PpiEstimate } from "../analysis/stats/ppi-mean.js";
+import { emptyPpiClusters, ppiMean, type PpiEstimate } from "../analysis/stats/ppi-mean.js";
 import { PLAIN } from "../analysis/scoring/official-outcome.js";
 import { readStore } from "../store/read-store.js";
 
@@ -120,13 +120,7 @@ export function simulatedCoverage(sizes: number[], o: { replicates: number; resa
       const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
       const row = tally("simulation", a.name, m);
       for (let r = 0; r < o.replicates; r++) {
-        const c: PpiClusters = {
-          fAll: new Float64Array(TASKS),
-          nAll: new Float64Array(TASKS),
-          hRef: new Float64Array(TASKS),
-          fRef: new Float64Array(TASKS),
-          nRef: new Float64Array(TASKS),
-        };
+        const c = emptyPpiClusters(TASKS);
         for (let t = 0; t < TASKS; t++) {
           const u = 0.15 * gauss();
           for (let k = 0; k < PER_TASK; k++) {

@@ -14,6 +14,17 @@ export interface PpiClusters {
   nRef: Float64Array;
 }
 
+/** Per-task sums of `tasks` clusters, all zero: what a caller adds its trajectories (or units) into. */
+export function emptyPpiClusters(tasks: number): PpiClusters {
+  return {
+    fAll: new Float64Array(tasks),
+    nAll: new Float64Array(tasks),
+    hRef: new Float64Array(tasks),
+    fRef: new Float64Array(tasks),
+    nRef: new Float64Array(tasks),
+  };
+}
+
 export interface PpiEstimate {
   /** θ̂(λ) = mean_ref(h) + λ·(mean_all(f) − mean_ref(f)). */
   estimate: number;

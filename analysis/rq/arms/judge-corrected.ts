@@ -1,6 +1,6 @@
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { seedFor, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
-import { ppiMean, type PpiEstimate } from "../../stats/ppi-mean.js";
+import { emptyPpiClusters, ppiMean, type PpiEstimate } from "../../stats/ppi-mean.js";
 import { PLAIN } from "../../scoring/official-outcome.js";
 import type { PreparedStore } from "../prepared.js";
 
@@ -36,14 +36,7 @@ export function judgeCorrectedMean(
   settings: BootstrapSettings,
   o: CorrectionOptions,
 ): PpiEstimate | NotAvailable {
-  const n = arm.clusters;
-  const c = {
-    fAll: new Float64Array(n),
-    nAll: new Float64Array(n),
-    hRef: new Float64Array(n),
-    fRef: new Float64Array(n),
-    nRef: new Float64Array(n),
-  };
+  const c = emptyPpiClusters(arm.clusters);
   for (const k of arm.slots) {
     const f = judgeScore(k);
     if (!Number.isFinite(f)) continue;
@@ -85,14 +78,7 @@ export function judgeCorrectedDelta(
   const slotOf = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
   const tasks = [...new Set(units.map((u) => u.task))];
   const clusterOf = new Map(tasks.map((t, i) => [t, i]));
-  const n = tasks.length;
-  const c = {
-    fAll: new Float64Array(n),
-    nAll: new Float64Array(n),
-    hRef: new Float64Array(n),
-    fRef: new Float64Array(n),
-    nRef: new Float64Array(n),
-  };
+  const c = emptyPpiClusters(tasks.length);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : NaN);
   /** A side's judge mean over all its attempts, and its judge and reference means over the labelled ones. */
   const side = (ids: readonly string[], task: string) => {
