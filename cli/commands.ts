@@ -317,14 +317,17 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   for (const x of result.skipped) io.err(`gcpc: skipped ${stripControl(x.folder)}: ${stripControl(x.reason)}\n`);
   if (result.store.trajectories.length === 0)
     throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
-  for (const line of importSummary(kind, result)) io.out(`${stripControl(line)}\n`);
   if (out) {
+    for (const line of importSummary(kind, result)) io.out(`${stripControl(line)}\n`);
     await writeValidated(out, result.store, format);
     io.out(`wrote ${out}\n`);
     return 0;
   }
+  // --into: the merge is checked before anything is printed, so a refusal (and its fix) is all the user sees,
+  // with no summary of an import that did not happen above it (issue 45.4).
   const existing = await storeRows(target);
   const { store, counts } = mergeStores(existing.store, result.store);
+  for (const line of importSummary(kind, result)) io.out(`${stripControl(line)}\n`);
   await writeValidated(`${target}.gcpc-into-${process.pid}`, store, existing.format, target);
   const added = Object.entries(counts.added).filter(([, n]) => n > 0);
   const dups = Object.entries(counts.duplicates).filter(([, n]) => n > 0);

@@ -105,7 +105,8 @@ export function mergeStores(existing: Store, imported: Store): { store: Store; c
       else
         throw new InputError(
           `--into: ${table} ${key} is in the store and in the import with different values ` +
-            `(store ${canonical(before.row)}; import ${canonical(row)}); nothing was written`,
+            `(store ${canonical(before.row)}; import ${canonical(row)}); nothing was written. The same run ` +
+            "imported again with other values: import it into a new store (--out), or drop it from the input",
         );
     }
     out[table] = rows;
