@@ -9,7 +9,8 @@ import { correctedCsvRows, correctedDeltaLines, correctedMarkdown } from "./judg
 // How `gcpc compare` and `gcpc leaderboard` print (Markdown and tidy CSV; JSON is the result itself): on the
 // report's floor, beside report/render.ts, so every printed table of the workbench is found in report/.
 
-const armLine = (name: string, a: CompareResult["a"]) =>
+/** One arm's row of compare's table: its selector, trajectories, tasks and pass rate (paired or unpaired). */
+export const armLine = (name: string, a: CompareResult["a"]) =>
   `| ${name} | ${escapeMarkdownCell(selectorText(a.selector))} | ${a.trajectories} | ${a.tasks} | ` +
   `${pct(a.pass_rate)} |`;
 

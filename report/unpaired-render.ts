@@ -1,17 +1,14 @@
 import type { BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import type { UnpairedCompareResult } from "../analysis/rq/arms/unpaired-compare.js";
-import { ci, ciPct, f3, pct, signedPct } from "./format.js";
+import { ci, ciPct, f3, signedPct } from "./format.js";
 import { csvValue, escapeMarkdownCell } from "./render.js";
-import { selectorText } from "./arms-render.js";
+import { armLine, selectorText } from "./arms-render.js";
 
 // How `gcpc compare` prints an unpaired comparison (two arms with no matched unit; issue 45.5).
 
 export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: BootstrapSettings): string {
   const d = r.pass_rate_delta;
   const g = r.score_delta;
-  const side = (label: string, x: UnpairedCompareResult["a"]) =>
-    `| ${label} | ${escapeMarkdownCell(selectorText(x.selector))} | ${x.trajectories} | ${x.tasks} | ` +
-    `${pct(x.pass_rate)} |`;
   return `${[
     `# Compare (unpaired): ${escapeMarkdownCell(selectorText(r.b.selector))} vs ` +
       `${escapeMarkdownCell(selectorText(r.a.selector))}`,
@@ -22,8 +19,8 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
     "",
     "| arm | selector | trajectories | tasks | pass rate |",
     "|---|---|---|---|---|",
-    side("a", r.a),
-    side("b", r.b),
+    armLine("a", r.a),
+    armLine("b", r.b),
     "",
     ...r.caveats.map((c) => `**Caveat:** ${escapeMarkdownCell(c)}.`),
     "",

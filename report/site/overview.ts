@@ -5,7 +5,7 @@ import { referenceJudgeOf } from "../../analysis/rq/arms/judge-corrected.js";
 import { isOutcomeFree } from "../../analysis/rq/outcome-free.js";
 import { scoringJudge, type PreparedStore } from "../../analysis/rq/prepared.js";
 import { fieldOf, type ArmField } from "../../analysis/rq/arms/compare-arms.js";
-import { compareCodePoints } from "../../analysis/order.js";
+import { scoredBy as judgeCountsText } from "../../store/import/summary.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import type { PageCapability } from "./capabilities.js";
 
@@ -23,10 +23,18 @@ export function overviewData(
 ) {
   // The report's own choice of arm fields (its first section), not chosen again.
   const by = "available" in report.arms ? [] : report.arms.by;
+  // Judge-corrected means (issue 47) where a reference judge labelled some trajectories: the GCPC board's rows
+  // carry each arm's mean as the reference would have scored it (one board, its rank draws not drawn twice).
+  const reference = referenceJudgeOf(prepared);
   const board = (metric: "pass_rate" | "gcpc") =>
     by.length === 0
       ? notAvailable("every trajectory has the same harness, model, source and condition")
-      : leaderboard(prepared, { by, metric, settings });
+      : leaderboard(prepared, {
+          by,
+          metric,
+          settings,
+          ...(metric === "gcpc" && typeof reference === "string" ? { corrected: {} } : {}),
+        });
   const judges = new Map<string, { trajectories: number; runs: number }>();
   for (const runs of prepared.store.labels.runs.values()) {
     const seen = new Set<string>();
@@ -38,17 +46,9 @@ export function overviewData(
       judges.set(r.judge, j);
     }
   }
-  // Judge-corrected means (issue 47) where a reference judge labelled some trajectories: each arm's GCPC as the
-  // reference would have scored it, beside the judge's own.
-  const reference = referenceJudgeOf(prepared);
-  const corrected =
-    by.length === 0 || !prepared.hasJudgments || typeof reference !== "string"
-      ? notAvailable(typeof reference === "string" ? "one arm only" : reference.reason)
-      : leaderboard(prepared, { by, metric: "gcpc", settings, pairwise: false, corrected: {} });
   return {
     by,
     scored_by: scoredBy(prepared, by),
-    corrected,
     pass_rate: board("pass_rate"),
     gcpc: prepared.hasJudgments ? board("gcpc") : notAvailable("the store holds no checklist judgments"),
     judges: [...judges].map(([judge, j]) => ({ judge, ...j, primary: judge === prepared.primaryJudge })),
@@ -80,10 +80,6 @@ export function scoredBy(p: PreparedStore, by: ArmField[]): Record<string, strin
     m.set(judge, (m.get(judge) ?? 0) + 1);
     counts.set(arm, m);
   });
-  return Object.fromEntries(
-    [...counts].map(([arm, m]) => {
-      const list = [...m].sort((x, y) => y[1] - x[1] || compareCodePoints(x[0], y[0]));
-      return [arm, list.length === 1 ? list[0][0] : list.map(([j, n]) => `${j} (${n})`).join(", ")];
-    }),
-  );
+  // The import summary's wording for the same counts.
+  return Object.fromEntries([...counts].map(([arm, m]) => [arm, judgeCountsText(m)]));
 }

@@ -62,7 +62,7 @@ export function importSummary(kind: string, result: ImportResult): string[] {
 }
 
 /** "llama3" or "llama3 (40), mistral (10)": which judge scores an arm's trajectories, most first. */
-function scoredBy(counts: Map<string, number>): string {
+export function scoredBy(counts: Map<string, number>): string {
   const list = [...counts].sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]));
   return list.length === 1 ? list[0][0] : list.map(([j, n]) => `${j} (${n})`).join(", ");
 }

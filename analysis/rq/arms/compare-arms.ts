@@ -91,6 +91,14 @@ export interface CompareResult {
 }
 
 /**
+ * The figure name a comparison's seeds derive from: the two selectors in sorted order (a swap draws the same
+ * resamples) and the filter. compareArmTable and the judge-corrected Δ of compareArms both seed from it.
+ */
+function compareFigure(o: { a: Selector; b: Selector; where?: Selector }): string {
+  return `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(o.where ?? {})}`;
+}
+
+/**
  * Any two arms of a store compared on matched units (paper §4.3's with/without-skill pairs, generalised): a
  * pair shares its task and every descriptive field that neither arm nor the filter names ("everything else
  * equal"). Trial pairing matches attempt k with attempt k (a trajectory without a trial index is never
@@ -128,8 +136,7 @@ export function compareArms(
   if ("available" in units) return units;
   const byId = new Map(table.rows.map((row) => [row.id, row.score ?? NaN]));
   const ids = (ks: number[]) => ks.map((k) => table.rows[k].id);
-  const sides = [JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|");
-  const figure = `compare:${sides}:${JSON.stringify(o.where ?? {})}`;
+  const figure = compareFigure(o);
   const corrected = judgeCorrectedDelta(
     p,
     units.units.map((u) => ({ task: u.task, a: ids(u.a), b: ids(u.b) })),
@@ -209,7 +216,7 @@ export function compareArmTable(
   });
   if ("available" in compared) return compared;
   const { sides, shared, pairing, built } = compared;
-  const figure = `compare:${[JSON.stringify(o.a), JSON.stringify(o.b)].sort().join("|")}:${JSON.stringify(where)}`;
+  const figure = compareFigure(o);
   const a = summary(rows, o.a, sides.a);
   const b = summary(rows, o.b, sides.b);
   // No unit matches (e.g. each arm ran its own tasks): each arm over its own tasks, labelled unpaired.
