@@ -76,8 +76,7 @@ export function storeCoverage(
   for (const name of arms) {
     const slots = p.trajectories.flatMap((t, k) => (t[field] === name && Number.isFinite(f(k)) ? [k] : []));
     const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
-    const clusterOfSlot = new Map(slots.map((k, i) => [k, clusterOf[i]]));
-    const arm = { name, slots, clusterOf: (k: number) => clusterOfSlot.get(k)!, clusters };
+    const arm = { name, slots, slotClusters: clusterOf, clusters };
     const hs = slots.map((k) => p.scoreAt(k, PLAIN, "exclude", reference)).filter(Number.isFinite);
     const truth = hs.reduce((a, b) => a + b, 0) / hs.length;
     for (const m of sizes) {

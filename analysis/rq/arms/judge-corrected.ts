@@ -30,26 +30,27 @@ export function referenceJudgeOf(p: PreparedStore): string | NotAvailable {
  */
 export function judgeCorrectedMean(
   p: PreparedStore,
-  arm: { name: string; slots: readonly number[]; clusterOf: (k: number) => number; clusters: number },
+  /** The arm's slots and, index for index, each one's task cluster (of `clusters`). */
+  arm: { name: string; slots: readonly number[]; slotClusters: ArrayLike<number>; clusters: number },
   judgeScore: (k: number) => number,
   reference: string,
   settings: BootstrapSettings,
   o: CorrectionOptions,
 ): PpiEstimate | NotAvailable {
   const c = emptyPpiClusters(arm.clusters);
-  for (const k of arm.slots) {
+  arm.slots.forEach((k, i) => {
     const f = judgeScore(k);
-    if (!Number.isFinite(f)) continue;
-    const t = arm.clusterOf(k);
+    if (!Number.isFinite(f)) return;
+    const t = arm.slotClusters[i];
     c.fAll[t] += f;
     c.nAll[t]++;
-    if (o.referenceTasks && !o.referenceTasks.has(p.trajectories[k].task_id)) continue;
+    if (o.referenceTasks && !o.referenceTasks.has(p.trajectories[k].task_id)) return;
     const h = p.scoreAt(k, PLAIN, "exclude", reference);
-    if (!Number.isFinite(h)) continue;
+    if (!Number.isFinite(h)) return;
     c.hRef[t] += h;
     c.fRef[t] += f;
     c.nRef[t]++;
-  }
+  });
   const r = ppiMean(c, {
     seed: seedFor(settings, `judge-corrected:${arm.name}`),
     resamples: settings.resamples,

@@ -49,8 +49,7 @@ export function labellingDesign(
   );
   if (slots.length === 0) return notAvailable("the arm selects no trajectory with a GCPC score");
   const { clusterOf, clusters } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
-  const clusterOfSlot = new Map(slots.map((k, i) => [k, clusterOf[i]]));
-  const arm = { name: JSON.stringify(o.arm), slots, clusterOf: (k: number) => clusterOfSlot.get(k)!, clusters };
+  const arm = { name: JSON.stringify(o.arm), slots, slotClusters: clusterOf, clusters };
   const labelledTasks = [
     ...new Set(
       slots

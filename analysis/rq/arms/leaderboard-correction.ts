@@ -34,8 +34,7 @@ export function correctRows(
   if (typeof reference !== "string") return reference;
   stage(`judge-corrected means of ${arms.length} arms towards ${reference}`);
   arms.forEach((a, i) => {
-    const cluster = new Map(a.slots.map((k, j) => [k, a.slotClusters[j]]));
-    const arm = { name: a.arm, slots: a.slots, clusterOf: (k: number) => cluster.get(k)!, clusters };
+    const arm = { name: a.arm, slots: a.slots, slotClusters: a.slotClusters, clusters };
     rows[i].corrected = judgeCorrectedMean(p, arm, scoreOf, reference, settings, corrected);
   });
   return {
