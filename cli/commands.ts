@@ -12,6 +12,8 @@ import {
 import type { Store, StoreFrame } from "../analysis/schema/store.js";
 import { benchmarkSubset, benchmarksOf } from "../analysis/schema/subset.js";
 import { readStore } from "../store/read-store.js";
+import { openStore } from "../store/open-store.js";
+import { isClickhouseLocation } from "../store/clickhouse/location.js";
 import { writeStore, writeFileAtomic, writeChunksAtomic } from "../store/write-store.js";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { reportSections } from "../report/sections.js";
@@ -47,8 +49,9 @@ function requireExisting(paths: string[]): void {
 }
 
 function oneStore(cmd: string, positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError(`${cmd} takes exactly one store folder (try gcpc help ${cmd})`);
-  requireExisting(positionals);
+  if (positionals.length !== 1)
+    throw new UsageError(`${cmd} takes exactly one store (a folder or clickhouse://…; try gcpc help ${cmd})`);
+  if (!isClickhouseLocation(positionals[0])) requireExisting(positionals);
   return positionals[0];
 }
 
@@ -64,7 +67,7 @@ export async function loadValidStore(
   } = {},
 ) {
   progress(`reading ${dir}`);
-  const result = await readStore(dir, {
+  const result = await openStore(dir, {
     maxProblems: intOption("max-problems", values["max-problems"], 50, 1),
     onProgress: progress,
     evidence: options.evidence,
@@ -181,7 +184,8 @@ export async function analyzeStoreAt(
   // With two threads, the intervals that read no judgment start on the worker as soon as their tables are
   // read, while this thread reads the judgments (analysis/rq/early-jobs.ts; the same report either way).
   // Not with --benchmark: the analysis then reads a subset of the store.
-  const early = threads === 2 && values.benchmark === undefined;
+  // A ClickHouse store's read has no table-by-table stages to start from.
+  const early = threads === 2 && values.benchmark === undefined && !isClickhouseLocation(dir);
   const started: { runner?: WorkerJobRunner; early?: EarlyJobs } = { runner: early ? runnerAhead(dir) : undefined };
   const onFrameTables = early
     ? {

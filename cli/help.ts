@@ -16,6 +16,7 @@ Usage:
   gcpc power STORE [options]          power of the paired ΔAUC, or with --a/--b of a two-arm comparison
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
+  gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
   gcpc help COMMAND                   help for one command
   gcpc --version
 
@@ -77,6 +78,21 @@ N(N − 1)/2 tests); every arm keeps its interval and rank intervals, and the ou
 by prediction-powered inference (PPI++ power-tuned λ, or --lambda X in [0, 1]) with a stratified task-clustered
 bootstrap; beside it the reference-only and judge-only means and the effective number of reference labels.
 --reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
+  copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]
+
+Validates the store folder STORE, then writes its tables into the ClickHouse database (created when missing),
+over the server's HTTP interface. validate, leaderboard, compare, power, report and site then read
+clickhouse://HOST:HTTP_PORT/DATABASE wherever they take a store folder, with the same output; the per-row work
+(the judgments' checks, their join to the checklists, their grouping per trajectory run) runs on the server.
+
+  --cluster NAME   a cluster of the server's remote_servers: each table is a MergeTree table on every shard and
+                   a Distributed table over them, sharded by task; the DDL runs ON CLUSTER (needs ZooKeeper)
+  --into           the database already holds a store: merge into it (the same key rules as import --into:
+                   identical rows are kept once, a key with other values is refused and nothing is written)
+
+The tables are written under staging names and put in place by one RENAME: a reader never sees half a store.
+A database that holds a store is refused without --into. scripts/clickhouse-cluster.sh starts a local
+two-shard cluster (gcpc_two_shards) for trying it; docs/scaling.md says what runs where.`,
   validate: `gcpc validate STORE [--max-problems N]
 
 Reads STORE (tables as .jsonl, .csv or .parquet; see docs/verdict-store.md), validates every

@@ -8,6 +8,7 @@ import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, siteCommand, validateCommand } from "./commands.js";
 import { powerCommand } from "./power-command.js";
 import { compareCommand, leaderboardCommand } from "./arms-command.js";
+import { copyCommand } from "./copy-command.js";
 
 const COMMANDS = {
   validate: validateCommand,
@@ -18,6 +19,7 @@ const COMMANDS = {
   power: powerCommand,
   compare: compareCommand,
   leaderboard: leaderboardCommand,
+  copy: copyCommand,
 };
 
 function version(): string {

@@ -120,7 +120,8 @@ async function parquetRow(conn: DuckDBConnection, from: string, i: number): Prom
 
 /** CSV cells → typed values per the contract (rule 1: empty cell = null; booleans true/false; lists as JSON
  * arrays). */
-function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
+/** A CSV record's cells as the contract's values (blank cells absent), by column kind. */
+export function convertCsvCells(kinds: Map<string, ColumnKind>, rec: RawRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, cell] of Object.entries(rec.values) as [string, string][]) {
     if (cell === "") continue; // absent

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { Store } from "../../analysis/schema/store.js";
 import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
-import { decodeUtf8, parseJsonl } from "../parse-text.js";
+import { decodeUtf8, parseCsv, parseJsonl } from "../parse-text.js";
+import { convertCsvCells } from "../table-records.js";
+import { tableColumns } from "../../analysis/schema/columns.js";
 import { InputError } from "../problems.js";
 import { findTableFiles, readManifest } from "../store-folder.js";
 
@@ -12,10 +14,13 @@ import { findTableFiles, readManifest } from "../store-folder.js";
  * DuckDB's to_json), to merge an import into. A CSV store is refused: --into writes Parquet or JSONL, and
  * rewriting the user's CSV tables in another format would change their files.
  */
-export async function storeRows(dir: string): Promise<{ store: Store; format: "parquet" | "jsonl" }> {
+export async function storeRows(
+  dir: string,
+  options: { csv?: boolean } = {},
+): Promise<{ store: Store; format: "parquet" | "jsonl" }> {
   const files = findTableFiles(dir, []);
   const all = [...files.values()].flat();
-  if (all.some((f) => f.endsWith(".csv")))
+  if (!options.csv && all.some((f) => f.endsWith(".csv")))
     throw new InputError(
       `--into ${dir}: the store holds CSV tables; --into rewrites Parquet or JSONL only (use --out)`,
     );
@@ -29,7 +34,7 @@ export async function storeRows(dir: string): Promise<{ store: Store; format: "p
   try {
     for (const [table, names] of files) {
       const rows: Record<string, unknown>[] = [];
-      for (const name of names) rows.push(...(await tableRows(join(dir, name), conn)));
+      for (const name of names) rows.push(...(await tableRows(join(dir, name), conn, table)));
       store[table] = rows;
     }
   } finally {
@@ -39,11 +44,21 @@ export async function storeRows(dir: string): Promise<{ store: Store; format: "p
   return { store: store as unknown as Store, format };
 }
 
-async function tableRows(path: string, conn: Awaited<ReturnType<DuckDBInstance["connect"]>> | undefined) {
-  if (path.endsWith(".jsonl")) {
+async function tableRows(
+  path: string,
+  conn: Awaited<ReturnType<DuckDBInstance["connect"]>> | undefined,
+  table: TableName,
+) {
+  if (path.endsWith(".jsonl") || path.endsWith(".csv")) {
     const text = decodeUtf8(readFileSync(path), path);
     if (typeof text !== "string") throw new InputError(`${path}: ${text.message}`);
     const problems: string[] = [];
+    if (path.endsWith(".csv")) {
+      const parsed = parseCsv(text, path, (p) => problems.push(`line ${p.line}: ${p.message}`));
+      if (!parsed || problems.length) throw new InputError(`${path}: ${problems[0] ?? "unreadable"}`);
+      const kinds = new Map(tableColumns()[table].map((c) => [c.name, c.kind]));
+      return parsed.records.map((r) => convertCsvCells(kinds, r));
+    }
     const records = parseJsonl(text, path, (p) => problems.push(`line ${p.line}: ${p.message}`));
     if (problems.length) throw new InputError(`${path}: ${problems[0]}`);
     return records.map((r) => r.values as Record<string, unknown>);

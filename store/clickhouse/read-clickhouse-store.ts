@@ -1,0 +1,189 @@
+import {
+  DEFAULT_JUDGE,
+  Manifest,
+  READABLE_SCHEMA_VERSIONS,
+  TABLE_SCHEMAS,
+  type TableName,
+} from "../../analysis/schema/tables.js";
+import type { StoreFrame } from "../../analysis/schema/store.js";
+import type { LabelRun, LabelVectors } from "../../analysis/schema/label-vectors.js";
+import { gradeChar } from "../../analysis/schema/grades.js";
+import { ProblemList, StoreValidationError, InputError, type Problem } from "../problems.js";
+import { checkReferences, RowLocations } from "../check-references.js";
+import { issueField, issueMessage } from "../zod-issues.js";
+import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
+import { parseClickhouseLocation } from "./location.js";
+import { ClickhouseConnection, sqlString } from "./connection.js";
+import { checkJudgments, labelRunsSql, type LabelRunRow } from "./judgments-sql.js";
+import { fromClickhouseRow, MANIFEST_TABLE, ROW_COLUMN, selectColumns, STORE_TABLES } from "./table-layout.js";
+
+/**
+ * Reads and validates a store held in ClickHouse (`clickhouse://HOST:PORT/DATABASE`, written by `gcpc copy`)
+ * into the same StoreFrame a folder gives. The small tables (tasks, items, trajectories, scores, human
+ * tables) come back as rows and are validated by the contract's zod schemas; the judgments never leave the
+ * server as rows: they are checked there (store/clickhouse/judgments-sql.ts) and joined to the checklists
+ * and grouped per (trajectory, judge, run) there, so one label string per run comes back.
+ * @throws InputError (unreachable server, no such database, not a store, unreadable schema version) or
+ *   StoreValidationError (rows that break the contract).
+ */
+export async function readClickhouseStore(text: string, options: ReadStoreOptions = {}): Promise<ReadStoreResult> {
+  const location = parseClickhouseLocation(text);
+  const db = location.database;
+  const conn = new ClickhouseConnection(location);
+  try {
+    options.onProgress?.(`connecting to ${location.url}`);
+    await conn.reach();
+    const tables = await storeTablesIn(conn, text, db);
+    const manifest = await readManifestRow(conn, text, db);
+    const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
+    const problems = new ProblemList(options.maxProblems ?? 50);
+    const files: Record<string, string> = {};
+    const rows: Record<string, number> = {};
+    const read: Partial<Record<TableName, unknown[]>> = {};
+    const locations: Partial<Record<TableName, RowLocations>> = {};
+    for (const table of STORE_TABLES) {
+      if (!tables.has(table)) continue;
+      files[table] = `${db}.${table}`;
+      if (table === "judgments") continue;
+      options.onProgress?.(`reading ${db}.${table}`);
+      const got = await validRows(conn, db, table, files[table], problems);
+      read[table] = got.rows;
+      locations[table] = got.locations;
+      rows[table] = got.count;
+    }
+    // As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together
+    // when the store says judgments are optional.
+    const judgmentsOptional = options.allowMissingJudgments || manifest.judgments_optional === true;
+    for (const required of ["tasks", "items", "trajectories", "judgments"] as const) {
+      const optional =
+        (required === "items" || required === "judgments") && judgmentsOptional && !tables.has("judgments");
+      if (!tables.has(required) && !optional)
+        problems.add({ file: `${db}.${required}`, message: `required table "${required}" is missing` });
+    }
+    let checks: Awaited<ReturnType<typeof checkJudgments>> | undefined;
+    if (tables.has("judgments") && tables.has("trajectories") && tables.has("items")) {
+      options.onProgress?.(`checking ${db}.judgments on the server`);
+      checks = await checkJudgments(conn, db, files.judgments, primaryJudge, problems.cap);
+      rows.judgments = checks.rows;
+      for (const p of checks.rowProblems) problems.add(p);
+      if (checks.graded && (manifest.schema_version ?? 1) < 2)
+        problems.add({
+          file: files.judgments,
+          field: "grade",
+          message: 'grades or NotApplicable labels need "schema_version": 2 in store.json (docs/verdict-store.md)',
+        });
+    }
+    checkReferences(read, locations, files, (p) => problems.add(p), {
+      primaryJudge,
+      judgments: checks && { duplicates: checks.duplicates, references: checks.references },
+      schemaVersion: manifest.schema_version ?? 1,
+    });
+    if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
+    options.onProgress?.("reading label vectors from the server");
+    const labels = checks
+      ? await labelVectors(conn, db, primaryJudge, read as StoreFrame, options.evidence === true, checks.rows)
+      : { judgments: 0, runs: new Map() };
+    const store = { manifest, ...read, items: read.items ?? [], labels } as StoreFrame;
+    return { store, files, warnings: [], rows };
+  } finally {
+    await conn.close();
+  }
+}
+
+/** The store tables the database holds; an InputError when there is no such database or it holds no store. */
+async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string): Promise<Set<string>> {
+  const dbs = await conn.rows(`SELECT name FROM system.databases WHERE name = ${sqlString(db)}`);
+  if (dbs.length === 0) throw new InputError(`${text}: no database "${db}" on the server`);
+  const names = await conn.rows<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${sqlString(db)}`);
+  const set = new Set(names.map((r) => r.name));
+  if (!set.has(MANIFEST_TABLE))
+    throw new InputError(
+      `${text}: database "${db}" is not a gcpc store ` +
+        `(it has no ${MANIFEST_TABLE} table; gcpc copy STORE ${text} writes one)`,
+    );
+  return set;
+}
+
+/** store.json's text from the manifest table, validated; a schema version this gcpc cannot read is one line. */
+async function readManifestRow(conn: ClickhouseConnection, text: string, db: string): Promise<Manifest> {
+  const rows = await conn.rows<{ manifest: string }>(`SELECT manifest FROM ${db}.${MANIFEST_TABLE}`);
+  if (rows.length !== 1) throw new InputError(`${text}: ${db}.${MANIFEST_TABLE} holds ${rows.length} rows, not 1`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(rows[0].manifest);
+  } catch (e) {
+    throw new InputError(`${text}: ${db}.${MANIFEST_TABLE}: not valid JSON (${(e as Error).message})`);
+  }
+  const version = (raw as { schema_version?: unknown }).schema_version;
+  if (typeof version === "number" && !READABLE_SCHEMA_VERSIONS.includes(version))
+    throw new InputError(
+      `${text}: a store of schema_version ${version}; this gcpc reads schema_version ` +
+        `${READABLE_SCHEMA_VERSIONS.join(" and ")} (docs/verdict-store.md)`,
+    );
+  const parsed = Manifest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(
+      `${text}: ${db}.${MANIFEST_TABLE}: ${issueField(issue)}: ${issueMessage(issue, raw as Record<string, unknown>)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** A small table's rows in store order, each validated by the contract's schema (problems name the row). */
+async function validRows(
+  conn: ClickhouseConnection,
+  db: string,
+  table: TableName,
+  file: string,
+  problems: { add(p: Problem): void },
+): Promise<{ rows: unknown[]; locations: RowLocations; count: number }> {
+  const raw = await conn.rows(`SELECT ${selectColumns(table)} FROM ${db}.${table} ORDER BY ${ROW_COLUMN}`);
+  const rows: unknown[] = [];
+  const locations = new RowLocations();
+  for (const r of raw) {
+    const row = fromClickhouseRow(table, r);
+    const at = Number(r[ROW_COLUMN]) + 1;
+    const parsed = TABLE_SCHEMAS[table].safeParse(row);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        problems.add({ file, row: at, field: issueField(issue), message: issueMessage(issue, row) });
+      continue;
+    }
+    rows.push(parsed.data);
+    locations.push(undefined, at);
+  }
+  return { rows, locations, count: raw.length };
+}
+
+/** The label vectors, one row per (trajectory, judge, run) from the server, in the order of each run's first row. */
+async function labelVectors(
+  conn: ClickhouseConnection,
+  db: string,
+  primaryJudge: string,
+  store: StoreFrame,
+  evidence: boolean,
+  judgments: number,
+): Promise<LabelVectors> {
+  const size = new Map<string, number>();
+  for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
+  const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
+  const got = await conn.rows<LabelRunRow>(labelRunsSql(db, primaryJudge, evidence));
+  got.sort((a, b) => Number(a.first) - Number(b.first));
+  const runs = new Map<string, LabelRun[]>();
+  for (const r of got) {
+    const n = size.get(taskOf.get(r.trajectory_id) ?? "") ?? 0;
+    const chars = new Array<string>(n).fill(".");
+    for (const [pos, code, grade] of r.v) chars[Number(pos) - 1] = code === "G" ? gradeChar(grade) : code;
+    const run: LabelRun = { judge: r.jj, run: Number(r.rr), labels: chars.join("") };
+    if (evidence) {
+      const e = new Array<string | null>(n).fill(null);
+      for (const [pos, has, text] of r.e ?? []) e[Number(pos) - 1] = Number(has) ? text : null;
+      run.evidence = e;
+    }
+    const list = runs.get(r.trajectory_id);
+    if (list) list.push(run);
+    else runs.set(r.trajectory_id, [run]);
+  }
+  return { judgments, runs };
+}
