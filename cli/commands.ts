@@ -26,7 +26,7 @@ import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
-import { buildSite, previewSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
+import { buildSite, frameContentHash, previewSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
 import { lockOut, removeLeftovers } from "./site-guard.js";
 import { siteArchive } from "../report/site/archive.js";
 import { siteCapabilities } from "../report/site/capabilities.js";
@@ -387,6 +387,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   const capabilities = siteCapabilities(store, { ownData: resolve(dir).startsWith(join(REPO, "data") + sep) });
   const build = {
     store: dir,
+    ...(isClickhouseLocation(dir) ? { storeHash: frameContentHash(store) } : {}),
     cacheBase,
     seed,
     interval,

@@ -1,3 +1,4 @@
+import type { StoreFrame } from "../analysis/schema/store.js";
 import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import {
@@ -81,6 +82,19 @@ export function storeContentHash(store: string): string {
   return h.digest("hex");
 }
 
+/**
+ * sha-256 of a store as read (its manifest, its tables' rows and every label run with its evidence): the content
+ * key of a store that is not a folder of files. Equal content, equal hash (a re-read of the same database).
+ */
+export function frameContentHash(store: StoreFrame): string {
+  const h = createHash("sha256");
+  const { labels, ...tables } = store;
+  for (const [name, value] of Object.entries(tables).sort(([a], [b]) => (a < b ? -1 : 1)))
+    h.update(`${name}\n${JSON.stringify(value)}\n`);
+  for (const [id, runs] of labels.runs) h.update(`${id}\n${JSON.stringify(runs)}\n`);
+  return h.digest("hex");
+}
+
 function codeHash(): string {
   const h = createHash("sha256");
   for (const d of ["src", "analysis", "store", "report", "cli"])
@@ -92,6 +106,11 @@ function codeHash(): string {
 
 export interface SiteBuild {
   store: string;
+  /**
+   * The store's content hash when it is not a folder's files (a ClickHouse store: the hash of what was read,
+   * {@link frameContentHash}); a folder's is computed from its files.
+   */
+  storeHash?: string;
   out: string;
   cacheBase: string;
   seed: number;
@@ -112,8 +131,11 @@ export interface SiteBuild {
  * analysis, store reader, report, CLI, the lockfile, Framework's config), the seed and the interval method.
  * `gcpc site` builds and `gcpc site --preview` both key their workspace by it.
  */
-export function siteKey(b: Pick<SiteBuild, "store" | "seed" | "interval">): { key: string; storeHash: string } {
-  const storeHash = storeContentHash(b.store);
+export function siteKey(b: Pick<SiteBuild, "store" | "storeHash" | "seed" | "interval">): {
+  key: string;
+  storeHash: string;
+} {
+  const storeHash = b.storeHash ?? storeContentHash(b.store);
   const variant = b.interval === "percentile" ? "" : `-${b.interval}`;
   return { key: `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}${variant}`, storeHash };
 }

@@ -15,26 +15,33 @@ if [ -z "$cmd" ] || [ -z "$dir" ]; then
   exit 2
 fi
 
-stop_pid() { # pid file, name: TERM, then wait up to 30 s for the process to end (a server takes ~10 s)
-  local file="$1" name="$2" pid
-  [ -f "$file" ] || return 0
-  pid="$(cat "$file")"
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+stop_pids() { # pid files: TERM to each, then wait up to 30 s for all to end (a server takes up to ~10 s)
+  local pids=() file pid
+  for file in "$@"; do
+    [ -f "$file" ] || continue
+    pid="$(cat "$file")"
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; pids+=("$pid"); fi
+  done
+  for _ in $(seq 1 300); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then
-      echo "clickhouse-cluster: $name (pid $pid) did not stop in 30 s; killing it" >&2
+      echo "clickhouse-cluster: pid $pid did not stop in 30 s; killing it" >&2
       kill -9 "$pid" 2>/dev/null || true
     fi
-  fi
-  rm -f "$file"
+  done
+  rm -f "$@"
 }
 
 if [ "$cmd" = "stop" ]; then
   [ -d "$dir" ] || { echo "clickhouse-cluster: no folder $dir" >&2; exit 2; }
-  stop_pid "$dir/n1/pid" "node 1"
-  stop_pid "$dir/n2/pid" "node 2"
-  stop_pid "$dir/zk/pid" "ZooKeeper"
+  # The servers first (they hold ZooKeeper sessions), then ZooKeeper.
+  stop_pids "$dir/n1/pid" "$dir/n2/pid"
+  stop_pids "$dir/zk/pid"
   exit 0
 fi
 [ "$cmd" = "start" ] || { echo "clickhouse-cluster: unknown command $cmd (start or stop)" >&2; exit 2; }
@@ -100,7 +107,7 @@ start_node() { # n http tcp interserver
   # 18.16 spells the pid option --pidfile; the pid a shell's $! gives is not the server's.
   nohup clickhouse-server --config-file="$node/config.xml" --pidfile="$node/pid" -- \
     --path="$node/data/" --tmp_path="$node/tmp/" --user_files_path="$node/uf/" --format_schema_path="$node/fs/" \
-    --logger.log="$node/log" --logger.errorlog="$node/err" --listen_host=127.0.0.1 \
+    --logger.log="$node/log" --logger.errorlog="$node/err" --logger.level=warning --listen_host=127.0.0.1 \
     --http_port="$2" --tcp_port="$3" --interserver_http_port="$4" > "$node/stdout" 2>&1 &
 }
 start_node 1 $((base + 1)) $((base + 2)) $((base + 3))

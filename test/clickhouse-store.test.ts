@@ -1,0 +1,258 @@
+// ClickHouse stores on a real two-shard cluster (scripts/clickhouse-cluster.sh: two clickhouse-server processes and
+// ZooKeeper on loopback ports): `gcpc copy --cluster` and the same leaderboard, compare and validate output as the
+// store's folder; the per-row work on the servers; one-line errors; a killed copy leaves no store visible.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { cli } from "./helpers/run-cli.js";
+import { tempDir } from "./helpers/temp-dir.js";
+import { ClickhouseConnection } from "../store/clickhouse/connection.js";
+import { parseClickhouseLocation } from "../store/clickhouse/location.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const SCRIPT = join(ROOT, "scripts", "clickhouse-cluster.sh");
+const dir = tempDir("gcpc-ch-");
+let base = ""; // clickhouse://127.0.0.1:PORT of node 1
+let node2 = ""; // the same of node 2
+const pids: number[] = [];
+
+before(() => {
+  // No skip: a cluster that cannot start fails the file with the script's reason.
+  let out: string;
+  try {
+    out = execFileSync("bash", [SCRIPT, "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`the ClickHouse cluster did not start: ${err.stderr || err.message}`);
+  }
+  const lines = out.trim().split("\n");
+  const url = lines.at(-1)!;
+  assert.match(url, /^clickhouse:\/\/127\.0\.0\.1:\d+\/gcpc$/, "the script's last line is node 1's URL");
+  base = url.replace(/\/gcpc$/, "");
+  node2 = `clickhouse://127.0.0.1:${/node 2 http (\d+)/.exec(lines.at(-2)!)![1]}`;
+  for (const f of ["n1/pid", "n2/pid", "zk/pid"]) pids.push(Number(readFileSync(join(dir, f), "utf8")));
+});
+
+after(() => {
+  execFileSync("bash", [SCRIPT, "stop", dir]);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  assert.deepEqual(pids.filter(alive), [], "stop ends both servers and ZooKeeper");
+});
+
+async function sql<T = Record<string, unknown>>(url: string, query: string): Promise<T[]> {
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${url}/system`));
+  try {
+    return await conn.rows<T>(query);
+  } finally {
+    await conn.close();
+  }
+}
+
+/** The command on the folder and on the ClickHouse store (fewer resamples than the default: equality is the point). */
+async function same(store: string, url: string, args: string[]) {
+  const extra = args[0] === "power" ? [] : ["--resamples", "300"];
+  const folder = await cli([...args.slice(0, 1), store, ...args.slice(1), ...extra]);
+  const server = await cli([...args.slice(0, 1), url, ...args.slice(1), ...extra]);
+  assert.equal(folder.code, 0, folder.stderr);
+  assert.equal(server.code, 0, server.stderr);
+  // The header's store name is the only field allowed to differ; here the manifest's name travels, so none does.
+  assert.equal(server.stdout, folder.stdout, `${args.join(" ")}: the ClickHouse store's output differs`);
+  return JSON.parse(folder.stdout);
+}
+
+const TB = join(ROOT, "data", "real", "terminal-bench");
+
+test("Terminal-Bench copied to the two-shard cluster: the judgments are Distributed over both shards", async () => {
+  const r = await cli(["copy", TB, `${base}/tb`, "--cluster", "gcpc_two_shards"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /judgments 26523 rows/);
+  assert.match(r.stdout, /judgments: Distributed over gcpc_two_shards, sharded by task/);
+  const engines = await sql<{ name: string; engine: string }>(
+    base,
+    "SELECT name, engine FROM system.tables WHERE database = 'tb'",
+  );
+  const engineOf = new Map(engines.map((e) => [e.name, e.engine]));
+  for (const t of ["tasks", "items", "trajectories", "judgments", "gcpc_manifest"])
+    assert.equal(engineOf.get(t), "Distributed", t);
+  // Each node holds a shard's local table (created ON CLUSTER from node 1), and both shards hold judgments,
+  // every task's on one shard only.
+  const local = [...engineOf.keys()].find((n) => n.startsWith("judgments_local_"))!;
+  const counts = await Promise.all(
+    [base, node2].map(async (u) => {
+      const [row] = await sql<{ n: string; tasks: string }>(
+        u,
+        `SELECT count() AS n, uniqExact(_task) AS tasks FROM tb.${local}`,
+      );
+      return { n: Number(row.n), tasks: Number(row.tasks) };
+    }),
+  );
+  assert.ok(
+    counts.every((c) => c.n > 0),
+    `both shards hold judgments: ${JSON.stringify(counts)}`,
+  );
+  assert.equal(counts[0].n + counts[1].n, 26523);
+  assert.equal(counts[0].tasks + counts[1].tasks, 80, "no task is split between the shards");
+});
+
+test("Terminal-Bench: leaderboard and compare JSON are byte for byte the folder's", async () => {
+  const url = `${base}/tb`;
+  const board = await same(TB, url, ["leaderboard", "--format", "json"]);
+  assert.ok(board.rows.length > 1);
+  await same(TB, url, ["leaderboard", "--metric", "gcpc", "--format", "json"]);
+  await same(TB, url, ["leaderboard", "--metric", "pass^k", "--k", "2", "--format", "json"]);
+  const cmp = await same(TB, url, ["compare", "--a", "harness=droid", "--b", "harness=goose", "--format", "json"]);
+  assert.ok(cmp.pass_rate_delta);
+  const valid = await cli(["validate", url]);
+  assert.equal(valid.code, 0, valid.stderr);
+  assert.match(valid.stdout, /^valid store "Terminal-Bench leaderboard \(13 submissions\)"\n/);
+  assert.match(valid.stdout, /judgments +26523 rows {2}tb\.judgments/);
+});
+
+test("τ² judges and the demo copied to the cluster: leaderboard, compare and power are the folder's", async () => {
+  const tau = join(ROOT, "data", "real", "tau2-judges");
+  const demo = join(ROOT, "data", "demo");
+  for (const [store, db] of [
+    [tau, "tau2"],
+    [demo, "demo"],
+  ] as const) {
+    const r = await cli(["copy", store, `${base}/${db}`, "--cluster", "gcpc_two_shards"]);
+    assert.equal(r.code, 0, r.stderr);
+    await same(store, `${base}/${db}`, ["leaderboard", "--metric", "gcpc", "--format", "json"]);
+  }
+  await same(demo, `${base}/demo`, [
+    "compare",
+    "--a",
+    "condition=none",
+    "--b",
+    "condition=curated",
+    "--format",
+    "json",
+  ]);
+  await same(demo, `${base}/demo`, [
+    "power",
+    "--a",
+    "condition=none",
+    "--b",
+    "condition=curated",
+    "--tasks",
+    "20",
+    "--attempts",
+    "1",
+    "--simulations",
+    "40",
+    "--format",
+    "json",
+  ]);
+});
+
+test("bad locations are one line and exit 2: unreachable, not a store, another schema version", async () => {
+  const closed = await cli(["leaderboard", "clickhouse://127.0.0.1:1/tb"]);
+  assert.equal(closed.code, 2);
+  assert.equal(closed.stderr.trim().split("\n").length, 1, closed.stderr);
+  assert.match(closed.stderr, /cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/);
+
+  const missing = await cli(["validate", `${base}/no_such_db`]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /no database "no_such_db" on the server/);
+
+  await sql(base, "SELECT 1"); // the server answers
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/plain`));
+  try {
+    await conn.command("CREATE DATABASE IF NOT EXISTS plain");
+    await conn.command("CREATE TABLE IF NOT EXISTS plain.runs (x UInt8) ENGINE = MergeTree ORDER BY x");
+    await conn.command("CREATE DATABASE IF NOT EXISTS future");
+    await conn.command(
+      "CREATE TABLE IF NOT EXISTS future.gcpc_manifest (manifest String) ENGINE = MergeTree ORDER BY manifest",
+    );
+    await conn.insert("future.gcpc_manifest", [{ manifest: JSON.stringify({ name: "next", schema_version: 99 }) }]);
+  } finally {
+    await conn.close();
+  }
+  const plain = await cli(["compare", `${base}/plain`, "--a", "model=x", "--b", "model=y"]);
+  assert.equal(plain.code, 2);
+  assert.equal(plain.stderr.trim().split("\n").length, 1, plain.stderr);
+  assert.match(plain.stderr, /database "plain" is not a gcpc store/);
+  const future = await cli(["leaderboard", `${base}/future`]);
+  assert.equal(future.code, 2);
+  assert.equal(future.stderr.trim().split("\n").length, 1, future.stderr);
+  assert.match(future.stderr, /a store of schema_version 99; this gcpc reads schema_version 1 and 2/);
+  // A database holding other tables named like a store's is not written into.
+  const clash = await cli(["copy", TB, `${base}/plain`]);
+  assert.equal(clash.code, 0, "plain has no store table: the copy goes in beside its own table");
+  const again = await cli(["copy", TB, `${base}/plain`]);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /already holds a store; add --into/);
+});
+
+test("a judgment row breaking the contract on the server is named by table, row and field", async () => {
+  const r = await cli(["copy", join(ROOT, "data", "real", "tau2-sft"), `${base}/sft`]);
+  assert.equal(r.code, 0, r.stderr);
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/sft`));
+  try {
+    await conn.insert("sft.judgments", [
+      { trajectory_id: "nobody", item_id: "x", label: "Maybe", _row: 5000, _task: "" },
+    ]);
+  } finally {
+    await conn.close();
+  }
+  const v = await cli(["validate", `${base}/sft`]);
+  assert.equal(v.code, 2);
+  assert.match(v.stderr, /sft\.judgments, row 5001, field "label"/);
+  assert.match(
+    v.stderr,
+    /sft\.judgments, row 5001, field "trajectory_id": trajectory_id "nobody" is not in trajectories/,
+  );
+});
+
+test("--into merges with the folder stores' key rules, and a killed copy leaves no store visible", async () => {
+  const url = `${base}/merged`;
+  assert.equal((await cli(["copy", TB, url, "--cluster", "gcpc_two_shards"])).code, 0);
+  const twice = await cli(["copy", TB, url, "--cluster", "gcpc_two_shards", "--into"]);
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.match(twice.stdout, /added: nothing \(every row was already there\)/);
+  await same(TB, url, ["leaderboard", "--format", "json"]);
+  // Only the new tables remain: the old ones and their shard tables were dropped after the swap.
+  const names = (await sql<{ name: string }>(base, "SELECT name FROM system.tables WHERE database = 'merged'")).map(
+    (r) => r.name,
+  );
+  assert.equal(names.filter((n) => n.startsWith("judgments")).length, 2, names.join(", "));
+
+  // Killed while writing the judgments: the database shows no store (only staging tables, which no reader reads).
+  const killedUrl = `${base}/killed`;
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "gcpc.js"), "copy", join(ROOT, "data", "demo"), killedUrl, "--cluster", "gcpc_two_shards"],
+    {
+      env: { ...process.env, GCPC_PROGRESS: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let err = "";
+  const ended = new Promise<void>((done) => child.on("close", () => done()));
+  child.stderr.on("data", (d) => {
+    err += d;
+    if (/writing judgments/.test(err)) child.kill("SIGKILL");
+  });
+  await ended;
+  assert.equal(child.signalCode, "SIGKILL", `the copy ended before it was killed: ${err}`);
+  const staged = (await sql<{ name: string }>(base, "SELECT name FROM system.tables WHERE database = 'killed'")).map(
+    (r) => r.name,
+  );
+  assert.ok(
+    staged.some((n) => n.startsWith("_stage_")),
+    `the copy was stopped mid-way: ${staged.join(", ")}`,
+  );
+  assert.ok(!staged.includes("gcpc_manifest") && !staged.includes("judgments"), staged.join(", "));
+  const read = await cli(["leaderboard", killedUrl]);
+  assert.equal(read.code, 2);
+  assert.match(read.stderr, /is not a gcpc store/);
+});
