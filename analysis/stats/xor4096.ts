@@ -67,6 +67,35 @@ export class Xor4096 {
     this.i = i;
     this.w = w;
   }
+
+  /**
+   * Σ ±d_k with the sign of each term drawn from the stream: +d_k where the next uniform u < 1/2, else −d_k, the
+   * terms added in order (the sign-flip test's Monte Carlo draw, analysis/stats/sign-flip-test.ts). u < 1/2 is
+   * U < 2³¹ for the 32-bit word U = u·2³², i.e. U read as an int32 is ≥ 0, so no division is made; the state sits
+   * in locals as in {@link addDraw}. The same numbers, signs and sum as the loop over `uniform()`
+   * (test/xor4096.test.ts).
+   */
+  signedSum(d: Float64Array): number {
+    const x = this.x;
+    let i = this.i;
+    let w = this.w;
+    let s = 0;
+    for (let k = 0; k < d.length; k++) {
+      w = (w + 0x61c88647) | 0;
+      let v = x[(i + 34) & 127];
+      i = (i + 1) & 127;
+      let t = x[i];
+      v ^= v << 13;
+      t ^= t << 17;
+      v ^= v >>> 15;
+      t ^= t >>> 12;
+      v = x[i] = v ^ t;
+      s += ((v + (w ^ (w >>> 16))) | 0) >= 0 ? d[k] : -d[k];
+    }
+    this.i = i;
+    this.w = w;
+    return s;
+  }
 }
 
 interface XorState {

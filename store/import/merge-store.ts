@@ -34,7 +34,8 @@ export async function storeRows(
   try {
     for (const [table, names] of files) {
       const rows: Record<string, unknown>[] = [];
-      for (const name of names) rows.push(...(await tableRows(join(dir, name), conn, table)));
+      // One by one: spreading millions of rows into push overflows the stack.
+      for (const name of names) for (const row of await tableRows(join(dir, name), conn, table)) rows.push(row);
       store[table] = rows;
     }
   } finally {
