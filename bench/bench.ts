@@ -5,6 +5,7 @@ import { benchSite } from "./site-bench.js";
 import { benchScale } from "./scale-bench.js";
 import { benchImport } from "./import-bench.js";
 import { benchManyArms } from "./many-arms-bench.js";
+import { benchArms } from "./arms-bench.js";
 
 const sections: [string, () => Promise<string[]> | string[]][] = [
   ["analysis core: clustered bootstrap AUC", () => benchBootstrap()],
@@ -16,6 +17,7 @@ const sections: [string, () => Promise<string[]> | string[]][] = [
 const only = process.argv[2];
 // Minutes per run at scale 100 and beyond: only when asked for (`npm run bench -- scale 100 --against REV`).
 if (only === "scale") sections.push(["scale", () => benchScale(process.argv.slice(3))]);
+if (only === "arms") sections.push(["arms: leaderboard and compare at scale", () => benchArms(process.argv.slice(3))]);
 for (const [name, run] of sections) {
   if (only && !name.startsWith(only)) continue;
   console.log(`# ${name}`);

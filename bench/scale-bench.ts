@@ -112,7 +112,7 @@ function jobBound(store: string, floor: number, report: number): string[] {
 const flagValue = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
 
 /** The generated store of this scale (seed 1, Parquet), made once. */
-function generatedStore(scale: number): string {
+export function generatedStore(scale: number): string {
   const dir = join(work, `store-scale-${scale}`);
   if (!existsSync(join(dir, "store.json"))) {
     rmSync(dir, { recursive: true, force: true });

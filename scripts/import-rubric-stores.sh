@@ -5,7 +5,7 @@
 # answers first (primary judge), the human's into the same store (reference judge).
 set -e
 rm -rf data/real/devai data/real/llm-rubric
-node --import tsx scripts/devai-weights.ts data/real/raw/devai/benchmark/devai/instances > data/real/raw/devai/weights.csv
+node --import tsx scripts/devai-weights.ts data/real/raw/devai > data/real/raw/devai/weights.csv
 node bin/gcpc.js import devai data/real/raw/devai --weights data/real/raw/devai/weights.csv --out data/real/devai
 R=data/real/raw/llm-rubric
 node bin/gcpc.js import table "$R/gpt-3.5-turbo-16k_real_evaluations_FIXED.tsv" --out data/real/llm-rubric \

@@ -198,6 +198,51 @@ test("LLM-Rubric: 1–4 grades with 0 not applicable; AUCs and agreement equal t
   close(j.auc.auc_b, ref.auc_llm, "LLM credit");
 });
 
+test("DevAI task 52: each verdict sits on the requirement its judgment file judged (issue 45.4), weights follow it", async () => {
+  // The raw files, read here: task 52's instance defines R0–R3, its judgment files R0–R4 ("datasets downloaded"
+  // inserted at R2). Every verdict of the committed store must sit on an item whose text is the criteria its
+  // file judged under that number, and carry that file's category and prerequisites.
+  const raw = join(repo, "data/real/raw/devai/benchmark");
+  const task = "52_Devin_AI_Trains_an_AI";
+  const judged = JSON.parse(readFileSync(join(raw, "judgment/OpenHands/human_as_a_judge", `${task}.json`), "utf8"))
+    .requirements as { requirement_id: number; criteria: string; category: string; prerequisites: number[] }[];
+  const instance = JSON.parse(readFileSync(join(raw, "devai/instances", `${task}.json`), "utf8")).requirements;
+  assert.deepEqual([instance.length, judged.length], [4, 5], "the snapshot's mismatch is still there");
+  const { store } = await storeRows(join(repo, "data/real/devai"));
+  const items = store.items.filter((it) => it.task_id === task);
+  assert.deepEqual(
+    items.map((it) => [it.item_id, it.text, it.group, it.prerequisites]),
+    judged.map((r) => [`R${r.requirement_id}`, r.criteria, r.category, r.prerequisites.map((p) => `R${p}`)]),
+  );
+  assert.match(items[2].text, /datasets required for finetuning the model are downloaded/);
+  // 1 + the requirements depending on it, transitively: a chain of five.
+  assert.deepEqual(
+    items.map((it) => it.weight),
+    [5, 4, 3, 2, 1],
+  );
+  const onTask = store.judgments.filter((j) => j.trajectory_id.endsWith(`/${task}`));
+  assert.ok(
+    onTask.some((j) => j.item_id === "R4"),
+    "the fifth requirement's verdicts are kept",
+  );
+  for (const agent of ["GPT-Pilot", "MetaGPT", "OpenHands"]) {
+    const human = JSON.parse(readFileSync(join(raw, "judgment", agent, "human_as_a_judge", `${task}.json`), "utf8"));
+    for (const r of human.requirements as { requirement_id: number; satisfied: boolean | null }[]) {
+      const j = onTask.find(
+        (x) =>
+          x.trajectory_id === `${agent}/${task}` &&
+          x.item_id === `R${r.requirement_id}` &&
+          x.judge === "human consensus",
+      );
+      assert.equal(
+        j?.label ?? null,
+        r.satisfied === null ? null : r.satisfied ? "Yes" : "No",
+        `${agent} R${r.requirement_id}`,
+      );
+    }
+  }
+});
+
 test("the committed DevAI and LLM-Rubric stores are what their import commands make, file for file", async () => {
   const dir = tempDir("gcpc-rubric-");
   const devai = join(dir, "devai");

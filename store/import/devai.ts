@@ -41,10 +41,16 @@ class DevaiRead {
   readonly items: Item[] = [];
   readonly trajectories: Trajectory[] = [];
   readonly judgments: Judgment[] = [];
-  readonly requirementsOf = new Map<string, Set<number>>();
+  /** Each task's requirements as devai/instances defines them. */
+  private readonly instance = new Map<string, Requirement[]>();
+  /** Each task's requirements as its first judgment file defines them, and that file. */
+  private readonly judged = new Map<string, { path: string; requirements: Requirement[] }>();
+  /** Every verdict's requirement as its file states it: its wording is compared with the item's. */
+  private readonly stated: { task_id: string; requirement: Requirement }[] = [];
   selfPrerequisites = 0;
   textDiffers = 0;
-  readonly added: string[] = [];
+  /** Tasks whose judgment files define other requirements than devai/instances: their checklist is the files'. */
+  readonly fromJudgments: string[] = [];
 
   instances(dir: string): void {
     for (const f of readdirSync(dir)
@@ -54,9 +60,7 @@ class DevaiRead {
       if (!task) continue;
       const task_id = basename(f, ".json");
       this.tasks.push({ task_id, benchmark: "devai", instruction: task.query ?? null });
-      this.requirementsOf.set(task_id, new Set(task.requirements.map((r) => r.requirement_id)));
-      for (const r of task.requirements) this.items.push(requirementItem(task_id, r));
-      this.selfPrerequisites += selfListed(task.requirements);
+      this.instance.set(task_id, task.requirements);
     }
   }
 
@@ -79,22 +83,26 @@ class DevaiRead {
       trial: 1,
       outcome: executed === true ? "PASS" : executed === false ? "FAIL" : null,
     });
-    this.verdicts(id, task_id, HUMAN_JUDGE, human?.requirements ?? []);
-    this.verdicts(id, task_id, AGENT_JUDGE, machine?.requirements ?? []);
+    for (const [judge, file] of [
+      [HUMAN_JUDGE, human],
+      [AGENT_JUDGE, machine],
+    ] as const)
+      if (file) this.verdicts(id, task_id, judge, file.path, file.requirements);
   }
 
-  verdicts(trajectory_id: string, task_id: string, judge: string, requirements: Requirement[]): void {
-    const known = this.requirementsOf.get(task_id)!;
+  private verdicts(trajectory_id: string, task_id: string, judge: string, path: string, requirements: Requirement[]) {
+    const first = this.judged.get(task_id);
+    if (!first) this.judged.set(task_id, { path, requirements });
+    else if (idsOf(first.requirements) !== idsOf(requirements))
+      this.problems.push({
+        file: path,
+        field: "requirements",
+        message:
+          `requirements ${idsOf(requirements)}, where ${first.path} judged ${idsOf(first.requirements)} of the ` +
+          "same task: a verdict's requirement would be ambiguous",
+      });
     for (const r of requirements) {
-      if (!known.has(r.requirement_id)) {
-        // A judged requirement the instance file lacks (task 52 of the snapshot): the judgment file's own
-        // definition makes the item, so no verdict is dropped; the summary counts them.
-        known.add(r.requirement_id);
-        this.items.push(requirementItem(task_id, r));
-        this.added.push(`${task_id} ${itemId(r.requirement_id)}`);
-      }
-      const own = this.items.find((it) => it.task_id === task_id && it.item_id === itemId(r.requirement_id))!;
-      if (own.text !== r.criteria) this.textDiffers++;
+      this.stated.push({ task_id, requirement: r });
       if (r.satisfied === true || r.satisfied === false)
         this.judgments.push({
           trajectory_id,
@@ -103,6 +111,26 @@ class DevaiRead {
           judge,
         });
     }
+  }
+
+  /**
+   * Each task's checklist: devai/instances' requirements, unless the task's judgment files judged another list
+   * (task 52 of the snapshot: a requirement inserted at R2, the later ones renumbered). Verdicts name a
+   * requirement by its number in the file that judged it, so that file's list is then the checklist (its
+   * texts, categories and prerequisites) and every verdict sits on the requirement it judged.
+   */
+  checklists(): void {
+    for (const { task_id } of this.tasks) {
+      const own = this.instance.get(task_id)!;
+      const judged = this.judged.get(task_id)?.requirements;
+      const list = judged && idsOf(judged) !== idsOf(own) ? judged : own;
+      if (list !== own) this.fromJudgments.push(`${task_id} (${idsOf(own)} → ${idsOf(judged!)})`);
+      for (const r of list) this.items.push(requirementItem(task_id, r));
+      this.selfPrerequisites += selfListed(list);
+    }
+    const text = new Map(this.items.map((it) => [`${it.task_id}\u0000${it.item_id}`, it.text]));
+    for (const { task_id, requirement: r } of this.stated)
+      if (text.get(`${task_id}\u0000${itemId(r.requirement_id)}`) !== r.criteria) this.textDiffers++;
   }
 
   notes(agents: number): string[] {
@@ -118,14 +146,21 @@ class DevaiRead {
       ...(this.selfPrerequisites
         ? [`${this.selfPrerequisites} requirement(s) listed themselves as a prerequisite: that entry is dropped`]
         : []),
-      ...(this.added.length
+      ...(this.fromJudgments.length
         ? [
-            `${this.added.length} item(s) defined only in the judgment files, taken from them: ` +
-              [...new Set(this.added)].join(", "),
+            `${this.fromJudgments.length} task(s) whose judgment files judged other requirements than devai/instances ` +
+              `defines, their checklist taken from the judgment files so that each verdict sits on the ` +
+              `requirement it judged: ${this.fromJudgments.join(", ")}`,
           ]
         : []),
     ];
   }
+}
+
+/** A requirement list's ids, as text ("R0–R4" when consecutive from 0, else the ids listed). */
+function idsOf(requirements: readonly Requirement[]): string {
+  const ids = requirements.map((r) => r.requirement_id);
+  return ids.every((id, k) => id === k) && ids.length > 0 ? `R0–R${ids.length - 1}` : ids.map(itemId).join(",");
 }
 
 export function importDevai(dir: string, weights?: UserTable): { store: Store; notes: string[] } {
@@ -140,6 +175,7 @@ export function importDevai(dir: string, weights?: UserTable): { store: Store; n
     .filter((a) => statSync(join(judgmentDir, a)).isDirectory())
     .sort(compareCodePoints);
   for (const agent of agents) for (const task of read.tasks) read.trajectory(judgmentDir, agent, task.task_id);
+  read.checklists();
   const fail = (problems: Problem[]) =>
     new StoreValidationError(dir, problems.slice(0, 50), Math.max(0, problems.length - 50));
   if (read.problems.length) throw fail(read.problems);
@@ -168,7 +204,7 @@ export function importDevai(dir: string, weights?: UserTable): { store: Store; n
   return { store, notes };
 }
 
-/** A requirement as an item. A requirement listing itself (task 52 of the snapshot) loses that vacuous entry. */
+/** A requirement as an item. A requirement listing itself loses that vacuous entry. */
 const requirementItem = (task_id: string, r: Requirement): Item => ({
   task_id,
   item_id: itemId(r.requirement_id),
