@@ -26,6 +26,7 @@ export const LONGEST_FIRST = [
   "test/site-real.test.ts",
   "test/fuzz-import.test.ts",
   "test/fuzz-store.test.ts",
+  "test/clickhouse-store.test.ts",
   "test/site-degenerate.test.ts",
   "test/cli.test.ts",
   "test/site-build-guard.test.ts",
