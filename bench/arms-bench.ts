@@ -57,14 +57,15 @@ export async function benchArms(args: string[]): Promise<string[]> {
   const floor = median(floors);
   const lines = [
     `store: ${store} (gcpc generate --seed 1 --scale ${scale}); ${runs} run(s) each, alternated`,
-    `floor (one DuckDB query: GCPC per trajectory from the Parquet files): ${floors.map((f) => f.toFixed(2)).join(", ")} s; ` +
-      `median ${floor.toFixed(2)} s`,
+    `floor (one DuckDB query: GCPC per trajectory from the Parquet files): ` +
+      `${floors.map((f) => f.toFixed(2)).join(", ")} s; median ${floor.toFixed(2)} s`,
   ];
   for (const [name, list] of times) {
     const m = median(list.map((t) => t.seconds));
     lines.push(
       `${name}: ${list.map((t) => `${t.seconds.toFixed(1)} s`).join(", ")}; median ${m.toFixed(1)} s, ` +
-        `${(m / floor).toFixed(1)}× the floor (target ≤ 3); output ${[...new Set(list.map((t) => t.hash))].join(" / ")}`,
+        `${(m / floor).toFixed(1)}× the floor (target ≤ 3); ` +
+        `output ${[...new Set(list.map((t) => t.hash))].join(" / ")}`,
     );
   }
   if (clickhouse) {

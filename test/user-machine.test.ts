@@ -237,7 +237,7 @@ test("finding 9: --version, help per command (exit 2 for an unknown one), missin
       ["site", example, "--out", join(tmpdir(), "gcpc-never"), "--benchmark", "x"],
       /unknown option --benchmark \(try gcpc help site\)/,
     ],
-    [["report", example, csvExample], /exactly one store folder/],
+    [["report", example, csvExample], /exactly one store \(a folder or clickhouse:\/\/…/],
     [["validate", example, "--seed", "3"], /unknown option --seed \(try gcpc help validate\)/],
     [["generate", join(tmpdir(), "gcpc-never")], /needs --seed/],
     [

@@ -1,6 +1,8 @@
-// One uplift row (a group's pass rates without and with skills, their difference and its task-clustered
-// bootstrap interval) as a job: its columns in, its figures out.
+// One uplift row (a group's pass rates without and with skills, their difference and its interval: a
+// task-clustered bootstrap, or score intervals for a single task's row) as a job: its columns in, its figures out.
 import { shareAbove } from "../stats/bootstrap.js";
+import { newcombeDifference } from "../stats/newcombe.js";
+import { wilsonInterval } from "../stats/wilson.js";
 import { ClusteredProportions, ratesOfSumsMany } from "../stats/clustered-proportion.js";
 import {
   bootstrapIntervals,
@@ -49,7 +51,22 @@ export interface UpliftRow {
   few_clusters: boolean;
   /** Some interval of the row is a point (every draw equals the estimate; `bootstrap.degenerate` says which). */
   degenerate?: true;
+  /** The per-task rows' intervals: score intervals, no draws ({@link SCORE_INTERVALS}); absent on bootstrapped rows. */
+  interval?: string;
 }
+
+/**
+ * How a per-task row's intervals are computed (issue 49.5: 8,700 rows at scale 100 drew bootstraps no reader
+ * looked at): each pass rate's Wilson score interval and Newcombe's hybrid score interval for the uplift
+ * (analysis/stats/newcombe.ts), from the rate times its trials. No draws. The trials are counted as independent,
+ * within a condition and between them: a configuration's trials are not resampled together (narrower where they
+ * agree with each other), nor paired across conditions (wider where a configuration does alike with and without
+ * skills; Newcombe's paired interval needs one trial per condition and configuration, which cells do not have).
+ */
+export const SCORE_INTERVALS =
+  "Wilson score interval per pass rate; Newcombe's hybrid score interval (1998, method 10) for the uplift; " +
+  "from the (standardised) rate × trials of each condition; trials counted as independent within and between the " +
+  "conditions (a configuration's trials are neither resampled together nor paired); no draws";
 
 export const UPLIFT_ESTIMATOR =
   "pass rate per condition over the matched (task, harness, model, source) cells only (cells that ran both " +
@@ -100,6 +117,7 @@ export function upliftRow(o: {
     bootstrap: null,
     few_clusters: clusters < FEW_CLUSTERS,
   };
+  if (unit === "configuration") return scoreIntervals(row);
   if (clusters < 2 || row.uplift === null) return row;
   const r = new Float64Array(2);
   const res = bootstrapIntervals({
@@ -127,5 +145,19 @@ export function upliftRow(o: {
     positive_share: shareAbove(res.draws.uplift),
     bootstrap: res.bootstrap,
     ...degenerateMark(res.bootstrap),
+  };
+}
+
+/** A per-task row's intervals without draws (see {@link SCORE_INTERVALS}). */
+function scoreIntervals(row: UpliftRow): UpliftRow {
+  if (row.rate_none === null || row.rate_curated === null) return row;
+  const none = row.rate_none * row.trials_none;
+  const curated = row.rate_curated * row.trials_curated;
+  return {
+    ...row,
+    rate_none_ci: wilsonInterval(none, row.trials_none),
+    rate_curated_ci: wilsonInterval(curated, row.trials_curated),
+    uplift_ci: newcombeDifference(none, row.trials_none, curated, row.trials_curated),
+    interval: SCORE_INTERVALS,
   };
 }

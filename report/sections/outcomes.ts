@@ -1,4 +1,5 @@
 import type { UpliftRow } from "../../analysis/rq/outcome-level.js";
+import { SCORE_INTERVALS } from "../../analysis/rq/uplift-row.js";
 import { ciPct, isDegenerate, notAvailable, pct, signedPct } from "../format.js";
 import { mcNote, type Cell, type Section, type SectionContext } from "./section.js";
 
@@ -45,7 +46,6 @@ export function outcomeSections(ctx: SectionContext): Section[] {
       },
     ];
   }
-  const s = r.settings;
   const sections: Section[] = [
     { id: "outcomes_overall", title, caption, columns: UPLIFT_COLUMNS, rows: [upliftRow(oc.overall)] },
   ];
@@ -71,11 +71,11 @@ export function outcomeSections(ctx: SectionContext): Section[] {
       id: "outcomes_task",
       title: "Outcomes: pass-rate uplift by task",
       caption:
-        "Per task, the CI resamples the task's harness/model/source configurations (one task is one cluster); " +
-        `${s.resamples} resamples, seed ${s.seed}.${synthetic}`,
-      columns: UPLIFT_COLUMNS.map((c) => (c === "tasks" ? "configurations" : c)),
+        `Per task: ${SCORE_INTERVALS}. A task's configurations are its harness/model/source cells.` +
+        synthetic,
+      columns: UPLIFT_COLUMNS.slice(0, -1).map((c) => (c === "tasks" ? "configurations" : c)),
       rows: oc.by_task.map((u) => {
-        const cells = upliftRow(u);
+        const cells = upliftRow(u).slice(0, -1);
         cells[1] = u.clusters;
         return cells;
       }),

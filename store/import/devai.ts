@@ -148,9 +148,9 @@ class DevaiRead {
         : []),
       ...(this.fromJudgments.length
         ? [
-            `${this.fromJudgments.length} task(s) whose judgment files judged other requirements than devai/instances ` +
-              `defines, their checklist taken from the judgment files so that each verdict sits on the ` +
-              `requirement it judged: ${this.fromJudgments.join(", ")}`,
+            `${this.fromJudgments.length} task(s) whose judgment files judged other requirements than ` +
+              "devai/instances defines, their checklist taken from the judgment files so that each verdict " +
+              `sits on the requirement it judged: ${this.fromJudgments.join(", ")}`,
           ]
         : []),
     ];
