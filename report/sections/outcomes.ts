@@ -70,7 +70,7 @@ export function outcomeSections(ctx: SectionContext): Section[] {
     {
       id: "outcomes_task",
       title: "Outcomes: pass-rate uplift by task",
-      caption: `Per task: ${SCORE_INTERVALS}. A task's configurations are its harness/model/source cells.` + synthetic,
+      caption: `Per task: ${SCORE_INTERVALS}. A task's configurations are its harness/model/source cells.${synthetic}`,
       columns: UPLIFT_COLUMNS.slice(0, -1).map((c) => (c === "tasks" ? "configurations" : c)),
       rows: oc.by_task.map((u) => {
         const cells = upliftRow(u).slice(0, -1);
