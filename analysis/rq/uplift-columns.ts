@@ -74,8 +74,17 @@ export function rankInto(keys: string[], out: Int32Array): void {
   for (let i = 0; i < keys.length; i++) out[i] = rank.get(keys[i])!;
 }
 
-/** The group's members (indices into the population, in population order) as an uplift job's columns. */
-export function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "configuration"): UpliftColumns {
+/**
+ * The group's members (indices into the population, in population order) as an uplift job's columns. With
+ * `populationTasks`, the clusters are the population's tasks (`taskRank`) rather than the group's own, so that
+ * several groups can share one draw of the tasks (analysis/rq/uplift-groups.ts).
+ */
+export function upliftColumns(
+  codes: UpliftCodes,
+  members: Int32Array,
+  unit: "task" | "configuration",
+  populationTasks?: number,
+): UpliftColumns {
   const n = members.length;
   const arm = keptColumn(Uint8Array, n);
   const pass = keptColumn(Uint8Array, n);
@@ -89,13 +98,14 @@ export function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "ta
   }
   const { dense, distinct } = denseRanks(rank, members);
   const weight = codes.weight ? Float64Array.from(members, (i) => codes.weight![i]) : undefined;
+  const shared = populationTasks !== undefined && unit === "task";
   return {
     arm,
     pass,
     ...(weight ? { weight } : {}),
     cells: cells.size,
-    clusterOf: dense,
-    clusters: distinct,
+    clusterOf: shared ? Int32Array.from(members, (i) => codes.taskRank[i]) : dense,
+    clusters: shared ? populationTasks : distinct,
     tasks: unit === "task" ? distinct : denseRanks(codes.taskRank, members).distinct,
   };
 }

@@ -31,9 +31,10 @@ function upliftRow(u: UpliftRow): Cell[] {
 export function outcomeSections(ctx: SectionContext): Section[] {
   const { report: r, boot, synthetic } = ctx;
   const oc = r.outcomes;
-  const caption =
+  const base =
     "Binary view (the one GCPC refines): pooled pass rate = passes / trials; " +
-    `CIs resample tasks (${boot}).${upliftMc(oc)}${synthetic}`;
+    `CIs resample tasks (${boot}).${upliftMc(oc)}`;
+  const caption = base + synthetic;
   const title = "Outcomes: pass rate without and with curated skills";
   if (!("overall" in oc)) {
     return [
@@ -63,7 +64,7 @@ export function outcomeSections(ctx: SectionContext): Section[] {
     {
       id: "outcomes_model",
       title: "Outcomes: pass-rate uplift by harness / model",
-      caption,
+      caption: `${base} The harness/model rows share their draws: one resample of the tasks serves all.${synthetic}`,
       columns: UPLIFT_COLUMNS,
       rows: oc.by_model.map(upliftRow),
     },
