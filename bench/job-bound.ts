@@ -50,8 +50,6 @@ function indicesDrawn(job: AnalysisJob): number {
       return r * job.columns.clusters;
     case "separation":
       return r * job.sums.nPass.length;
-    case "uplift-groups":
-      return r * job.clusters;
   }
 }
 function drawnResamples(job: AnalysisJob): number {

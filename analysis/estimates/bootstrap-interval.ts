@@ -313,7 +313,7 @@ function expandedNote(nominal: number, level: number, clusters: number): string 
   );
 }
 
-export function largestMcSe(all: ([number, number] | null)[]): [number, number] | null {
+function largestMcSe(all: ([number, number] | null)[]): [number, number] | null {
   const known = all.filter((x): x is [number, number] => x !== null);
   if (known.length === 0) return null;
   return [max(known, (x) => x[0])!, max(known, (x) => x[1])!];

@@ -1,6 +1,5 @@
 import { aucWithCIColumns, type AucEstimate, type AucJob } from "./common.js";
 import { upliftRow, type UpliftJob, type UpliftRow } from "./outcome-level.js";
-import { upliftGroupRows, type UpliftGroupsJob } from "./uplift-groups.js";
 import { pairedAucColumns, type PairedDelta, type PairedJob } from "./rq1-discrimination.js";
 import { transitionTests, type TransitionJob, type TransitionTests } from "./rq3-skill-effects.js";
 import { separationInterval, type SeparationInterval, type SeparationJob } from "./rq4-ablations.js";
@@ -12,16 +11,9 @@ import type { NotAvailable } from "../estimates/not-defined.js";
  * statistics on both cores). Each carries its rows as typed columns, which a structured clone copies to
  * a worker thread unchanged.
  */
-export type AnalysisJob = AucJob | PairedJob | UpliftJob | UpliftGroupsJob | TransitionJob | SeparationJob;
+export type AnalysisJob = AucJob | PairedJob | UpliftJob | TransitionJob | SeparationJob;
 
-export type JobResult =
-  | AucEstimate
-  | PairedDelta
-  | NotAvailable
-  | UpliftRow
-  | UpliftRow[]
-  | TransitionTests
-  | SeparationInterval;
+export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests | SeparationInterval;
 
 export type { AucJob };
 
@@ -34,8 +26,6 @@ export function runJob(job: AnalysisJob): JobResult {
       return pairedAucColumns(job.columns, job.methods, job.settings);
     case "uplift":
       return upliftRow(job);
-    case "uplift-groups":
-      return upliftGroupRows(job);
     case "transition":
       return transitionTests(job);
     case "separation":
@@ -69,9 +59,6 @@ function rowsOf(job: AnalysisJob): number {
       return job.columns.a.length;
     case "uplift":
       return job.columns.arm.length;
-    case "uplift-groups":
-      // Each draw reads every group's sums over the population's tasks.
-      return job.groups.length * job.clusters;
     case "transition":
       return job.columns.deltas.length;
     case "separation":

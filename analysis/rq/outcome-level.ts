@@ -6,7 +6,6 @@ import { keptColumn } from "../kept-columns.js";
 import { matchedCells, groupsWithBothArms, cellTransitions, type CellState } from "./outcome-cells.js";
 import { upliftCodes, upliftColumns } from "./uplift-columns.js";
 import { UPLIFT_ESTIMATOR, upliftRow, type UpliftJob, type UpliftRow } from "./uplift-row.js";
-import { upliftGroupRows, type UpliftGroupsJob } from "./uplift-groups.js";
 
 export type { CellState } from "./outcome-cells.js";
 export type { UpliftColumns } from "./uplift-columns.js";
@@ -53,7 +52,7 @@ export function outcomeLevel(
   settings: BootstrapSettings,
 ): OutcomeLevelResult | NotAvailable {
   const plan = outcomePlan(p, settings);
-  return "available" in plan ? plan : plan.assemble(plan.jobs.map(runUpliftJob));
+  return "available" in plan ? plan : plan.assemble(plan.jobs.map(upliftRow));
 }
 
 /**
@@ -64,9 +63,7 @@ export function outcomeLevel(
 export function outcomePlan(
   p: Pick<TrajectoryFrame, "trajectories" | "tasks">,
   settings: BootstrapSettings,
-):
-  | NotAvailable
-  | { jobs: (UpliftJob | UpliftGroupsJob)[]; assemble: (results: readonly unknown[]) => OutcomeLevelResult } {
+): NotAvailable | { jobs: UpliftJob[]; assemble: (results: readonly unknown[]) => OutcomeLevelResult } {
   const candidates = p.trajectories.filter((t) => isBinary(t) && (t.condition === "none" || t.condition === "curated"));
   if (!candidates.some((t) => t.condition === "none") || !candidates.some((t) => t.condition === "curated")) {
     return notAvailable("needs binary-outcome trajectories in both conditions (none and curated)");
@@ -89,22 +86,10 @@ export function outcomePlan(
   const domains = groupsWithBothArms(pop, codes, codes.taskRank, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
   const models = groupsWithBothArms(pop, codes, codes.configurationRank, (t) => `${t.harness} / ${t.model}`);
   const tasks = groupsWithBothArms(pop, codes, codes.taskRank, (t) => t.task_id);
-  // The harness/model rows share one draw of the population's tasks (analysis/rq/uplift-groups.ts).
-  const populationTasks = new Set(codes.taskRank).size;
-  const modelsJob: UpliftGroupsJob = {
-    kind: "uplift-groups",
-    groups: models.map(([group, members]) => ({
-      group,
-      columns: upliftColumns(codes, members, "task", populationTasks),
-    })),
-    clusters: populationTasks,
-    figure: "outcomes:models",
-    settings,
-  };
   const jobs = [
     job("all", all, "outcomes:overall"),
     ...domains.map(([k, members]) => job(k, members, `outcomes:domain:${k}`)),
-    modelsJob,
+    ...models.map(([k, members]) => job(k, members, `outcomes:model:${k}`)),
     ...tasks.map(([k, members]) => job(k, members, `outcomes:task:${k}`, "configuration")),
   ];
   // The cell transitions are counted when the result is assembled: the jobs start without waiting for them.
@@ -116,14 +101,10 @@ export function outcomePlan(
       matched: m.summary,
       overall: rows[0],
       by_domain: rows.slice(1, 1 + domains.length),
-      by_model: results[1 + domains.length] as UpliftRow[],
-      by_task: rows.slice(2 + domains.length),
+      by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
+      by_task: rows.slice(1 + domains.length + models.length),
       ...transitions,
     };
   };
   return { jobs, assemble };
 }
-
-/** One job of the plan, here (analysis/rq/jobs.ts runs the same on either thread). */
-const runUpliftJob = (job: UpliftJob | UpliftGroupsJob) =>
-  job.kind === "uplift" ? upliftRow(job) : upliftGroupRows(job);

@@ -74,17 +74,8 @@ export function rankInto(keys: string[], out: Int32Array): void {
   for (let i = 0; i < keys.length; i++) out[i] = rank.get(keys[i])!;
 }
 
-/**
- * The group's members (indices into the population, in population order) as an uplift job's columns. With
- * `populationTasks`, the clusters are the population's tasks (`taskRank`) rather than the group's own, so that
- * several groups can share one draw of the tasks (analysis/rq/uplift-groups.ts).
- */
-export function upliftColumns(
-  codes: UpliftCodes,
-  members: Int32Array,
-  unit: "task" | "configuration",
-  populationTasks?: number,
-): UpliftColumns {
+/** The group's members (indices into the population, in population order) as an uplift job's columns. */
+export function upliftColumns(codes: UpliftCodes, members: Int32Array, unit: "task" | "configuration"): UpliftColumns {
   const n = members.length;
   const arm = keptColumn(Uint8Array, n);
   const pass = keptColumn(Uint8Array, n);
@@ -98,14 +89,13 @@ export function upliftColumns(
   }
   const { dense, distinct } = denseRanks(rank, members);
   const weight = codes.weight ? Float64Array.from(members, (i) => codes.weight![i]) : undefined;
-  const shared = populationTasks !== undefined && unit === "task";
   return {
     arm,
     pass,
     ...(weight ? { weight } : {}),
     cells: cells.size,
-    clusterOf: shared ? Int32Array.from(members, (i) => codes.taskRank[i]) : dense,
-    clusters: shared ? populationTasks : distinct,
+    clusterOf: dense,
+    clusters: distinct,
     tasks: unit === "task" ? distinct : denseRanks(codes.taskRank, members).distinct,
   };
 }

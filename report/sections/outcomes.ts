@@ -31,10 +31,9 @@ function upliftRow(u: UpliftRow): Cell[] {
 export function outcomeSections(ctx: SectionContext): Section[] {
   const { report: r, boot, synthetic } = ctx;
   const oc = r.outcomes;
-  const base =
+  const caption =
     "Binary view (the one GCPC refines): pooled pass rate = passes / trials; " +
-    `CIs resample tasks (${boot}).${upliftMc(oc)}`;
-  const caption = base + synthetic;
+    `CIs resample tasks (${boot}).${upliftMc(oc)}${synthetic}`;
   const title = "Outcomes: pass rate without and with curated skills";
   if (!("overall" in oc)) {
     return [
@@ -64,7 +63,7 @@ export function outcomeSections(ctx: SectionContext): Section[] {
     {
       id: "outcomes_model",
       title: "Outcomes: pass-rate uplift by harness / model",
-      caption: `${base} The harness/model rows share their draws: one resample of the tasks serves all.${synthetic}`,
+      caption,
       columns: UPLIFT_COLUMNS,
       rows: oc.by_model.map(upliftRow),
     },
