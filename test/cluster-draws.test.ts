@@ -135,3 +135,35 @@ test("a table of sums is exact only for half-integer values whose sums stay belo
   assert.throws(() => clusterDraws("s", 2).sums(inexact, new Float64Array(4)), /exact/);
   assert.throws(() => new ClusterSums([Float64Array.of(1), Float64Array.of(1, 2)]), /columns\[1\]/);
 });
+
+test("signedSums: both engines give seedrandom's signs summed in order, across lengths, batches and interleaved streams", () => {
+  for (const seed of ["20260101:compare:x:sign-flip", "7", ""]) {
+    for (const t of [1, 3, 127, 128, 129, 1000]) {
+      // Terms whose sum depends on the order of addition, so the order is checked too.
+      const d = Float64Array.from({ length: t }, (_, k) => ((k % 5) - 2) * 0.3 + (k % 3 ? 1e15 : 1e-3) * (k + 1));
+      const ref = seedrandom.xor4096(seed);
+      const want = Float64Array.from({ length: 37 }, () => {
+        let s = 0;
+        for (const x of d) s += ref() < 0.5 ? x : -x;
+        return s;
+      });
+      for (const engine of ["wasm", "js"] as const) {
+        const signs = clusterDraws(seed, 2, engine);
+        // Another stream drawing in between: the kernel swaps the states.
+        const other = clusterDraws(`${seed}:other`, 2, engine);
+        const got = new Float64Array(37);
+        const scratch = new Float64Array(5);
+        let at = 0;
+        for (const batch of [1, 10, 26]) {
+          const out = new Float64Array(batch);
+          signs.signedSums(d, out, batch);
+          got.set(out, at);
+          at += batch;
+          other.signedSums(d, scratch, 5);
+        }
+        assert.deepEqual([...got], [...want], `${engine}, seed ${JSON.stringify(seed)}, t = ${t}`);
+      }
+    }
+  }
+  assert.throws(() => clusterDraws("s", 3, "js").signedSums(new Float64Array(2), new Float64Array(1), 1), /must be 2/);
+});

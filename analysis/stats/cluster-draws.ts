@@ -18,6 +18,11 @@ export interface ClusterDraws {
   sums(table: ClusterSums, out: Float64Array): void;
   /** The next `count` draws as sums, draw d's four at out[4d, 4d + 4): `sums` called `count` times. */
   sumsMany(table: ClusterSums, out: Float64Array, count: number): void;
+  /**
+   * A stream of two clusters only (n = 2), read as signs: the next `count` draws' Σ ±d[k], out[j] draw j's, each
+   * term + where its number picks cluster 0 (u < 1/2): {@link Xor4096.signedSum} called `count` times.
+   */
+  signedSums(d: Float64Array, out: Float64Array, count: number): void;
 }
 
 export type DrawEngine = "wasm" | "js";
@@ -42,12 +47,17 @@ export function clusterDraws(seed: string, n: number, engine: DrawEngine | "auto
   }
   const rng = new Xor4096(seed);
   const scratch = new Float64Array(n);
+  const signedSums = (d: Float64Array, out: Float64Array, count: number) => {
+    checkSigns(n);
+    for (let j = 0; j < count; j++) out[j] = rng.signedSum(d);
+  };
   const draw = (weights: Float64Array) => {
     weights.fill(0, 0, n);
     rng.addDraw(weights, n);
   };
   return {
     draw,
+    signedSums,
     sums(table, out) {
       checkTable(table, n);
       draw(scratch);
@@ -61,6 +71,10 @@ export function clusterDraws(seed: string, n: number, engine: DrawEngine | "auto
       }
     },
   };
+}
+
+function checkSigns(n: number): void {
+  if (n !== 2) throw argError("ClusterDraws.signedSums", "clusters", n, "must be 2 (a stream of signs)");
 }
 
 function checkTable(table: ClusterSums, n: number): void {
@@ -84,6 +98,7 @@ const afterPicked = (n: number) => align8(PICKED_BYTE + 4 * n);
 type DrawExport = (n: number, picked: number, counts: number) => void;
 type SumsExport = (n: number, picked: number, table: number, out: number) => void;
 type SumsManyExport = (n: number, picked: number, table: number, out: number, count: number) => void;
+type SignedSumsExport = (t: number, picked: number, d: number, out: number, count: number) => void;
 
 /**
  * One instance of the kernel per thread. It holds one stream's state at a time (the `owner`); a stream
@@ -96,6 +111,7 @@ class DrawKernel {
   private readonly drawExport: DrawExport;
   private readonly sumsExport: SumsExport;
   private readonly sumsManyExport: SumsManyExport;
+  private readonly signedSumsExport: SignedSumsExport;
   words!: Int32Array;
   /** The table whose rows are in memory (a counted draw writes over them). */
   private loaded: ClusterSums | undefined;
@@ -107,6 +123,7 @@ class DrawKernel {
     this.drawExport = instance.exports.draw as DrawExport;
     this.sumsExport = instance.exports.sums as SumsExport;
     this.sumsManyExport = instance.exports.sumsMany as SumsManyExport;
+    this.signedSumsExport = instance.exports.signedSums as SignedSumsExport;
     this.words = new Int32Array(this.memory.buffer);
   }
 
@@ -142,6 +159,18 @@ class DrawKernel {
     const sums = this.load(table, count);
     this.sumsManyExport(table.clusters, PICKED_BYTE, afterPicked(table.clusters), sums, count);
     out.set(new Float64Array(this.memory.buffer, sums, 4 * count));
+  }
+
+  /** `count` draws of signed sums of `d` (the picked signs, then d, then the sums, in memory). */
+  signedSums(d: Float64Array, out: Float64Array, count: number): void {
+    const t = d.length;
+    const at = afterPicked(t);
+    const sums = at + 8 * t;
+    this.reserve(sums + 8 * count);
+    this.loaded = undefined;
+    new Float64Array(this.memory.buffer, at, t).set(d);
+    this.signedSumsExport(t, PICKED_BYTE, at, sums, count);
+    out.set(new Float64Array(this.memory.buffer, sums, count));
   }
 
   /** The table's rows in memory after the picked clusters, and room for `draws` draws' sums after them. */
@@ -186,6 +215,12 @@ class WasmClusterDraws implements ClusterDraws {
     checkTable(table, this.n);
     this.hold();
     this.kernel.sumsMany(table, out, count);
+  }
+
+  signedSums(d: Float64Array, out: Float64Array, count: number): void {
+    checkSigns(this.n);
+    this.hold();
+    this.kernel.signedSums(d, out, count);
   }
 
   /** Puts this stream's state in the kernel, saving the state of the stream that held it. */

@@ -1,6 +1,7 @@
 ;; Cluster-bootstrap draws from seedrandom's xor4096 stream (Brent's xorgens, analysis/stats/xor4096.ts),
 ;; in WebAssembly: the generator four numbers at a time in SIMD lanes, each number mapped to the cluster
-;; it picks, then the draw counted (`draw`) or four sums of a linear statistic taken (`sums`).
+;; it picks, then the draw counted (`draw`) or four sums of a linear statistic taken (`sums`), or, with two
+;; clusters, each number read as a sign (`signedSums`: the sign-flip test's Monte Carlo draws).
 ;; Assembled by scripts/build-wasm.ts into cluster-draws-bytes.ts; test/cluster-draws.test.ts checks the
 ;; bytes against this file and every count against the JavaScript generator.
 ;;
@@ -54,10 +55,15 @@
     ;; Lane 0 now holds the last value + c: store the last value.
     (i32.store (i32.const 1024) (i32.sub (i32x4.extract_lane 0 (local.get $w)) (i32.const 0x61c88647))))
 
-  ;; The clusters the next n numbers pick, as i32 at byte `to`: the cycle buffer's rest, then new cycles.
+  ;; The clusters the next n numbers pick, as i32 at byte `to`.
   (func $clusters (param $n i32) (param $to i32)
+    (call $clustersOf (local.get $n) (local.get $n) (local.get $to)))
+
+  ;; The clusters (of n) the next `count` numbers pick, as i32 at byte `to`: the cycle buffer's rest, then new
+  ;; cycles. A stream keeps one n: the buffer holds clusters of the n it was filled for.
+  (func $clustersOf (param $count i32) (param $n i32) (param $to i32)
     (local $left i32) (local $pos i32) (local $run i32)
-    (local.set $left (local.get $n))
+    (local.set $left (local.get $count))
     (local.set $pos (i32.load (i32.const 1028)))
     (block $done
       (loop $runs
@@ -120,6 +126,32 @@
         (local.set $a23 (f64x2.add (local.get $a23) (v128.load offset=16 (local.get $row))))))
     (v128.store (local.get $out) (f64x2.add (local.get $a01) (local.get $b01)))
     (v128.store offset=16 (local.get $out) (f64x2.add (local.get $a23) (local.get $b23))))
+
+  ;; `count` draws of signed sums, draw j's at byte `out` + 8j: each takes the next t numbers as the clusters they
+  ;; pick among 2 (0 is u < 1/2) and adds +d[k] for cluster 0, −d[k] for cluster 1 (f64 at byte `d` + 8k), in
+  ;; order from +0: the same additions, so the same bits, as Xor4096.signedSum. `picked` is room for t i32.
+  (func (export "signedSums") (param $t i32) (param $picked i32) (param $d i32) (param $out i32) (param $count i32)
+    (local $k i32) (local $s f64) (local $x f64)
+    (block $done
+      (loop $draw
+        (br_if $done (i32.eqz (local.get $count)))
+        (call $clustersOf (local.get $t) (i32.const 2) (local.get $picked))
+        (local.set $s (f64.const 0))
+        (local.set $k (i32.const 0))
+        (block $summed
+          (loop $term
+            (br_if $summed (i32.ge_u (local.get $k) (local.get $t)))
+            (local.set $x (f64.load (i32.add (local.get $d) (i32.shl (local.get $k) (i32.const 3)))))
+            (local.set $s
+              (f64.add (local.get $s)
+                (select (local.get $x) (f64.neg (local.get $x))
+                  (i32.eqz (i32.load (i32.add (local.get $picked) (i32.shl (local.get $k) (i32.const 2))))))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $term)))
+        (f64.store (local.get $out) (local.get $s))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $count (i32.sub (local.get $count) (i32.const 1)))
+        (br $draw))))
 
   ;; `count` draws in a row as sums, draw d's four at byte `out` + 32d: one call for a bootstrap's draws
   ;; instead of one per draw (the call and the JavaScript around it cost as much as a draw of 25 clusters).
