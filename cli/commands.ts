@@ -1,8 +1,7 @@
 import { runnerAhead, settleRunner, type WorkerJobRunner } from "./job-worker.js";
 import { prettyJsonBytes, prettyJsonChunks } from "../report/json-chunks.js";
 import { existsSync, renameSync, rmSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
-import { analyzePrepared, analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
+import { analyzeStore, type AnalysisReport } from "../analysis/rq/report.js";
 import {
   DEFAULT_SETTINGS,
   headlineRule,
@@ -26,17 +25,11 @@ import { checkWriteTarget } from "./write-guard.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import { stripControl } from "../report/strip-control.js";
 import type { Io } from "./terminal.js";
-import { buildSite, frameContentHash, previewSite, REPO, SITE_MARKER, vendorModules } from "./site.js";
-import { lockOut, removeLeftovers } from "./site-guard.js";
-import { siteArchive } from "../report/site/archive.js";
-import { siteCapabilities } from "../report/site/capabilities.js";
 import { writeShardedStore } from "../store/generate/sharded-store.js";
 import { IMPORTERS, importerOf } from "../store/import/importers.js";
 import { mergeStores, storeRows } from "../store/import/merge-store.js";
 import { importSummary } from "../store/import/summary.js";
 import { watchReads } from "../store/import/walk.js";
-import { readRealStores } from "../store/real-stores.js";
-import { prepareStore } from "../analysis/rq/prepared.js";
 import { trajectoryFrame, type FrameTables } from "../analysis/rq/trajectory-frame.js";
 import { frameWatch } from "./early-frame.js";
 import { startEarlyOutcomes, startEarlyStored, type EarlyJobs } from "../analysis/rq/early-jobs.js";
@@ -48,7 +41,7 @@ function requireExisting(paths: string[]): void {
   for (const p of paths) if (!existsSync(p)) throw new UsageError(`${p}: no such file or directory`);
 }
 
-function oneStore(cmd: string, positionals: string[]): string {
+export function oneStore(cmd: string, positionals: string[]): string {
   if (positionals.length !== 1)
     throw new UsageError(`${cmd} takes exactly one store (a folder or clickhouse://…; try gcpc help ${cmd})`);
   if (!isClickhouseLocation(positionals[0])) requireExisting(positionals);
@@ -362,60 +355,6 @@ async function writeValidated(dir: string, store: Store, format: "parquet" | "js
   renameSync(replace, aside);
   renameSync(dir, replace);
   rmSync(aside, { recursive: true, force: true });
-}
-
-export async function siteCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
-  const dir = oneStore("site", positionals);
-  const out = values.out as string | undefined;
-  const preview = values.preview === true;
-  if (!out && !preview) throw new UsageError("site needs --out DIR (or --preview)");
-  if (out && preview) throw new UsageError("--preview serves the pages live and writes no --out");
-  if (values.port !== undefined && !preview) throw new UsageError("--port applies to --preview");
-  const port = values.port === undefined ? undefined : intOption("port", values.port, 3000, 1);
-  const seed = intOption("seed", values.seed, DEFAULT_SETTINGS.seed);
-  if (out) checkWriteTarget(out, { kind: "site", inputs: [dir], siteMarker: SITE_MARKER });
-  const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
-  checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
-  const interval = choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile");
-  const vendor = vendorModules(cacheBase);
-  // The explorer shows the judge's evidence beside each label: the site reads it too.
-  const { store } = await loadValidStore(dir, values, io, progress, { evidence: true }).catch(async (e) => {
-    await vendor.catch(() => {}); // no bundle left half-written in the cache
-    throw e;
-  });
-  const settings = { ...DEFAULT_SETTINGS, seed, interval };
-  const capabilities = siteCapabilities(store, { ownData: resolve(dir).startsWith(join(REPO, "data") + sep) });
-  const build = {
-    store: dir,
-    ...(isClickhouseLocation(dir) ? { storeHash: frameContentHash(store) } : {}),
-    cacheBase,
-    seed,
-    interval,
-    storeName: store.manifest.name,
-    pages: capabilities.filter((c) => c.shown).map((c) => ({ name: c.name, path: c.path })),
-    vendor,
-    onProgress: progress,
-    archive: async () => {
-      progress("preparing store");
-      const prepared = prepareStore(store);
-      const analysis = analyzePrepared(prepared, settings, { perTrajectory: true, onProgress: progress });
-      // Through JSON, as the pages read it from the archive.
-      const report = JSON.parse(JSON.stringify(analysis));
-      progress("writing the site's data files");
-      return siteArchive(report, prepared, await readRealStores(REPO), capabilities);
-    },
-  };
-  if (!out) return previewSite({ ...build, port });
-  // One build at a time into one --out (a live owner's lock is refused, a dead one's taken over), and what
-  // an interrupted build left beside it is removed first.
-  const release = lockOut(out);
-  for (const dir of removeLeftovers(out)) progress(`removed ${dir}, left by an interrupted build`);
-  const { workspace, cached } = await buildSite({ ...build, out }).finally(release);
-  io.out(
-    `built the site for "${store.manifest.name}"${store.manifest.synthetic ? " (SYNTHETIC)" : ""} in ${out} ` +
-      `(cache ${workspace}${cached ? ", analysis reused" : ""})\n`,
-  );
-  return 0;
 }
 
 /** `--benchmark NAME`: the analysis on that benchmark's tasks alone (a name the store does not hold is an error). */
