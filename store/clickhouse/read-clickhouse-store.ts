@@ -37,6 +37,17 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const manifest = await readManifestRow(conn, text, db);
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
     const problems = new ProblemList(options.maxProblems ?? 50);
+    // The server checks and groups the judgments while this process reads and validates the small tables: both
+    // are started now and awaited after (their results are dropped if the store turns out invalid).
+    const judged = tables.has("judgments") && tables.has("trajectories") && tables.has("items");
+    const server = judged
+      ? {
+          checks: checkJudgments(conn, db, `${db}.judgments`, primaryJudge, problems.cap),
+          runs: conn.rows<LabelRunRow>(labelRunsSql(db, primaryJudge, options.evidence === true)),
+        }
+      : undefined;
+    server?.checks.catch(() => {});
+    server?.runs.catch(() => {});
     const files: Record<string, string> = {};
     const rows: Record<string, number> = {};
     const read: Partial<Record<TableName, unknown[]>> = {};
@@ -61,9 +72,9 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
         problems.add({ file: `${db}.${required}`, message: `required table "${required}" is missing` });
     }
     let checks: Awaited<ReturnType<typeof checkJudgments>> | undefined;
-    if (tables.has("judgments") && tables.has("trajectories") && tables.has("items")) {
+    if (server) {
       options.onProgress?.(`checking ${db}.judgments on the server`);
-      checks = await checkJudgments(conn, db, files.judgments, primaryJudge, problems.cap);
+      checks = await server.checks;
       rows.judgments = checks.rows;
       for (const p of checks.rowProblems) problems.add(p);
       if (checks.graded && (manifest.schema_version ?? 1) < 2)
@@ -80,9 +91,10 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     });
     if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
     options.onProgress?.("reading label vectors from the server");
-    const labels = checks
-      ? await labelVectors(conn, db, primaryJudge, read as StoreFrame, options.evidence === true, checks.rows)
-      : { judgments: 0, runs: new Map() };
+    const labels =
+      server && checks
+        ? labelVectors(await server.runs, read as StoreFrame, options.evidence === true, checks.rows)
+        : { judgments: 0, runs: new Map() };
     const store = { manifest, ...read, items: read.items ?? [], labels } as StoreFrame;
     return { store, files, warnings: [], rows };
   } finally {
@@ -156,19 +168,11 @@ async function validRows(
   return { rows, locations, count: raw.length };
 }
 
-/** The label vectors, one row per (trajectory, judge, run) from the server, in the order of each run's first row. */
-async function labelVectors(
-  conn: ClickhouseConnection,
-  db: string,
-  primaryJudge: string,
-  store: StoreFrame,
-  evidence: boolean,
-  judgments: number,
-): Promise<LabelVectors> {
+/** The label vectors from the server's rows, one per (trajectory, judge, run), in the order of each run's first row. */
+function labelVectors(got: LabelRunRow[], store: StoreFrame, evidence: boolean, judgments: number): LabelVectors {
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
-  const got = await conn.rows<LabelRunRow>(labelRunsSql(db, primaryJudge, evidence));
   got.sort((a, b) => Number(a.first) - Number(b.first));
   const runs = new Map<string, LabelRun[]>();
   for (const r of got) {
