@@ -48,20 +48,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
       : undefined;
     server?.checks.catch(() => {});
     server?.runs.catch(() => {});
-    const files: Record<string, string> = {};
-    const rows: Record<string, number> = {};
-    const read: Partial<Record<TableName, unknown[]>> = {};
-    const locations: Partial<Record<TableName, RowLocations>> = {};
-    for (const table of STORE_TABLES) {
-      if (!tables.has(table)) continue;
-      files[table] = `${db}.${table}`;
-      if (table === "judgments") continue;
-      options.onProgress?.(`reading ${db}.${table}`);
-      const got = await validRows(conn, db, table, files[table], problems);
-      read[table] = got.rows;
-      locations[table] = got.locations;
-      rows[table] = got.count;
-    }
+    const { files, rows, read, locations } = await smallTables(conn, db, tables, problems, options);
     // As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together
     // when the store says judgments are optional.
     const judgmentsOptional = options.allowMissingJudgments || manifest.judgments_optional === true;
@@ -100,6 +87,31 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
   } finally {
     await conn.close();
   }
+}
+
+/** Every table but the judgments, as validated rows with their row numbers (the judgments' file name too). */
+async function smallTables(
+  conn: ClickhouseConnection,
+  db: string,
+  tables: Set<string>,
+  problems: { add(p: Problem): void },
+  options: ReadStoreOptions,
+) {
+  const files: Record<string, string> = {};
+  const rows: Record<string, number> = {};
+  const read: Partial<Record<TableName, unknown[]>> = {};
+  const locations: Partial<Record<TableName, RowLocations>> = {};
+  for (const table of STORE_TABLES) {
+    if (!tables.has(table)) continue;
+    files[table] = `${db}.${table}`;
+    if (table === "judgments") continue;
+    options.onProgress?.(`reading ${db}.${table}`);
+    const got = await validRows(conn, db, table, files[table], problems);
+    read[table] = got.rows;
+    locations[table] = got.locations;
+    rows[table] = got.count;
+  }
+  return { files, rows, read, locations };
 }
 
 /** The store tables the database holds; an InputError when there is no such database or it holds no store. */
