@@ -7,6 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { median } from "../analysis/stats/quantile.js";
 import { timeFloor } from "./duckdb-floor.js";
 import { generatedStore } from "./scale-bench.js";
 
@@ -34,11 +35,6 @@ function timeCli(args: string[], store: string): { seconds: number; hash: string
   rmSync(out, { force: true });
   return { seconds, hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 export async function benchArms(args: string[]): Promise<string[]> {
   const scale = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);

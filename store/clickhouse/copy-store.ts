@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Store } from "../../analysis/schema/store.js";
+import { TABLE_NAMES } from "../../analysis/schema/tables.js";
 import { InputError } from "../problems.js";
 import { mergeStores, type MergeCounts } from "../import/merge-store.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
 import type { ClickhouseLocation } from "./location.js";
+import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
 import {
   columnDefinitions,
   fromClickhouseRow,
   MANIFEST_TABLE,
   ROW_COLUMN,
-  selectColumns,
-  STORE_TABLES,
   TASK_COLUMN,
   toClickhouseRow,
 } from "./table-layout.js";
@@ -53,11 +53,11 @@ export async function copyToClickhouse(
     await conn.reach();
     if (options.cluster) await checkCluster(conn, location.text, options.cluster);
     await conn.command(`CREATE DATABASE IF NOT EXISTS ${db}${staging.onCluster}`);
-    const existing = await existingTables(conn, db);
+    const existing = await tablesIn(conn, db);
     const { store, merged } = await storeToWrite(conn, location, existing, source, options);
     const rows: Record<string, number> = {};
     const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
-    for (const table of STORE_TABLES) {
+    for (const table of TABLE_NAMES) {
       const list = store[table] as Record<string, unknown>[] | undefined;
       if (!list || list.length === 0) continue;
       rows[table] = list.length;
@@ -103,7 +103,7 @@ async function storeToWrite(
     const { store, counts } = mergeStores(await clickhouseStoreRows(conn, location.database, existing), source);
     return { store, merged: counts };
   }
-  const clash = STORE_TABLES.filter((t) => existing.has(t));
+  const clash = TABLE_NAMES.filter((t) => existing.has(t));
   if (clash.length > 0)
     throw new InputError(
       `${location.text}: database "${location.database}" holds tables named like a store's (${clash.join(", ")}) ` +
@@ -167,7 +167,7 @@ class Staging {
     await this.conn.command(`RENAME TABLE ${moves.join(", ")}${this.onCluster}`);
     this.staged.length = 0;
     // The tables moved aside and the shard tables under them (named by an earlier copy's token).
-    for (const name of await existingTables(this.conn, db)) {
+    for (const name of await tablesIn(this.conn, db)) {
       const oldLocal = /_local_([0-9a-f]{8})$/.exec(name);
       if (name.startsWith(`_old_${token}_`) || (oldLocal && oldLocal[1] !== token && !name.startsWith("_stage_")))
         await this.conn.command(`DROP TABLE IF EXISTS ${db}.${name}${this.onCluster}`);
@@ -196,19 +196,13 @@ async function checkCluster(conn: ClickhouseConnection, text: string, cluster: s
     throw new InputError(`${text}: the server has no cluster "${cluster}" (its remote_servers configuration)`);
 }
 
-async function existingTables(conn: ClickhouseConnection, db: string): Promise<Set<string>> {
-  const rows = await conn.rows<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${sqlString(db)}`);
-  return new Set(rows.map((r) => r.name));
-}
-
 /** Every table of a ClickHouse store as rows (a merge reads them: --into). */
 async function clickhouseStoreRows(conn: ClickhouseConnection, db: string, tables: Set<string>): Promise<Store> {
-  const [{ manifest }] = await conn.rows<{ manifest: string }>(`SELECT manifest FROM ${db}.${MANIFEST_TABLE}`);
+  const [manifest] = await manifestTexts(conn, db);
   const out: Record<string, unknown> = { manifest: JSON.parse(manifest) };
-  for (const table of STORE_TABLES) {
+  for (const table of TABLE_NAMES) {
     if (!tables.has(table)) continue;
-    const rows = await conn.rows(`SELECT ${selectColumns(table)} FROM ${db}.${table} ORDER BY ${ROW_COLUMN}`);
-    out[table] = rows.map((r) => fromClickhouseRow(table, r));
+    out[table] = (await storedRows(conn, db, table)).map((r) => fromClickhouseRow(table, r));
   }
   for (const t of ["tasks", "items", "trajectories", "judgments"]) out[t] ??= [];
   return out as unknown as Store;

@@ -2,6 +2,7 @@ import {
   DEFAULT_JUDGE,
   Manifest,
   READABLE_SCHEMA_VERSIONS,
+  TABLE_NAMES,
   TABLE_SCHEMAS,
   type TableName,
 } from "../../analysis/schema/tables.js";
@@ -15,7 +16,8 @@ import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
 import { parseClickhouseLocation } from "./location.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
 import { checkJudgments, labelRunsSql, type LabelRunRow } from "./judgments-sql.js";
-import { fromClickhouseRow, MANIFEST_TABLE, ROW_COLUMN, selectColumns, STORE_TABLES } from "./table-layout.js";
+import { fromClickhouseRow, MANIFEST_TABLE, ROW_COLUMN } from "./table-layout.js";
+import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
 
 /**
  * Reads and validates a store held in ClickHouse (`clickhouse://HOST:PORT/DATABASE`, written by `gcpc copy`)
@@ -101,7 +103,7 @@ async function smallTables(
   const rows: Record<string, number> = {};
   const read: Partial<Record<TableName, unknown[]>> = {};
   const locations: Partial<Record<TableName, RowLocations>> = {};
-  for (const table of STORE_TABLES) {
+  for (const table of TABLE_NAMES) {
     if (!tables.has(table)) continue;
     files[table] = `${db}.${table}`;
     if (table === "judgments") continue;
@@ -118,8 +120,7 @@ async function smallTables(
 async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string): Promise<Set<string>> {
   const dbs = await conn.rows(`SELECT name FROM system.databases WHERE name = ${sqlString(db)}`);
   if (dbs.length === 0) throw new InputError(`${text}: no database "${db}" on the server`);
-  const names = await conn.rows<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${sqlString(db)}`);
-  const set = new Set(names.map((r) => r.name));
+  const set = await tablesIn(conn, db);
   if (!set.has(MANIFEST_TABLE))
     throw new InputError(
       `${text}: database "${db}" is not a gcpc store ` +
@@ -130,11 +131,11 @@ async function storeTablesIn(conn: ClickhouseConnection, text: string, db: strin
 
 /** store.json's text from the manifest table, validated; a schema version this gcpc cannot read is one line. */
 async function readManifestRow(conn: ClickhouseConnection, text: string, db: string): Promise<Manifest> {
-  const rows = await conn.rows<{ manifest: string }>(`SELECT manifest FROM ${db}.${MANIFEST_TABLE}`);
-  if (rows.length !== 1) throw new InputError(`${text}: ${db}.${MANIFEST_TABLE} holds ${rows.length} rows, not 1`);
+  const texts = await manifestTexts(conn, db);
+  if (texts.length !== 1) throw new InputError(`${text}: ${db}.${MANIFEST_TABLE} holds ${texts.length} rows, not 1`);
   let raw: unknown;
   try {
-    raw = JSON.parse(rows[0].manifest);
+    raw = JSON.parse(texts[0]);
   } catch (e) {
     throw new InputError(`${text}: ${db}.${MANIFEST_TABLE}: not valid JSON (${(e as Error).message})`);
   }
@@ -162,7 +163,7 @@ async function validRows(
   file: string,
   problems: { add(p: Problem): void },
 ): Promise<{ rows: unknown[]; locations: RowLocations; count: number }> {
-  const raw = await conn.rows(`SELECT ${selectColumns(table)} FROM ${db}.${table} ORDER BY ${ROW_COLUMN}`);
+  const raw = await storedRows(conn, db, table);
   const rows: unknown[] = [];
   const locations = new RowLocations();
   for (const r of raw) {

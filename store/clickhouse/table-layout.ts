@@ -1,5 +1,5 @@
 import { tableColumns, type Column } from "../../analysis/schema/columns.js";
-import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
+import type { TableName } from "../../analysis/schema/tables.js";
 
 /**
  * How a store's tables sit in a ClickHouse database (`gcpc copy` writes it, the ClickHouse reader reads it):
@@ -70,9 +70,6 @@ export function fromClickhouseRow(table: TableName, row: Record<string, unknown>
   }
   return out;
 }
-
-/** The store tables, in contract order, and the names a copy stages them under before the swap. */
-export const STORE_TABLES: readonly TableName[] = TABLE_NAMES;
 
 /** Every column of a table's SELECT, the contract's and `_row` (quoted: `group` is a keyword). */
 export const selectColumns = (table: TableName): string =>
