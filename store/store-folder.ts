@@ -44,29 +44,34 @@ export function readManifest(dir: string, add: (p: Problem) => void): Manifest {
     add(text);
     return fallback;
   }
+  return manifestOfText(text, "store.json", add) ?? fallback;
+}
+
+/**
+ * A manifest's JSON text checked against the contract (zod's Manifest, then a schema_version this gcpc reads):
+ * undefined when it is not a valid manifest, the manifest with a problem added when its version is unreadable.
+ * Shared by the folder's store.json and a ClickHouse store's manifest table.
+ */
+export function manifestOfText(text: string, file: string, add: (p: Problem) => void): Manifest | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    add({ file: "store.json", message: `not valid JSON (${(e as Error).message})` });
-    return fallback;
+    add({ file, message: `not valid JSON (${(e as Error).message})` });
+    return undefined;
   }
   const parsed = Manifest.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      add({
-        file: "store.json",
-        field: issueField(issue),
-        message: issueMessage(issue, raw as Record<string, unknown>),
-      });
+      add({ file, field: issueField(issue), message: issueMessage(issue, raw as Record<string, unknown>) });
     }
-    return fallback;
+    return undefined;
   }
   const version = parsed.data.schema_version;
   if (version != null && !READABLE_SCHEMA_VERSIONS.includes(version)) {
     const reads = `this gcpc reads schema_version ${READABLE_SCHEMA_VERSIONS.join(" and ")} (docs/verdict-store.md)`;
     const message = `${reads}, the store says ${version}`;
-    add({ file: "store.json", field: "schema_version", message });
+    add({ file, field: "schema_version", message });
   }
   return parsed.data;
 }

@@ -184,7 +184,10 @@ test("bad locations are one line and exit 2: unreachable, not a store, another s
   const future = await cli(["leaderboard", `${base}/future`]);
   assert.equal(future.code, 2);
   assert.equal(future.stderr.trim().split("\n").length, 1, future.stderr);
-  assert.match(future.stderr, /a store of schema_version 99; this gcpc reads schema_version 1 and 2/);
+  assert.match(
+    future.stderr,
+    /future\.gcpc_manifest, field "schema_version": this gcpc reads schema_version 1 and 2 \(docs\/verdict-store\.md\), the store says 99/,
+  );
   // A database holding other tables named like a store's is not written into.
   const clash = await cli(["copy", TB, `${base}/plain`]);
   assert.equal(clash.code, 0, "plain has no store table: the copy goes in beside its own table");

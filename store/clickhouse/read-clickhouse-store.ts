@@ -1,15 +1,9 @@
-import {
-  DEFAULT_JUDGE,
-  Manifest,
-  READABLE_SCHEMA_VERSIONS,
-  TABLE_NAMES,
-  TABLE_SCHEMAS,
-  type TableName,
-} from "../../analysis/schema/tables.js";
+import { DEFAULT_JUDGE, Manifest, TABLE_NAMES, TABLE_SCHEMAS, type TableName } from "../../analysis/schema/tables.js";
 import type { StoreFrame } from "../../analysis/schema/store.js";
 import type { LabelRun, LabelVectors } from "../../analysis/schema/label-vectors.js";
 import { gradeChar } from "../../analysis/schema/grades.js";
-import { ProblemList, StoreValidationError, InputError, type Problem } from "../problems.js";
+import { formatProblem, ProblemList, StoreValidationError, InputError, type Problem } from "../problems.js";
+import { manifestOfText } from "../store-folder.js";
 import { checkReferences, RowLocations } from "../check-references.js";
 import { issueField, issueMessage } from "../zod-issues.js";
 import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
@@ -129,30 +123,18 @@ async function storeTablesIn(conn: ClickhouseConnection, text: string, db: strin
   return set;
 }
 
-/** store.json's text from the manifest table, validated; a schema version this gcpc cannot read is one line. */
+/**
+ * The manifest table's one row, checked as a folder's store.json is (store/store-folder.ts manifestOfText); any
+ * problem, an unreadable schema version included, is one line.
+ */
 async function readManifestRow(conn: ClickhouseConnection, text: string, db: string): Promise<Manifest> {
   const texts = await manifestTexts(conn, db);
-  if (texts.length !== 1) throw new InputError(`${text}: ${db}.${MANIFEST_TABLE} holds ${texts.length} rows, not 1`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(texts[0]);
-  } catch (e) {
-    throw new InputError(`${text}: ${db}.${MANIFEST_TABLE}: not valid JSON (${(e as Error).message})`);
-  }
-  const version = (raw as { schema_version?: unknown }).schema_version;
-  if (typeof version === "number" && !READABLE_SCHEMA_VERSIONS.includes(version))
-    throw new InputError(
-      `${text}: a store of schema_version ${version}; this gcpc reads schema_version ` +
-        `${READABLE_SCHEMA_VERSIONS.join(" and ")} (docs/verdict-store.md)`,
-    );
-  const parsed = Manifest.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError(
-      `${text}: ${db}.${MANIFEST_TABLE}: ${issueField(issue)}: ${issueMessage(issue, raw as Record<string, unknown>)}`,
-    );
-  }
-  return parsed.data;
+  const file = `${db}.${MANIFEST_TABLE}`;
+  if (texts.length !== 1) throw new InputError(`${text}: ${file} holds ${texts.length} rows, not 1`);
+  const problems: Problem[] = [];
+  const manifest = manifestOfText(texts[0], file, (p) => problems.push(p));
+  if (problems.length > 0 || !manifest) throw new InputError(`${text}: ${formatProblem(problems[0])}`);
+  return manifest;
 }
 
 /** A small table's rows in store order, each validated by the contract's schema (problems name the row). */
