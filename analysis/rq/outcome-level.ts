@@ -86,11 +86,12 @@ export function outcomePlan(
   const domains = groupsWithBothArms(pop, codes, codes.taskRank, (t) => p.tasks.get(t.task_id)?.domain ?? undefined);
   const models = groupsWithBothArms(pop, codes, codes.configurationRank, (t) => `${t.harness} / ${t.model}`);
   const tasks = groupsWithBothArms(pop, codes, codes.taskRank, (t) => t.task_id);
+  // Jobs are the rows that draw; the per-task rows' score intervals draw nothing (uplift-row.ts SCORE_INTERVALS), so
+  // they are computed when the result is assembled rather than shipped to a thread as jobs.
   const jobs = [
     job("all", all, "outcomes:overall"),
     ...domains.map(([k, members]) => job(k, members, `outcomes:domain:${k}`)),
     ...models.map(([k, members]) => job(k, members, `outcomes:model:${k}`)),
-    ...tasks.map(([k, members]) => job(k, members, `outcomes:task:${k}`, "configuration")),
   ];
   // The cell transitions are counted when the result is assembled: the jobs start without waiting for them.
   const assemble = (results: readonly unknown[]): OutcomeLevelResult => {
@@ -101,8 +102,8 @@ export function outcomePlan(
       matched: m.summary,
       overall: rows[0],
       by_domain: rows.slice(1, 1 + domains.length),
-      by_model: rows.slice(1 + domains.length, 1 + domains.length + models.length),
-      by_task: rows.slice(1 + domains.length + models.length),
+      by_model: rows.slice(1 + domains.length),
+      by_task: tasks.map(([k, members]) => upliftRow(job(k, members, `outcomes:task:${k}`, "configuration"))),
       ...transitions,
     };
   };
