@@ -1,4 +1,10 @@
-import { DEFAULT_JUDGE, Manifest, TABLE_NAMES, TABLE_SCHEMAS, type TableName } from "../../analysis/schema/tables.js";
+import {
+  DEFAULT_JUDGE,
+  type Manifest,
+  TABLE_NAMES,
+  TABLE_SCHEMAS,
+  type TableName,
+} from "../../analysis/schema/tables.js";
 import type { StoreFrame } from "../../analysis/schema/store.js";
 import type { LabelRun, LabelVectors } from "../../analysis/schema/label-vectors.js";
 import { gradeChar } from "../../analysis/schema/grades.js";
