@@ -18,6 +18,8 @@ interface LabelOptions {
   evidence?: number;
   allAbstain?: boolean;
   allNo?: boolean;
+  /** The verifier's tests passed on the artifact (the official PASS, or a hidden failure): the log shows them. */
+  testsPass?: boolean;
 }
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
@@ -51,6 +53,8 @@ export class DemoPopulation {
     readonly r: DemoRandom,
     /** The within-pair coupling's own stream (runCell): its draws do not move the main stream's. */
     readonly coupling: DemoRandom = r,
+    /** The verifier coupling's own stream (labelTrajectory): its draws do not move the main stream's either. */
+    readonly verifier: DemoRandom = r,
   ) {}
 
   /** A task with its frozen checklist; item difficulty and evidence visibility are drawn per item. */
@@ -125,7 +129,9 @@ export class DemoPopulation {
       else if (r.uniform() > ev * (perItem ? this.itemVisibility.get(itemKey)! : 1)) label = "Abstain";
       else {
         const offset = this.offsetOf(this.cellOf.get(id), it.item_id);
-        const satisfied = z + offset + r.normal() * M.itemNoiseSd > this.itemDifficulty.get(itemKey)!;
+        let satisfied = z + offset + r.normal() * M.itemNoiseSd > this.itemDifficulty.get(itemKey)!;
+        if (opts.testsPass && it.route === "assertion" && this.verifier.uniform() < M.passAssertionYes)
+          satisfied = true; // the log shows the test that the verifier ran on the artifact passing
         label = satisfied ? "Yes" : "No";
         if (r.uniform() < (opts.flip ?? M.judgeFlip)) label = label === "Yes" ? "No" : "Yes";
       }
@@ -181,6 +187,9 @@ export class DemoPopulation {
     if (r.uniform() < M.selfGeneratedShare || k === 0) conditions.push("self_generated");
     const style = r.normal() * M.logStyleSd;
     const verifierShift = r.normal() * M.cellOutcomeShiftSd; // the environment on this task, as the verifier sees it
+    // An artifact problem of this configuration on this task that fails every condition's run, whatever its log
+    // shows (drawn from the verifier coupling's stream, so the main stream's draws stay those without it).
+    const cellHiddenFailure = M.hiddenFailureCellShare > 0 && this.verifier.uniform() < M.hiddenFailureCellShare;
     const cellSkill =
       task.skill + r.normal() * (r.uniform() < M.skillEffectShare ? M.skillEffectLargeSd : M.skillEffectCellSd);
     const ids: string[] = [];
@@ -192,8 +201,10 @@ export class DemoPopulation {
       const z = -task.difficulty + combo.ability + skill * M.skillOutcomeCoupling + noise; // what the verifier judges
       let zLog = -task.difficulty + combo.ability + skill + noise + style; // what the execution log shows
       const nonBinary = r.uniform() < M.nonBinaryShare;
-      const pass =
-        z + verifierShift + r.normal() * M.outcomeNoiseSd > M.passThreshold && !(r.uniform() < M.hiddenFailureShare);
+      // The verifier's tests pass on the artifact; a hidden failure (an artifact problem the log does not show)
+      // still fails the run. The draws are those of the one expression this was (the && skips the second).
+      const testsPass = z + verifierShift + r.normal() * M.outcomeNoiseSd > M.passThreshold;
+      const pass = testsPass && !(r.uniform() < M.hiddenFailureShare) && !cellHiddenFailure;
       if (condition === "none" && !nonBinary) without = pass ? "PASS" : "FAIL";
       if (condition === "curated" && !nonBinary && without) zLog += this.pairCoupling(without, pass, skill);
       this.latent.set(id, zLog);
@@ -211,7 +222,10 @@ export class DemoPopulation {
         tags: [],
       });
       this.cellOf.set(id, key(task.id, String(c)));
-      this.labelTrajectory(id, task.items, zLog, { allAbstain: r.uniform() < M.zeroEvidenceShare });
+      this.labelTrajectory(id, task.items, zLog, {
+        allAbstain: r.uniform() < M.zeroEvidenceShare,
+        testsPass: !nonBinary && testsPass,
+      });
       ids.push(id);
     }
     return ids;

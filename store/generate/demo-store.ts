@@ -31,7 +31,12 @@ export interface GenerateOptions {
 export function generateDemoStore(options: GenerateOptions): Store {
   const M: DemoModel = { ...MODEL, ...options.model };
   const scale = options.scale ?? 1;
-  const p = new DemoPopulation(M, new DemoRandom(options.seed), new DemoRandom(options.seed, "transition-coupling"));
+  const p = new DemoPopulation(
+    M,
+    new DemoRandom(options.seed),
+    new DemoRandom(options.seed, "transition-coupling"),
+    new DemoRandom(options.seed, "verifier-coupling"),
+  );
   p.makeSkillsbenchTasks(scale);
   const ids = p.runConfigurations(scale);
   p.addDuplicates(ids);
