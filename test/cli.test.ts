@@ -114,10 +114,12 @@ test("md, csv and latex reports render every table; the demo shows the paper's v
     csv.stdout.split("\n")[0],
     /^section,quantity,group,estimate,ci_low,ci_high,n,tasks,resamples,seed,ci_low_mc_se,ci_high_mc_se,degenerate,paper,paper_mark$/,
   );
-  assert.match(
-    csv.stdout,
-    /^rq1_auc,auc,gcpc,0\.68\d*,0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,,,,0\.689,calibrated; other population$/m,
+  const gcpcRow = csv.stdout.match(
+    /^rq1_auc,auc,gcpc,(0\.\d+),0\.\d+,0\.\d+,\d+,\d+,200,20260101:rq1:auc:gcpc,,,,0\.689,calibrated; other population$/m,
   );
+  assert.ok(gcpcRow, "the CSV's gcpc AUC row, marked calibrated");
+  // "calibrated" means within the tolerance of the paper's 0.689 (±0.03 for an AUC).
+  assert.ok(Math.abs(Number(gcpcRow[1]) - 0.689) <= 0.03, `AUC ${gcpcRow[1]}`);
   assert.match(tex.stdout, /\\begin\{longtable\}/);
   assert.match(tex.stdout, /\\toprule/);
 });

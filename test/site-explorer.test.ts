@@ -106,7 +106,14 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const url = `${origin}/explorer?arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`;
     const { page, problems } = await openOffline(browser, url);
     await page.waitForSelector("#arms-ff-count", { timeout: 60_000 });
-    assert.equal(Number(await page.textContent("#arms-ff-count")), expected.transitions["FAIL→FAIL"].n);
+    // The pairs with both sides scored are the CLI's n; a pair with an all-Abstain side is listed (Δ n/a) and
+    // counted apart, as the CLI's `unscored`.
+    const ff = expected.transitions["FAIL→FAIL"];
+    assert.equal(Number(await page.textContent("#arms-ff-count")), ff.n);
+    const unscored = (await page.locator("#arms-ff-unscored").count())
+      ? Number(await page.textContent("#arms-ff-unscored"))
+      : 0;
+    assert.equal(unscored, ff.unscored ?? 0, "pairs with an unscored side");
     assert.match(page.url(), new RegExp(`arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`));
     if (expected.transitions["FAIL→FAIL"].n > 0) {
       const firstRow = page.locator("#arms-ff-count").locator("xpath=../following::form[1]//tbody//tr[1]");
