@@ -53,7 +53,7 @@ export class DemoPopulation {
     readonly r: DemoRandom,
     /** The within-pair coupling's own stream (runCell): its draws do not move the main stream's. */
     readonly coupling: DemoRandom = r,
-    /** The verifier coupling's own stream (labelTrajectory): its draws do not move the main stream's either. */
+    /** The verifier coupling's own stream (runCell, labelTrajectory): its draws leave the main stream's alone. */
     readonly verifier: DemoRandom = r,
   ) {}
 
