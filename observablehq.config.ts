@@ -6,7 +6,10 @@ export default {
   title: process.env.GCPC_STORE_NAME ? `GCPC workbench: ${process.env.GCPC_STORE_NAME}` : "GCPC workbench",
   globalStylesheets: [],
   // A system sans-serif stack (no web-font fetch), and tables whose text wraps instead of being cut.
-  head: `<style>
+  // The site's own icon: without one every page asks for /favicon.ico, which a static host answers with a 404 that
+  // the browser logs (Framework resolves the local file and ships it under _file/).
+  head: `<link rel="icon" href="./favicon.svg" type="image/svg+xml">
+<style>
 :root { --serif: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans",
   "Liberation Sans", sans-serif; --sans-serif: var(--serif); }
 .gcpc-table { overflow-x: auto; max-width: 100%; }

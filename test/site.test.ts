@@ -86,6 +86,16 @@ test("the build names its store in every page's static HTML, escaped; the repo's
   );
 });
 
+test("every page declares the site's icon and the build ships it (no page asks a host for /favicon.ico)", () => {
+  for (const path of PAGES) {
+    const file = path === "/" ? "index.html" : `${path.slice(1)}.html`;
+    const html = readFileSync(join(dist, file), "utf8");
+    const icon = html.match(/<link rel="icon" href="\.\/(_file\/favicon\.[0-9a-f]+\.svg)"/);
+    assert.ok(icon, `${file}: a <link rel="icon"> to the shipped file`);
+    assert.ok(statSync(join(dist, icon[1])).size > 0, `${file}: ${icon[1]} is in the build`);
+  }
+});
+
 test("every sidebar link works on a plain python3 -m http.server (no clean-URL rewrites)", async () => {
   const port = await freePort();
   const py = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "-d", dist], {
