@@ -1,6 +1,6 @@
 // Every page of every site the suite builds, walked in one file: the hostile synthetic store's (its evidence,
 // a domain and its name are HTML) and the real τ² store's. Each page is loaded once (test/browser/harness.ts's
-// openOffline: every request off the loopback aborted and recorded), then taken through the widths that matter
+// openOffline: every request off the loopback fails and is recorded), then taken through the widths that matter
 // (390 px, a phone; 1280 px, a laptop), light and dark: the viewport and the colour scheme change in place
 // (Framework re-renders on resize; the CSS media queries re-evaluate), so every view is rendered and checked
 // while the load is paid once. Two pages load at a time.

@@ -9,7 +9,7 @@ import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
-import { buildSite, openOffline, PAGES } from "./browser/harness.js";
+import { buildSite, offLoopbackConnections, openOffline, PAGES } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
 import { siteKey } from "../cli/site.js";
@@ -84,6 +84,22 @@ test("the build names its store in every page's static HTML, escaped; the repo's
     repoCachesBefore,
     "the repo's caches (src/.observablehq, .site-cache) are untouched by the tests",
   );
+});
+
+test("the test browser is offline: a request off 127.0.0.1, by name or by address, fails and is recorded", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/design`);
+  const before = offLoopbackConnections(browser);
+  const urls = ["http://example.com/x", "http://93.184.216.34/y", "http://localhost:8080/z"];
+  await page.evaluate(`Promise.allSettled(${JSON.stringify(urls)}.map((u) => fetch(u)))`);
+  await page.waitForTimeout(300);
+  for (const url of urls)
+    assert.ok(
+      problems.failed.some((f) => f.startsWith(url)),
+      `${url} failed and was recorded: ${problems.failed}`,
+    );
+  // They went to the proxy that hangs up, not out: a machine with a network fails them the same way.
+  assert.ok(offLoopbackConnections(browser) >= before + urls.length, "each reached the hang-up proxy");
+  await page.close();
 });
 
 test("every page declares the site's icon and the build ships it (no page asks a host for /favicon.ico)", () => {

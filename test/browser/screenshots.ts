@@ -1,5 +1,5 @@
 // `npm run screenshots`: builds the site for $GCPC_STORE (default data/demo) and writes one PNG per page
-// to test/screenshots/, offline (non-loopback requests aborted), so reviewers can look without a browser.
+// to test/screenshots/, offline (non-loopback requests fail), so reviewers can look without a browser.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildSite, launch, openOffline, PAGES, serve } from "./harness.js";
