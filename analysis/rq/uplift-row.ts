@@ -74,7 +74,10 @@ export const UPLIFT_ESTIMATOR =
   "= passes / trials when every matched cell holds as many trials in each condition); uplift = curated − none; " +
   "CIs resample tasks (2-sided percentile)";
 
-/** Pass rates without and with curated skills in one group, their uplift, and CIs resampling `unit`. */
+/**
+ * Pass rates without and with curated skills in one group, their uplift, and CIs: a bootstrap resampling tasks, or
+ * for a single task's row (`unit` "configuration") score intervals without draws ({@link SCORE_INTERVALS}).
+ */
 export function upliftRow(o: {
   group: string;
   columns: UpliftColumns;

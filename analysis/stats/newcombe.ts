@@ -1,7 +1,4 @@
-import { wilsonInterval } from "./wilson.js";
-
-/** z for a two-sided 95% interval: Φ⁻¹(0.975). */
-const Z95 = 1.959963984540054;
+import { wilsonInterval, Z95 } from "./wilson.js";
 
 /**
  * Newcombe's hybrid score interval for a difference of two independent proportions p_b − p_a (Newcombe 1998,

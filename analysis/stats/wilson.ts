@@ -1,5 +1,5 @@
 /** z for a two-sided 95% interval: Φ⁻¹(0.975). */
-const Z95 = 1.959963984540054;
+export const Z95 = 1.959963984540054;
 
 /**
  * The Wilson score interval for a binomial proportion (Wilson 1927; Agresti and Coull 1998 recommend it over the
