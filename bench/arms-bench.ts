@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { median } from "../analysis/stats/quantile.js";
 import { timeFloor } from "./duckdb-floor.js";
-import { generatedStore } from "./scale-bench.js";
+import { flagValue, generatedStore } from "./scale-bench.js";
 
 const repo = new URL("../", import.meta.url).pathname;
 
@@ -38,8 +38,8 @@ function timeCli(args: string[], store: string): { seconds: number; hash: string
 
 export async function benchArms(args: string[]): Promise<string[]> {
   const scale = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);
-  const runs = Number(args.includes("--runs") ? args[args.indexOf("--runs") + 1] : 2);
-  const clickhouse = args.includes("--clickhouse") ? args[args.indexOf("--clickhouse") + 1] : undefined;
+  const runs = Number(flagValue(args, "--runs") ?? 2);
+  const clickhouse = flagValue(args, "--clickhouse");
   const store = generatedStore(scale);
   const floors: number[] = [];
   const times = new Map<string, { seconds: number; hash: string }[]>();

@@ -109,7 +109,9 @@ function jobBound(store: string, floor: number, report: number): string[] {
   ];
 }
 
-const flagValue = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+/** The value after `flag` in `args`, if the flag is there. */
+export const flagValue = (args: string[], flag: string) =>
+  args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
 
 /** The generated store of this scale (seed 1, Parquet), made once. */
 export function generatedStore(scale: number): string {
