@@ -4,7 +4,9 @@
 import seedrandom from "seedrandom";
 import { generateDemoStore, MODEL, type DemoModel } from "../store/generate/demo-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
-import { calibrationTolerance } from "../store/generate/demo-inputs.js";
+import { CALIBRATED_FIGURES, calibrationTolerance } from "../store/generate/demo-inputs.js";
+import { loadPaperFigures } from "../report/paper.js";
+import { tidyFigures } from "../report/tidy.js";
 
 const RANGES: Record<string, [number, number]> = {
   itemTaskOffsetSd: [0, 1.5],
@@ -47,30 +49,6 @@ const RANGES: Record<string, [number, number]> = {
   // the verifier coupling (demo-populations.ts, labelTrajectory): 0 in MODEL until a search places it
   passAssertionYes: [0, 1],
 };
-// name in evaluate(), the calibrated figure (store/generate/demo-inputs.ts), the paper's value
-const TARGETS: [string, string, number][] = [
-  ["auc_gcpc", "rq1.auc.gcpc", 0.689],
-  ["auc_holistic", "rq1.auc.holistic", 0.619],
-  ["auc_generic", "rq1.auc.generic", 0.613],
-  ["auc_tick", "rq1.auc.tick", 0.598],
-  ["delta", "rq1.paired.delta", 0.056],
-  ["ff_up", "rq3.FAIL→FAIL.improved_share", 0.209],
-  ["ff_down", "rq3.FAIL→FAIL.regressed_share", 0.187],
-  ["fp_med", "rq3.FAIL→PASS.median_delta", 0.227],
-  ["pf_med", "rq3.PASS→FAIL.median_delta", -0.222],
-  ["sep_none", "rq4.outcome_step.none", 0.121],
-  ["sep_endpoint", "rq4.outcome_step.endpoint", 0.315],
-  ["sep_prop", "rq4.outcome_step.propagation", 0.155],
-  ["sep_both", "rq4.outcome_step.both", 0.338],
-  ["sep_forced", "rq4.abstention.forced", 0.445],
-  ["rho_gcpc", "rq2.rho.gcpc", 0.382],
-  ["rho_holistic", "rq2.rho.holistic", 0.218],
-  ["alpha_q1", "rq2.alpha_q1", 0.466],
-  ["reliability", "rq5.reliability.alpha", 0.905],
-  ["judge_plain", "rq5.judge.rho_plain", 0.615],
-  ["judge_outcome", "rq5.judge.rho_outcome", 0.916],
-];
-
 /** The generator's overrides of a flat parameter set: "record.field" keys set one field of MODEL's record. */
 function overrides(flat: Record<string, number>): Partial<DemoModel> {
   const out: Record<string, unknown> = {};
@@ -82,52 +60,33 @@ function overrides(flat: Record<string, number>): Partial<DemoModel> {
   return out as Partial<DemoModel>;
 }
 
+// The figures searched for are the calibrated ones (store/generate/demo-inputs.ts), read from the report as the
+// report's paper column reads them (report/tidy.ts) and held to the paper's values (paper/reported.json).
+const paper = loadPaperFigures();
+
+/** The demo's value of every calibrated figure for a parameter set (NaN where the report has none). */
 function evaluate(model: Partial<DemoModel>, seed: number): Record<string, number> {
-  const r = analyzeStore(generateDemoStore({ seed, model: overrides(model as Record<string, number>) }), {
+  const report = analyzeStore(generateDemoStore({ seed, model: overrides(model as Record<string, number>) }), {
     seed: 1,
     resamples: 20,
     headline_resamples: 20,
     level: 0.95,
     interval: "percentile",
   });
-  const auc = (m: string) => r.rq1.auc.find((a) => a.method === m)?.auc ?? NaN;
-  const t = (g: string) => r.rq3.transitions.find((x) => x.group === g)!;
-  const os = r.rq4.outcome_step as any[],
-    ab = r.rq4.abstention as any[],
-    m2 = r.rq2.methods as any[],
-    js = r.rq5.judge_substitution as any[];
-  return {
-    auc_gcpc: auc("gcpc"),
-    auc_holistic: auc("holistic"),
-    auc_generic: auc("generic"),
-    auc_tick: auc("tick"),
-    delta: (r.rq1.paired as any).delta,
-    ff_up: t("FAIL→FAIL").improved_share ?? NaN,
-    ff_down: t("FAIL→FAIL").regressed_share ?? NaN,
-    fp_med: t("FAIL→PASS").median_delta ?? NaN,
-    pf_med: t("PASS→FAIL").median_delta ?? NaN,
-    sep_none: os[0].separation,
-    sep_endpoint: os[1].separation,
-    sep_prop: os[2].separation,
-    sep_both: os[3].separation,
-    sep_forced: ab[1].separation,
-    rho_gcpc: m2.find((m) => m.method === "gcpc").rho,
-    rho_holistic: m2.find((m) => m.method === "holistic").rho,
-    alpha_q1: (r.rq2.alpha_q1 as any).alpha,
-    reliability: (r.rq5.reliability as any).alpha,
-    judge_plain: js[0].rho_plain,
-    judge_outcome: js[0].rho_outcome,
-  };
+  const seen = new Map<string, number | null>();
+  tidyFigures(report, paper, (id, estimate) => seen.set(id, estimate));
+  return Object.fromEntries([...CALIBRATED_FIGURES].map((id) => [id, seen.get(id) ?? NaN]));
 }
+
 /**
  * Each figure's distance in units of its calibration tolerance, squared, plus a steep term past 90% of it: the
  * report marks a figure "calibrated" only within its tolerance, so every figure counts alike and a miss
  * costs more than a near one.
  */
 const loss = (v: Record<string, number>) =>
-  TARGETS.reduce((s, [k, id, target]) => {
-    if (!Number.isFinite(v[k])) return s + 100;
-    const d = Math.abs(v[k] - target) / calibrationTolerance(id);
+  [...CALIBRATED_FIGURES].reduce((s, id) => {
+    if (!Number.isFinite(v[id])) return s + 100;
+    const d = Math.abs(v[id] - paper.figures[id].value) / calibrationTolerance(id);
     return s + d ** 2 + 10 * Math.max(0, d - 0.9) ** 2;
   }, 0);
 
@@ -156,8 +115,8 @@ for (let i = 0; i < n; i++) {
       model[k] = lo + rng() * (hi - lo);
     }
   else {
-    // Every other step moves a few parameters only (1–6): in 30-odd dimensions a step that moves all of them
-    // rarely improves once the start is near.
+    // Every other step moves a few parameters only (each with a chance of m / keys, m drawn from 1–6 per key:
+    // about 3.5 of them): in 30-odd dimensions a step that moves all of them rarely improves once the start is near.
     const few = i % 2 === 1 ? new Set(keys.filter(() => rng() < (1 + Math.floor(rng() * 6)) / keys.length)) : null;
     for (const k of keys) {
       const [lo, hi] = RANGES[k];
