@@ -126,15 +126,16 @@ export async function launch(): Promise<Browser> {
   });
   browser.on("disconnected", () => hangUp.close());
   hangUp.unref();
-  refused.set(browser, seen);
+  hangUps.set(browser, seen);
   return browser;
 }
 
-const refused = new WeakMap<Browser, { connections: number }>();
+/** Per browser from launch(): the connections its hang-up proxy took. */
+const hangUps = new WeakMap<Browser, { connections: number }>();
 
 /** How many connections the browser's requests off 127.0.0.1 have made to the proxy that hangs up. */
 export function offLoopbackConnections(browser: Browser): number {
-  return refused.get(browser)?.connections ?? 0;
+  return hangUps.get(browser)?.connections ?? 0;
 }
 
 export interface PageProblems {
