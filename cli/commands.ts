@@ -296,7 +296,7 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
       const owners = IMPORTERS.filter((i) => flag in i.options).map((i) => `import ${i.kind}`);
       throw new UsageError(`--${flag} applies to ${owners.join(", ") || "no importer"}, not import ${kind}`);
     }
-    own[flag] = v as string | string[];
+    own[flag] = v === true ? "true" : (v as string | string[]);
   }
   const files = Object.entries(own)
     .filter(([flag]) => importer.options[flag].file)
@@ -314,6 +314,13 @@ export async function importCommand({ values, positionals }: Parsed, io: Io, pro
   for (const x of result.skipped) io.err(`gcpc: skipped ${stripControl(x.folder)}: ${stripControl(x.reason)}\n`);
   if (result.store.trajectories.length === 0)
     throw new UsageError(`import ${kind}: nothing imported (${result.skipped.length} input problem(s) listed above)`);
+  const m = result.store.manifest;
+  if (out && m.reference_judge !== undefined && m.reference_judge === (m.primary_judge ?? "primary"))
+    throw new UsageError(
+      `import ${kind}: the reference judge ${JSON.stringify(m.reference_judge)} is the only judge of the input, and ` +
+        "the reference is never the scoring judge; add its labels --into a store that has the judge to check, or " +
+        "import without --reference-judge",
+    );
   if (out) {
     for (const line of importSummary(kind, result)) io.out(`${stripControl(line)}\n`);
     await writeValidated(out, result.store, format);

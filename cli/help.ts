@@ -149,9 +149,10 @@ gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X] -
 gcpc import devai DIR [--weights FILE.csv] --out STORE
 gcpc import table FILE --out STORE --task COL (--item COL --label COL | --items COL,COL,...)
     [--model COL] [--harness COL] [--condition COL] [--trial COL] [--trajectory COL]
-    [--judge NAME | --judge-column COL] [--reference-judge NAME] [--scale MIN:MAX]
-    [--not-applicable V,...] [--abstain V,...] [--skip-items ITEM,...] [--weights FILE]
-    [--outcome COL (--pass VALUE | --threshold X)] [--determines-outcome ITEM,...|all] [--outcomes FILE]
+    [--judge NAME | --judge-column COL [--primary-judge NAME]] [--reference-judge NAME] [--scale MIN:MAX]
+    [--not-applicable V,...] [--abstain V,...] [--skip-items ITEM,...] [--weights FILE] [--checklist FILE]
+    [--evidence COL] [--item-text COL] [--prerequisites COL]
+    [--outcome COL (--pass VALUE | --threshold X)] [--determines-outcome ITEM,...|all] [--outcomes FILE [--strict]]
     [--benchmark B] [--name N]
 
 harbor: walks trial folders (result.json, config.json, verifier/ctrf.json) and writes an
@@ -184,7 +185,12 @@ devai/instances): an agent × task is a trajectory, a requirement an item (prere
 judges "human consensus" (reference) and "agent-as-a-judge (gray box)" (primary); outcome executed_successfully.
 table: per-item grades from any pipeline (CSV, TSV, Parquet, JSONL; .gz too), long (--item/--label) or wide
 (--items); --scale maps grades linearly to [0, 1], yes/no/true/false are 1/0; --outcomes is a table of
-trajectory attributes joined on --task (and --trajectory). Writes a schema_version 2 store.
+trajectory attributes joined on --task (and --trajectory); its rows that match no trajectory are listed
+(--strict refuses them). --weights and --checklist (columns text, prerequisites, group, weight) join on the item
+column and every other column they share with FILE (e.g. category and checklist_id); an item they would give two
+values is refused, naming both rows. With --judge-column, the reference judge never scores: the scoring judge is
+--primary-judge NAME, else the first other judge by name (said in the summary). --evidence, --item-text and
+--prerequisites read a long table's columns. Writes a schema_version 2 store.
 Every importer lists each input it cannot read (path and reason) on stderr and goes on; it exits 2 only
 when nothing imports, and never leaves a partial store.
 The new store is validated before it is kept; STORE must not exist or be empty.`,

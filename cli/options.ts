@@ -90,7 +90,11 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
       IMPORTERS.flatMap((i) =>
         Object.entries(i.options).map(([flag, o]) => [
           flag,
-          o.multiple ? { type: "string" as const, multiple: true } : { type: "string" as const },
+          o.boolean
+            ? { type: "boolean" as const }
+            : o.multiple
+              ? { type: "string" as const, multiple: true }
+              : { type: "string" as const },
         ]),
       ),
     ),

@@ -11,9 +11,10 @@ export interface ImportResult {
 
 /**
  * An importer's own flags (beyond --out / --into / --format), with the help line each prints; `file`: its value
- * is an input file (it must exist, and no output may be written over it).
+ * is an input file (it must exist, and no output may be written over it); `boolean`: a switch, which the
+ * importer receives as "true".
  */
-export type ImporterOptions = Record<string, { multiple?: true; file?: true; help: string }>;
+export type ImporterOptions = Record<string, { multiple?: true; file?: true; boolean?: true; help: string }>;
 
 /** The option values an importer receives: its own flags only. */
 export type ImporterValues = Record<string, string | string[] | undefined>;

@@ -88,11 +88,13 @@ export interface MergeCounts {
  * Keys: tasks by task_id; items by (task_id, item_id); trajectories by trajectory_id; judgments by
  * (trajectory_id, item_id, judge, run), an omitted run being 1 and
  * an omitted judge the manifest's primary judge (contract rule 13); method scores by (trajectory_id, method);
- * verifier results by (trajectory_id, test_id); other tables by the whole row. The store's manifest is kept.
+ * verifier results by (trajectory_id, test_id); other tables by the whole row. The store's manifest is kept, with
+ * the import's reference judge added (mergeManifests). An imported judgment that omits its judge is written with
+ * the import's primary judge named when the two stores' primaries differ (omitted, it would read as the store's).
  */
 export function mergeStores(existing: Store, imported: Store): { store: Store; counts: MergeCounts } {
   const counts: MergeCounts = { added: {}, duplicates: {} };
-  const out: Record<string, unknown> = { manifest: existing.manifest };
+  const out: Record<string, unknown> = { manifest: mergeManifests(existing.manifest, imported.manifest) };
   const primary = (s: Store) => s.manifest.primary_judge ?? "primary";
   for (const table of TABLE_NAMES) {
     const a = (existing as unknown as Record<string, Record<string, unknown>[] | undefined>)[table];
@@ -115,7 +117,11 @@ export function mergeStores(existing: Store, imported: Store): { store: Store; c
       const text = textOf(imported, row);
       if (!before) {
         seen.set(key, { text, row });
-        rows.push(row);
+        const named =
+          table === "judgments" && row.judge === undefined && primary(imported) !== primary(existing)
+            ? { ...row, judge: primary(imported) }
+            : row;
+        rows.push(named);
         added++;
       } else if (before.text === text) duplicates++;
       else
@@ -147,7 +153,42 @@ function keyFunction(table: TableName, primaryJudge: string): (r: Record<string,
   return (r) => canonical(r);
 }
 
-/** A row as JSON with its keys sorted: equal rows, equal text. */
+/**
+ * A row as JSON with its keys sorted and its null fields left out: equal rows, equal text. A null field is an
+ * absent one (the contract: an empty cell is null, absent), and a store written to disk keeps neither: a stored
+ * row without `outcome` and an imported one with `outcome: null` are the same row (issue 55.2).
+ */
 function canonical(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(row).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+    ),
+  );
+}
+
+/**
+ * The merged store's manifest: the store's, plus what the import says of judges that the store does not say yet.
+ * An import's `reference_judge` (e.g. `import table --reference-judge human --into STORE`) is the user's
+ * statement about the merged store and is kept (it was dropped, and --judge-corrected then said the store names
+ * no reference judge: issue 55.2); one that contradicts the store's is refused, as is a reference judge that would
+ * be the store's primary (scoring) judge.
+ */
+export function mergeManifests(existing: Store["manifest"], imported: Store["manifest"]): Store["manifest"] {
+  const reference = imported.reference_judge;
+  if (reference === undefined || reference === existing.reference_judge) return existing;
+  if (existing.reference_judge !== undefined)
+    throw new InputError(
+      `--into: the store's reference judge is ${JSON.stringify(existing.reference_judge)} and the import names ` +
+        `${JSON.stringify(reference)}; nothing was written. A store has one reference judge: import without ` +
+        "--reference-judge, or into a new store (--out)",
+    );
+  const primary = existing.primary_judge ?? "primary";
+  if (reference === primary)
+    throw new InputError(
+      `--into: --reference-judge ${JSON.stringify(reference)} is the store's primary (scoring) judge; nothing ` +
+        "was written. The reference is the judge the scoring judge is checked against, never the scoring judge",
+    );
+  return { ...existing, reference_judge: reference };
 }

@@ -6,6 +6,7 @@ import { compareCodePoints } from "../../analysis/order.js";
 import { InputError, type Problem } from "../problems.js";
 import { cellText, type Cell, type UserTable } from "./table-file.js";
 import type { TableSpec } from "./table-spec.js";
+import { parsePrerequisites, type ItemContexts } from "./item-weights.js";
 
 /** One grade cell read: a label or a grade, and the original answer. */
 export type Read = { label?: JudgedLabel; grade?: number; raw: string } | { problem: string } | undefined;
@@ -49,10 +50,18 @@ export class TableImport {
   clash?: { first: Cells; second: Cells };
   /** Each --outcome value read, with its count (to refuse a --pass VALUE that matches none, naming them). */
   readonly outcomeValues = new Map<string, number>();
+  /** The --outcomes rows' keys that some trajectory read (the others match no trajectory: listed, issue 55.2). */
+  readonly usedAttributes = new Set<string>();
+  /** Per item, the values of `contextColumns` in the rows that labelled it (the --weights/--checklist join). */
+  readonly itemContexts: ItemContexts = new Map();
+  /** Where each item's --item-text/--prerequisites value was first read, to name both rows of a disagreement. */
+  private readonly itemAttributeAt = new Map<string, string>();
 
   constructor(
     readonly spec: TableSpec,
     readonly attributes?: Map<string, Cells>,
+    /** The --weights/--checklist join's columns; undefined when there is no item table to join. */
+    readonly contextColumns?: string[],
   ) {}
 
   problem(at: Cells["at"], field: string, message: string) {
@@ -70,7 +79,9 @@ export class TableImport {
     if (!column) return null;
     const own = cells.get(column);
     if (own !== null && own !== undefined) return own;
-    return this.attributes?.get(key)?.get(column) ?? null;
+    const attribute = this.attributes?.get(key);
+    if (attribute) this.usedAttributes.add(key);
+    return attribute?.get(column) ?? null;
   }
 
   trajectoryOf(cells: Cells): string | undefined {
@@ -172,8 +183,21 @@ export class TableImport {
       );
     }
     this.judgmentKeys.set(key, { at: where(cells.at), cells });
-    if (!this.items.has(`${task}\u0000${item}`))
-      this.items.set(`${task}\u0000${item}`, { task_id: task, item_id: item, text: item, route: "judge" });
+    const itemKey = `${task}\u0000${item}`;
+    let row = this.items.get(itemKey);
+    if (!row) {
+      row = { task_id: task, item_id: item, text: item, route: "judge" };
+      this.items.set(itemKey, row);
+      this.itemContexts.set(row, new Map());
+    }
+    if (!this.itemColumns(cells, row)) return;
+    if (this.contextColumns) {
+      const values = this.contextColumns.map((c) => text(cells.get(c)));
+      const tuple = JSON.stringify(values);
+      const tuples = this.itemContexts.get(row)!;
+      if (!tuples.has(tuple)) tuples.set(tuple, { values, at: where(cells.at) });
+    }
+    const evidence = s.evidence ? text(cells.get(s.evidence)) : undefined;
     this.judgments.push({
       trajectory_id: trajectory,
       item_id: item,
@@ -181,7 +205,47 @@ export class TableImport {
       ...(read.grade !== undefined ? { grade: read.grade } : {}),
       raw: read.raw,
       ...(judge ? { judge } : {}),
+      ...(evidence !== undefined ? { evidence } : {}),
     });
+  }
+
+  /**
+   * A long table's --item-text and --prerequisites cells onto the item: the first row that gives one sets it, and
+   * a later row of the same task and item that gives another is a problem naming both rows. False on a problem.
+   */
+  private itemColumns(cells: Cells, item: Item): boolean {
+    const s = this.spec;
+    const key = `${item.task_id}\u0000${item.item_id}`;
+    for (const [column, field] of [
+      [s.itemText, "text"],
+      [s.prerequisites, "prerequisites"],
+    ] as const) {
+      if (!column) continue;
+      const cell = cells.get(column);
+      const parsed = field === "text" ? text(cell) : parsePrerequisites(cell);
+      if (parsed !== undefined && typeof parsed === "object" && "problem" in parsed) {
+        this.problem(cells.at, column, parsed.problem);
+        return false;
+      }
+      if (parsed === undefined || (Array.isArray(parsed) && parsed.length === 0)) continue;
+      const atKey = `${key}\u0000${field}`;
+      const first = this.itemAttributeAt.get(atKey);
+      if (first === undefined) {
+        this.itemAttributeAt.set(atKey, where(cells.at));
+        if (field === "text") item.text = parsed as string;
+        else item.prerequisites = parsed as string[];
+      } else if (JSON.stringify(field === "text" ? item.text : item.prerequisites) !== JSON.stringify(parsed)) {
+        this.problem(
+          cells.at,
+          column,
+          `item ${JSON.stringify(item.item_id)} of task ${JSON.stringify(item.task_id)} has another ${field} at ` +
+            `${first} (${JSON.stringify(field === "text" ? item.text : item.prerequisites)} there, ` +
+            `${JSON.stringify(parsed)} here)`,
+        );
+        return false;
+      }
+    }
+    return true;
   }
 }
 

@@ -27,6 +27,16 @@ export interface TableSpec {
   benchmark: string;
   name?: string;
   referenceJudge?: string;
+  /** --primary-judge: of several judges in --judge-column, the one that scores. */
+  primaryJudge?: string;
+  /** Long tables: the column of the judge's rationale (judgments.evidence). */
+  evidence?: string;
+  /** Long tables: the column of the item's text (items.text; default the item id). */
+  itemText?: string;
+  /** Long tables: the column of the item's prerequisites (items.prerequisites: ids, comma-separated or JSON). */
+  prerequisites?: string;
+  /** --strict: refuse --outcomes rows that match no trajectory, instead of listing them. */
+  strict: boolean;
 }
 
 /** The options of `gcpc import table`, checked; usage problems are InputErrors. */
@@ -65,7 +75,20 @@ export function tableSpec(values: ImporterValues): TableSpec {
     benchmark: textOption(values, "benchmark") ?? "imported-table",
     name: textOption(values, "name"),
     referenceJudge: textOption(values, "reference-judge"),
+    primaryJudge: textOption(values, "primary-judge"),
+    evidence: textOption(values, "evidence"),
+    itemText: textOption(values, "item-text"),
+    prerequisites: textOption(values, "prerequisites"),
+    strict: textOption(values, "strict") === "true",
   };
+  for (const flag of ["evidence", "item-text", "prerequisites"])
+    if (!long && textOption(values, flag) !== undefined)
+      throw new InputError(
+        `--${flag} COL reads one column per row, so it applies to a long table (--item, --label); a wide table's ` +
+          "item texts and prerequisites come from --checklist FILE (columns item, text, prerequisites)",
+      );
+  if (spec.primaryJudge !== undefined && !spec.judgeColumn)
+    throw new InputError("--primary-judge chooses among the judges of --judge-column COL");
   return withOutcomeAndScale(spec, values);
 }
 
@@ -93,6 +116,7 @@ export function withOutcomeAndScale(spec: TableSpec, values: ImporterValues): Ta
 }
 
 export const option = (help: string, file?: true) => ({ help, ...(file ? { file } : {}) });
+export const switchOption = (help: string) => ({ help, boolean: true as const });
 
 export const outcomeRule = (spec: TableSpec) =>
   !spec.outcome ? "none" : `${spec.outcome} ${spec.pass !== undefined ? `= ${spec.pass}` : `≥ ${spec.threshold}`}`;
