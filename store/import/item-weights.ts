@@ -72,7 +72,53 @@ export function applyItemTable(contexts: ItemContexts, w: UserTable, o: ItemTabl
   if (problems.length) throw new StoreValidationError(w.file, problems, 0);
   const join = joinColumnsOf(w, o);
   const positions = join.map((c) => o.importColumns.indexOf(c));
-  const rows = new Map<string, { parsed: Parsed; canonical: string; at: string; used: boolean }>();
+  const rows = attributeRows(w, o, join, present, problems);
+  const assigned = new Map<Item, { parsed: Parsed; canonical: string; at: string; from: string }>();
+  for (const [item, tuples] of contexts)
+    for (const { values, at } of tuples.values()) {
+      const key = JSON.stringify([item.item_id, ...positions.map((i) => values[i] ?? null)]);
+      const row = rows.get(key);
+      if (!row) continue;
+      row.used = true;
+      const before = assigned.get(item);
+      if (!before) assigned.set(item, { ...row, from: at });
+      else if (before.canonical !== row.canonical)
+        problems.push({
+          file: w.file,
+          field: present.join(", "),
+          message:
+            `item ${JSON.stringify(item.item_id)} of task ${JSON.stringify(item.task_id)} would get two values: ` +
+            `${before.canonical} (${w.file} ${before.at}, joined on the import's ${before.from}) and ` +
+            `${row.canonical} (${row.at}, joined on the import's ${at}); give the item one id per ` +
+            `${join.join(", ") || "task"}, or one value`,
+        });
+    }
+  for (const [key, row] of rows)
+    if (!row.used)
+      problems.push({
+        file: w.file,
+        field: o.item,
+        message: `${row.at}: no item ${describeKey(o.item, join, key)} in the import`,
+      });
+  if (problems.length) throw new StoreValidationError(w.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
+  for (const [item, { parsed }] of assigned) Object.assign(item, parsed);
+  const on = [o.item, ...join].join(", ");
+  const what = o.kind === "weights" ? "weighted" : `given ${present.join(", ")}`;
+  const rest = o.kind === "weights" ? " (the others weigh 1)" : "";
+  return `${o.kind}: ${assigned.size} of ${contexts.size} items ${what} from ${w.file}, joined on ${on}${rest}`;
+}
+
+type AttributeRow = { parsed: Parsed; canonical: string; at: string; used: boolean };
+
+/** The attribute table's rows by key (the item and the join columns' values), each checked; problems pushed. */
+function attributeRows(
+  w: UserTable,
+  o: ItemTableJoin,
+  join: string[],
+  present: Attribute[],
+  problems: Problem[],
+): Map<string, AttributeRow> {
+  const rows = new Map<string, AttributeRow>();
   for (const r of w.rows) {
     const at = { file: w.file, line: r.line, row: r.line === undefined ? r.row : undefined };
     const where = r.line !== undefined ? `line ${r.line}` : `row ${r.row}`;
@@ -111,39 +157,7 @@ export function applyItemTable(contexts: ItemContexts, w: UserTable, o: ItemTabl
       });
     else if (!before) rows.set(key, { parsed, canonical, at: where, used: false });
   }
-  const assigned = new Map<Item, { parsed: Parsed; canonical: string; at: string; from: string }>();
-  for (const [item, tuples] of contexts)
-    for (const { values, at } of tuples.values()) {
-      const key = JSON.stringify([item.item_id, ...positions.map((i) => values[i] ?? null)]);
-      const row = rows.get(key);
-      if (!row) continue;
-      row.used = true;
-      const before = assigned.get(item);
-      if (!before) assigned.set(item, { ...row, from: at });
-      else if (before.canonical !== row.canonical)
-        problems.push({
-          file: w.file,
-          field: present.join(", "),
-          message:
-            `item ${JSON.stringify(item.item_id)} of task ${JSON.stringify(item.task_id)} would get two values: ` +
-            `${before.canonical} (${w.file} ${before.at}, joined on the import's ${before.from}) and ` +
-            `${row.canonical} (${row.at}, joined on the import's ${at}); give the item one id per ` +
-            `${join.join(", ") || "task"}, or one value`,
-        });
-    }
-  for (const [key, row] of rows)
-    if (!row.used)
-      problems.push({
-        file: w.file,
-        field: o.item,
-        message: `${row.at}: no item ${describeKey(o.item, join, key)} in the import`,
-      });
-  if (problems.length) throw new StoreValidationError(w.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
-  for (const [item, { parsed }] of assigned) Object.assign(item, parsed);
-  const on = [o.item, ...join].join(", ");
-  const what = o.kind === "weights" ? "weighted" : `given ${present.join(", ")}`;
-  const rest = o.kind === "weights" ? " (the others weigh 1)" : "";
-  return `${o.kind}: ${assigned.size} of ${contexts.size} items ${what} from ${w.file}, joined on ${on}${rest}`;
+  return rows;
 }
 
 function describeKey(item: string, join: string[], key: string): string {
