@@ -128,7 +128,7 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
     .map((s) => s.trim()) as ArmField[];
   for (const f of by)
     if (!ARM_FIELDS.includes(f)) throw new UsageError(`--by takes fields among ${ARM_FIELDS.join(", ")}; got "${f}"`);
-  const metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc", "pass^k", "pass@k"] as const, "pass_rate");
+  let metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc", "pass^k", "pass@k"] as const, "pass_rate");
   const attempts = metric === "pass^k" || metric === "pass@k";
   if (attempts && values.k === undefined) throw new UsageError(`--metric ${metric} needs --k K (attempts per task)`);
   if (!attempts && values.k !== undefined) throw new UsageError("--k applies to --metric pass^k and pass@k");
@@ -140,6 +140,12 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
   const settings = settingsOf(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
+  // A store with no PASS/FAIL (a rubric table imported without --outcome) ranks by its score when no metric is
+  // named, and says so, rather than stopping with no hint that --metric gcpc exists (issue 55.3).
+  if (values.metric === undefined && !store.trajectories.some((t) => t.outcome === "PASS" || t.outcome === "FAIL")) {
+    metric = "gcpc";
+    io.err("gcpc: the store has no PASS/FAIL outcome, so the leaderboard ranks by GCPC (--metric gcpc)\n");
+  }
   progress("grouping the trajectories into arms");
   const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings, top, stage: progress, corrected });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);

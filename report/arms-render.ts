@@ -227,14 +227,18 @@ export function leaderboardMarkdown(r: Leaderboard, name: string, s: BootstrapSe
     r.metric === "pass_rate" ? ciPct(c, true, degenerate) : ci(c, degenerate);
   // Every arm with one run at most: the public leaderboards' "mean ± SE over runs" column would say nothing.
   const oneRun = r.rows.every((x) => x.runs.k <= 1);
+  // pass^k and pass@k are per-task figures over attempts: the runs column does not apply, whatever the trials.
+  const attempts = r.metric === "pass^k" || r.metric === "pass@k";
   const lines = [
     `# Leaderboard: ${escapeMarkdownCell(name)}`,
     "",
     `Arms by ${r.by.join(", ")}; ${escapeMarkdownCell(r.estimator)}; ${s.resamples} resamples, seed ${s.seed}. ` +
-      (oneRun
-        ? "Every arm has one run (trial index): no mean ± SE over runs."
-        : '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
-          "over runs."),
+      (attempts
+        ? `No "runs" column: ${r.metric} is computed per task from its attempts (trial indices), not per run.`
+        : oneRun
+          ? "Every arm has one run (trial index): no mean ± SE over runs."
+          : '"runs" is what public leaderboards print: the mean of the per-run values (run = trial index) ± the SE ' +
+            "over runs."),
     "",
     "| rank [95% CI] | joint rank set | arm | trajectories | tasks | value [95% CI] |" +
       `${oneRun ? "" : " runs: mean ± SE (k) |"} caveat |`,

@@ -130,3 +130,53 @@ test("gcpc compare --metric pass^k|pass@k: per matched cell over each arm's own 
   assert.ok(!("available" in r) && !("unpaired" in r));
   assert.match((r.attempt_delta as { reason: string }).reason, /no matched cell holds 4 or more attempts/);
 });
+
+test("pass^k's caveat tells 'ran fewer tasks' from 'fewer than k attempts on some'; no 'one run' line (issue 55.3)", async () => {
+  const { writeFileSync } = await import("node:fs");
+  const { tempDir } = await import("./helpers/temp-dir.js");
+  const dir = tempDir("gcpc-pass-k-caveat-");
+  // Arm a: 3 attempts on t1..t5. Arm b: 3 attempts on t1..t4 and 1 on t5 (it ran all five tasks).
+  // Arm c: 3 attempts on t1..t4 only (it ran four of the board's five).
+  const rows = ["task,model,trial,item,label,ok"];
+  for (const [model, tasks] of [
+    ["a", { t1: 3, t2: 3, t3: 3, t4: 3, t5: 3 }],
+    ["b", { t1: 3, t2: 3, t3: 3, t4: 3, t5: 1 }],
+    ["c", { t1: 3, t2: 3, t3: 3, t4: 3 }],
+  ] as const)
+    for (const [task, n] of Object.entries(tasks))
+      for (let i = 1; i <= n; i++) rows.push(`${task},${model},${i},q,yes,${i === 1 ? "y" : "n"}`);
+  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
+  const store = join(dir, "store");
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    "--out",
+    store,
+    "--task",
+    "task",
+    "--model",
+    "model",
+    "--trial",
+    "trial",
+    "--item",
+    "item",
+    "--label",
+    "label",
+    "--outcome",
+    "ok",
+    "--pass",
+    "y",
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const args = ["leaderboard", store, "--by", "model", "--metric", "pass^k", "--k", "2", "--resamples", "50"];
+  const json = JSON.parse((await cli([...args, "--format", "json"])).stdout);
+  const caveat = (arm: string) => json.rows.find((r: { arm: string }) => r.arm === arm).caveat ?? "";
+  assert.doesNotMatch(caveat("b"), /ran \d+ of the board's/);
+  assert.match(caveat("b"), /1 of the 5 tasks it ran have fewer than 2 attempts: its value is over the other 4/);
+  assert.match(caveat("c"), /ran 4 of the board's 5 tasks/);
+  assert.doesNotMatch(caveat("c"), /fewer than 2 attempts/);
+  const md = (await cli(args)).stdout;
+  assert.doesNotMatch(md, /Every arm has one run/);
+  assert.match(md, /pass\^k is computed per task from its attempts/);
+});

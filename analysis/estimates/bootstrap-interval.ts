@@ -5,6 +5,7 @@ import { endpointMcSe, intervalMcSe } from "../stats/monte-carlo-error.js";
 import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
 import { studentizedIntervals, withStandardErrors } from "./studentized.js";
 import type { SumStatistics } from "../stats/cluster-sums.js";
+import { withoutResidue } from "./not-defined.js";
 
 /** Settings every bootstrap in an analysis run shares; recorded with each figure. */
 export interface BootstrapSettings {
@@ -196,7 +197,8 @@ function intervalsOf<K extends string>(o: IntervalInputs<K>, resamples: number):
   for (const name of Object.keys(o.statistics) as K[]) {
     draws[name] = res.draws[name];
     const own = st?.ci[name] ?? bca?.ci[name];
-    ci[name] = own ?? percentileCI(res.draws[name], level);
+    const [lo, hi] = own ?? percentileCI(res.draws[name], level);
+    ci[name] = [withoutResidue(lo), withoutResidue(hi)];
     mcSe[name] = own ? (st?.mcSe[name] ?? bca?.mcSe[name] ?? null) : endpointMcSe(res.draws[name], level);
   }
   const degenerate = degenerateStatistics(o, draws);

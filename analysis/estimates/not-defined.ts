@@ -20,3 +20,16 @@ export function finite(x: number): number | null {
 export function finiteCI(ci: [number, number]): [number, number] | null {
   return Number.isFinite(ci[0]) && Number.isFinite(ci[1]) ? ci : null;
 }
+
+/**
+ * Below this magnitude a difference, mean of differences or interval endpoint of figures on [−1, 1] is the
+ * rounding residue of equal fractions computed in different orders (two rates of 0.3 that differ by one ulp), not
+ * a value: the smallest non-zero difference of two fractions with denominators up to 10^6 is about 10^-12.
+ */
+export const RESIDUE = 1e-13;
+
+/**
+ * A difference read as the 0 it is when it is residue (a pass-rate Δ of equal rates printed as −5.6e-18 told a
+ * machine reader the arms differ, and a CI endpoint of 2.7e-18 that the interval excludes 0: issue 55.3).
+ */
+export const withoutResidue = (x: number): number => (Math.abs(x) < RESIDUE ? 0 : x);

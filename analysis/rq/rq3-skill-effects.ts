@@ -1,7 +1,7 @@
 import { median } from "../stats/quantile.js";
 import { thresholdShares } from "../stats/shares.js";
 import { signTest } from "../stats/sign-test.js";
-import { finite } from "../estimates/not-defined.js";
+import { finite, withoutResidue } from "../estimates/not-defined.js";
 import type { BootstrapDescriptor, BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { benjaminiHochberg, holm } from "../stats/multiplicity.js";
 import { estimatorNaming, FEW_CLUSTERS } from "../estimates/bootstrap-interval.js";
@@ -250,7 +250,7 @@ function groupSummary(from: string, to: string, group: readonly PairOutcome[], f
     group: `${from}→${to}`,
     n: group.length,
     median_delta: finite(median(deltas)),
-    mean_delta: group.length ? deltas.reduce((s, d) => s + d, 0) / group.length : null,
+    mean_delta: group.length ? withoutResidue(deltas.reduce((s, d) => s + d, 0) / group.length) : null,
     improved_share: finite(shares.above),
     regressed_share: finite(shares.below),
     within_noise_share: share(within),

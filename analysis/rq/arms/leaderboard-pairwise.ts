@@ -5,7 +5,7 @@ import {
   seedFor,
   type BootstrapSettings,
 } from "../../estimates/bootstrap-interval.js";
-import { finite } from "../../estimates/not-defined.js";
+import { finite, withoutResidue } from "../../estimates/not-defined.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
 import { weightedRatio } from "../../stats/weighted-ratio.js";
 import { signTestPValue } from "../../stats/sign-test.js";
@@ -79,7 +79,7 @@ export function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSett
     sign_test_p: up + down === 0 ? null : finite(signTestPValue(Math.min(up, down), up + down)),
   };
   if (d.length === 0) return { ...base, delta: null, ci: null, p: null };
-  const delta = d.reduce((x, y) => x + y, 0) / d.length;
+  const delta = withoutResidue(d.reduce((x, y) => x + y, 0) / d.length);
   const p = finite(flip.pValue);
   if (d.length < 2) return { ...base, delta, ci: null, p };
   // One unit per common task: the draw's mean of d is Σ w·d / Σ w.

@@ -4,8 +4,15 @@ import type { LeaderboardRow } from "./leaderboard-types.js";
 import { ratio, runFigure, type Arm } from "./leaderboard-arms.js";
 import type { rankIntervals } from "./leaderboard-ranks.js";
 
-/** Each arm's row: its value, interval, runs figure, ranks and caveat (in the arms' order). */
-export function armRows(arms: Arm[], ranks: ReturnType<typeof rankIntervals>): LeaderboardRow[] {
+/**
+ * Each arm's row: its value, interval, runs figure, ranks and caveat (in the arms' order). `attempted` (pass^k and
+ * pass@k): per arm, the tasks it ran at all and k, since its scored tasks are only those with k attempts or more.
+ */
+export function armRows(
+  arms: Arm[],
+  ranks: ReturnType<typeof rankIntervals>,
+  attempted?: { ran: number; k: number }[],
+): LeaderboardRow[] {
   const rows = arms.map((a, i): LeaderboardRow => {
     const tasks = a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
     return {
@@ -29,7 +36,7 @@ export function armRows(arms: Arm[], ranks: ReturnType<typeof rankIntervals>): L
   const board = arms[0]?.count.length ?? 0;
   const shared = sharesTask(arms);
   rows.forEach((r, i) => {
-    r.caveat = rowCaveat(r.tasks, board, arms.length > 1 && !shared[i]);
+    r.caveat = rowCaveat(r.tasks, board, arms.length > 1 && !shared[i], attempted?.[i]);
   });
   return rows;
 }
@@ -41,11 +48,20 @@ export function sharesTask(arms: Arm[]): boolean[] {
   return arms.map((a) => a.count.some((c, t) => c > 0 && runners[t] > 1));
 }
 
-export function rowCaveat(tasks: number, board: number, alone: boolean): string | null {
+export function rowCaveat(
+  tasks: number,
+  board: number,
+  alone: boolean,
+  attempted?: { ran: number; k: number },
+): string | null {
   const out: string[] = [];
+  const ran = attempted?.ran ?? tasks;
   if (tasks < FEW_CLUSTERS) out.push(`few tasks (${tasks}): its interval and ranks are unreliable`);
   if (alone) out.push("shares no task with another arm: its rank compares different tasks, not the same ones");
-  else if (tasks < board)
-    out.push(`ran ${tasks} of the board's ${board} tasks: ranked on its own tasks, not common ones`);
+  else if (ran < board) out.push(`ran ${ran} of the board's ${board} tasks: ranked on its own tasks, not common ones`);
+  if (attempted && tasks < ran)
+    out.push(
+      `${ran - tasks} of the ${ran} tasks it ran have fewer than ${attempted.k} attempts: its value is over the other ${tasks}`,
+    );
   return out.length ? out.join("; ") : null;
 }

@@ -8,7 +8,7 @@ import { isBinary, type PreparedStore } from "../prepared.js";
 import { PLAIN } from "../../scoring/official-outcome.js";
 import type { CorrectionOptions } from "./judge-corrected.js";
 import type { LeaderboardMetric, Leaderboard } from "./leaderboard-types.js";
-import { groupArms, perTaskAttempts } from "./leaderboard-arms.js";
+import { groupArms, perTaskAttempts, type Arm } from "./leaderboard-arms.js";
 import { rankIntervals } from "./leaderboard-ranks.js";
 import { armRows } from "./leaderboard-rows.js";
 import { topPairwise } from "./leaderboard-pairwise.js";
@@ -64,16 +64,23 @@ export function leaderboard(
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
   let arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
+  // pass^k and pass@k keep, per arm, the tasks it ran at all: its caveat tells "ran 70 of 80" from "ran all 80,
+  // 10 of them fewer than k times" (issue 55.3).
+  let attempted: { ran: number; k: number }[] | undefined;
   if (metric === "pass^k" || metric === "pass@k") {
     const k = o.k ?? NaN;
     if (!(Number.isInteger(k) && k >= 1)) return notAvailable(`${metric} needs k, a whole number ≥ 1`);
-    arms = arms.map((a) => perTaskAttempts(a, metric, k)).filter((a) => a.count.some((c) => c > 0));
+    const ranOf = (a: Arm) => a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+    const scored = arms.map((a) => ({ a: perTaskAttempts(a, metric, k), ran: ranOf(a) }));
+    const kept = scored.filter(({ a }) => a.count.some((c) => c > 0));
+    arms = kept.map(({ a }) => a);
+    attempted = kept.map(({ ran }) => ({ ran, k }));
     if (arms.length === 0) return notAvailable(`${metric}: no arm ran any task at least ${k} times`);
   }
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   stage(`rank intervals of ${arms.length} arms over ${ids.length} tasks (${o.settings.resamples} resamples)`);
   const ranks = rankIntervals(arms, clusters, o.settings);
-  const rows = armRows(arms, ranks);
+  const rows = armRows(arms, ranks, attempted);
   const order = rows
     .map((_, i) => i)
     .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));

@@ -1,7 +1,7 @@
 // compare's pass-rate Δ over matched units: the mean of the units' differences, its task-clustered paired
 // bootstrap and the exact paired test (McNemar for one trial pair per task, else the task-level sign-flip test).
 import { bootstrapIntervals, seedFor, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
-import { finite } from "../../estimates/not-defined.js";
+import { finite, withoutResidue } from "../../estimates/not-defined.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
 import { weightedRatio } from "../../stats/weighted-ratio.js";
 import { signTestPValue } from "../../stats/sign-test.js";
@@ -55,7 +55,7 @@ export function passRateDelta(
   const d = pairs.map((_, i) => rateB[i] - rateA[i]);
   const { sum, count, clusters } = taskSums(d, pairs);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const estimate = mean(d);
+  const estimate = withoutResidue(mean(d));
   const test = pairedTest(d, sum, count, mode, seedFor(settings, `${figure}:sign-flip`));
   const base = {
     rate_a: mean(rateA),

@@ -5,7 +5,7 @@ import {
   seedFor,
   type BootstrapSettings,
 } from "../../estimates/bootstrap-interval.js";
-import { finite } from "../../estimates/not-defined.js";
+import { finite, withoutResidue } from "../../estimates/not-defined.js";
 import { signFlipTest } from "../../stats/sign-flip-test.js";
 import { weightedRatio } from "../../stats/weighted-ratio.js";
 import type { ArmPair } from "./arm-pairs.js";
@@ -53,7 +53,7 @@ export function scoreDelta(table: ArmTable, pairs: ArmPair[], settings: Bootstra
   const flip = signFlipTest(sum, { seed: seedFor(settings, `${figure}:sign-flip`) });
   const base = {
     method,
-    estimate: d.reduce((x, y) => x + y, 0) / d.length,
+    estimate: withoutResidue(d.reduce((x, y) => x + y, 0) / d.length),
     p: finite(flip.pValue),
     test: `each task's summed ${method} Δ is one unit of the ${flip.method}`,
     test_mc_se: flip.mc_se,
