@@ -88,9 +88,32 @@ function transitionLines(r: CompareResult): string[] {
   return lines;
 }
 
-/** The per-item McNemar tests on the FAIL→FAIL pairs (15 smallest p). */
+/**
+ * The per-item McNemar tests on the FAIL→FAIL pairs (15 smallest p); on a store with no outcome, where there is
+ * no FAIL→FAIL pair, the items whose verdicts moved between the arms over every matched pair (issue 55.3).
+ */
 function itemLines(r: CompareResult): string[] {
   if ("available" in r.items) return [`Per-item changes: not available (${escapeMarkdownCell(r.items.reason)}).`];
+  if (r.pass_rate_delta.reason) {
+    const moved = r.items.by_item.filter((x) => x.improved + x.regressed > 0);
+    if (moved.length === 0) return ["Per-item changes: no item's verdict differs between the arms' matched pairs."];
+    const tests = [...new Set(moved.map((x) => x.test.replace(/ \(\d+ discordant pairs, one per task\)/, "")))];
+    return [
+      `Items whose verdicts differ between the arms (${moved.length} of ${r.items.by_item.length}; every matched ` +
+        "pair, an item being its id across tasks; improved = not satisfied in a, satisfied (Yes) in b; " +
+        `BH q over the items; 15 smallest p). Tests: ${escapeMarkdownCell(tests.join("; "))}.`,
+      "",
+      "| item | tasks | pairs | improved | regressed | p | q |",
+      "|---|---|---|---|---|---|---|",
+      ...moved
+        .slice(0, 15)
+        .map(
+          (it) =>
+            `| ${escapeMarkdownCell(it.item_id)} | ${it.tasks} | ${it.pairs} | ${it.improved} | ${it.regressed} | ` +
+            `${pv(it.p)} | ${pv(it.q)} |`,
+        ),
+    ];
+  }
   return [
     "Per-item changes on the FAIL→FAIL pairs (exact McNemar, BH q over the items; 15 smallest p):",
     "",
@@ -190,6 +213,10 @@ export function compareCsv(r: CompareResult): string {
     g.p,
   ]);
   rows.push(...transitionCsvRows(r));
+  // Per item id across tasks (every matched pair): estimate = improved − regressed pairs, n = pairs, p its test's.
+  if (!("available" in r.items))
+    for (const it of r.items.by_item)
+      rows.push(["item_change", it.item_id, it.improved - it.regressed, null, null, it.pairs, it.tasks, it.p]);
   return `${rows.map((r) => r.map(csvValue).join(",")).join("\n")}\n`;
 }
 

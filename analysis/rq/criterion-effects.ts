@@ -29,7 +29,8 @@ export interface CriterionEffect {
 }
 
 /** Whether item k of a label string (label-vectors.ts) is "Yes"; not judged or no run is not. */
-const satisfied = (labels: string | undefined, k: number) => labels !== undefined && labelAt(labels, k) === "Yes";
+export const satisfied = (labels: string | undefined, k: number) =>
+  labels !== undefined && labelAt(labels, k) === "Yes";
 
 /**
  * Per-criterion skill effects: for each checklist item, across the given matched pairs of

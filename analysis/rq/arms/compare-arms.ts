@@ -1,6 +1,7 @@
-import type { BootstrapDescriptor, BootstrapSettings } from "../../estimates/bootstrap-interval.js";
+import { seedFor, type BootstrapDescriptor, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import type { CriterionEffect } from "../criterion-effects.js";
+import type { ItemChange } from "./item-changes.js";
 import { armSides, pairArms, type Pairing, type Selector } from "./arm-pairs.js";
 import type { PreparedStore } from "../prepared.js";
 import { comparePairs, type PairingChoice } from "./compare-pairs.js";
@@ -83,7 +84,11 @@ export interface CompareResult {
     reference_judge?: string;
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
-  items: { fail_fail: CriterionEffect[]; all: CriterionEffect[] } | NotAvailable;
+  /**
+   * Per (task, item) on the FAIL→FAIL pairs and on all pairs; `by_item`: per item id across tasks over all pairs
+   * (what a store with no outcome shows), item-changes.ts.
+   */
+  items: { fail_fail: CriterionEffect[]; all: CriterionEffect[]; by_item: ItemChange[] } | NotAvailable;
   /** The attempt floor when an arm repeats attempts, else the judge retest floor (analysis/rq/noise-floor.ts). */
   noise_floor: CompareFloor;
   /** `--metric pass^k|pass@k --k K`: the Δ of the arms' per-cell consistency or coverage (attempt-metric-delta.ts). */
@@ -253,6 +258,7 @@ export function compareArmTable(
             table,
             // The transitions' pairs: a side without a score (zero-evidence) has no verdicts to compare either.
             built.pairs.filter((x) => Number.isFinite(score(x.a[0])) && Number.isFinite(score(x.b[0]))),
+            seedFor(o.settings, `${figure}:items`),
           )
         : notAvailable("task pairing: per-item changes need attempt-level pairs (use --pair trial)"),
     noise_floor: floor,

@@ -3,7 +3,8 @@
 import type { BootstrapSettings } from "../../estimates/bootstrap-interval.js";
 import { notAvailable } from "../../estimates/not-defined.js";
 import { quantileSorted } from "../../stats/quantile.js";
-import { criterionEffects } from "../criterion-effects.js";
+import { criterionEffects, satisfied } from "../criterion-effects.js";
+import { itemChanges } from "./item-changes.js";
 import type { ArmPair } from "./arm-pairs.js";
 import { transitionTests, type PairOutcome, type TransitionGroup, type TransitionTests } from "./transition-tests.js";
 import type { ArmTable } from "./arm-table.js";
@@ -48,7 +49,7 @@ export function transitions(
   return out;
 }
 
-export function items(table: ArmTable, pairs: ArmPair[]) {
+export function items(table: ArmTable, pairs: ArmPair[], seed: string) {
   const labels = table.labels;
   if (!labels) return notAvailable("the store holds no judgments");
   const rows = table.rows;
@@ -64,11 +65,23 @@ export function items(table: ArmTable, pairs: ArmPair[]) {
     with_id: rows[x.b[0]].id,
     failFail: rows[x.a[0]].outcome === "FAIL" && rows[x.b[0]].outcome === "FAIL",
   }));
+  const checklist = new Map(
+    Object.entries(table.checklist).map(([task, list]) => [task, list.map((it) => it.item_id)]),
+  );
   return {
     fail_fail: criterionEffects(
       source,
       list.filter((r) => r.failFail),
     ),
     all: criterionEffects(source, list),
+    by_item: itemChanges({
+      checklist,
+      pairs: pairs.map((x) => ({
+        task: x.task,
+        a: (k: number) => satisfied(labels[x.a[0]], k),
+        b: (k: number) => satisfied(labels[x.b[0]], k),
+      })),
+      seed,
+    }),
   };
 }
