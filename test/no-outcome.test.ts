@@ -65,11 +65,15 @@ test("with item weights and no outcome: each model's weighted mean (hand: a 7/12
   assert.match(b.estimator, /weighted GCPC/);
 });
 
-test("the pass rate still needs the outcome, and says so", async () => {
+test("the pass rate still needs the outcome, and says so; with no --metric the board ranks by GCPC and says so", async () => {
   const store = join(dir, "plain");
-  const r = await cli(["leaderboard", store, "--by", "model", "--format", "json"]);
+  const r = await cli(["leaderboard", store, "--by", "model", "--format", "json", "--metric", "pass_rate"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no trajectory with a binary outcome/);
+  const d = await cli(["leaderboard", store, "--by", "model", "--format", "json"]);
+  assert.equal(d.code, 0, d.stderr);
+  assert.match(d.stderr, /the store has no PASS\/FAIL outcome, so the leaderboard ranks by GCPC \(--metric gcpc\)/);
+  assert.equal(JSON.parse(d.stdout).metric, "gcpc");
 });
 
 test("the report's first section compares the arms by GCPC when the store has no outcome, not 'one arm only'", async () => {
@@ -137,4 +141,34 @@ test("power without an outcome: the score's power only, and it says so", async (
   assert.ok(d.rows.length > 0 && d.rows.every((x: { metric: string }) => x.metric === "score"));
   const md = (await cli([...base, "--simulations", "20"])).stdout;
   assert.match(md, /pass rate n\/a \(no binary outcome: the score's power only\)/);
+});
+
+test("the site's leaderboard of a 3-arm store with no outcome ranks its arms by GCPC (issue 55.3)", async () => {
+  const { readStore } = await import("../store/read-store.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { siteLeaderboard } = await import("../report/site/site-files.js");
+  const { DEFAULT_SETTINGS } = await import("../analysis/estimates/bootstrap-interval.js");
+  const three =
+    ROWS +
+    ROWS.split("\n")
+      .filter((l) => l.includes(",a,"))
+      .map((l) => l.replace(",a,", ",c,"))
+      .join("\n") +
+    "\n";
+  writeFileSync(join(dir, "three.csv"), three);
+  const store = join(dir, "three");
+  const args = ["--task", "task", "--item", "item", "--label", "verdict", "--model", "model", "--out", store];
+  assert.equal((await cli(["import", "table", join(dir, "three.csv"), ...args])).code, 0);
+  const board = siteLeaderboard(prepareStore((await readStore(store)).store), { ...DEFAULT_SETTINGS, resamples: 50 });
+  assert.ok(!("available" in board), JSON.stringify(board));
+  assert.equal(board.metric, "gcpc");
+  // Hand: a and c 1/2 (as the first test), b 5/6.
+  assert.deepEqual(
+    board.rows.map((r) => [r.arm, +r.value.toFixed(12)]),
+    [
+      ["b", +(5 / 6).toFixed(12)],
+      ["a", 0.5],
+      ["c", 0.5],
+    ],
+  );
 });

@@ -139,17 +139,29 @@ export function flatRow(row: Row): Row {
 /**
  * The Leaderboard page's data: the arms of the published store by harness and model, or by harness, or by
  * model alone, the first grouping with 2 to 60 arms (the pairwise tests and heat map cover the top
- * PAIRWISE_TOP arms, so the page stays small; the rank chart holds every arm).
+ * PAIRWISE_TOP arms, so the page stays small; the rank chart holds every arm). By pass rate; a store with no
+ * PASS/FAIL (a rubric table) by GCPC over every trajectory, as `gcpc leaderboard` then does. When no grouping
+ * fits, the reason gives each grouping's count (a 3-arm outcome-free store was told "no grouping gives 2 to 60
+ * arms": issue 55.3).
  */
-function siteLeaderboard(prepared: PreparedStore, settings: BootstrapSettings) {
+export function siteLeaderboard(prepared: PreparedStore, settings: BootstrapSettings) {
   const binary = prepared.trajectories.filter((t) => t.outcome === "PASS" || t.outcome === "FAIL");
+  const metric = binary.length > 0 ? "pass_rate" : "gcpc";
+  const pool = binary.length > 0 ? binary : prepared.trajectories;
+  if (pool.length === 0) return notAvailable("the store has no trajectory");
   // Fields with one value in the store are left out of the arms' names ("gpt-4o", not "unrecorded / gpt-4o").
-  const varies = (f: ArmField) => new Set(binary.map((t) => fieldOf(prepared, t, f))).size > 1;
+  const varies = (f: ArmField) => new Set(pool.map((t) => fieldOf(prepared, t, f))).size > 1;
   const both = (["harness", "model"] as ArmField[]).filter(varies);
+  const tried: string[] = [];
   for (const by of [both, ["harness"], ["model"]] as ArmField[][]) {
     if (by.length === 0) continue;
-    const arms = new Set(binary.map((t) => by.map((f) => fieldOf(prepared, t, f)).join(" / "))).size;
-    if (arms >= 2 && arms <= 60) return leaderboard(prepared, { by, settings });
+    const arms = new Set(pool.map((t) => by.map((f) => fieldOf(prepared, t, f)).join(" / "))).size;
+    if (arms >= 2 && arms <= 60) return leaderboard(prepared, { by, settings, metric });
+    tried.push(`${by.join(" + ")}: ${arms} arm${arms === 1 ? "" : "s"}`);
   }
-  return notAvailable("no grouping by harness and model, harness, or model gives 2 to 60 arms");
+  return notAvailable(
+    tried.length === 0
+      ? "every trajectory has the same harness and model: one arm, nothing to rank"
+      : `the page ranks 2 to 60 arms; ${[...new Set(tried)].join("; ")} (gcpc leaderboard --by FIELD ranks any grouping)`,
+  );
 }
