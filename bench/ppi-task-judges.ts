@@ -54,12 +54,22 @@ export const DESIGNS: Design[] = [
     task: (rng) => ({ u: 1.5 - Math.exp(0.2 + 0.7 * gauss(rng)), broken: rng() < 0.12 }),
     run: (rng, u) => u + 0.8 * gauss(rng),
   },
+  {
+    // Added after λ's rule was fixed on the two above, and not tuned on: one run per task, a bimodal difficulty.
+    name: "held out (60 tasks × 1 run, 10 items, bimodal difficulty)",
+    tasks: 60,
+    runs: 1,
+    items: 10,
+    task: (rng) => ({ u: (rng() < 0.4 ? -1.5 : 1.2) + 0.6 * gauss(rng), broken: rng() < 0.12 }),
+    run: (rng, u) => u + 0.4 * gauss(rng),
+  },
 ];
 
 export type Judge = (rng: Rng, truth: boolean, task: { u: number; broken: boolean }) => boolean;
 
 export const JUDGES: Record<string, Judge> = {
-  "difficulty bias": (rng, truth, { u }) => (truth ? rng() >= logistic(-2.2 - 1.2 * u) : rng() < logistic(-2.2 + 1.2 * u)),
+  "difficulty bias": (rng, truth, { u }) =>
+    truth ? rng() >= logistic(-2.2 - 1.2 * u) : rng() < logistic(-2.2 + 1.2 * u),
   "weak lenient": (rng, truth) => (rng() < 0.35 ? truth : rng() < 0.75),
   "broken tasks": (rng, truth, { broken }) => (broken ? true : rng() < 0.05 ? !truth : truth),
 };
@@ -115,6 +125,9 @@ export interface TaskJudgeRow {
   width_corrected: number;
   width_classical: number;
   lambda: number;
+  /** Corrected minus reference-only coverage, paired on the replicates, and its standard error. */
+  difference: number;
+  difference_se: number;
 }
 
 export function taskJudgeCoverage(o: {
@@ -131,7 +144,7 @@ export function taskJudgeCoverage(o: {
     for (const name of o.judges ?? Object.keys(JUDGES))
       for (const m of o.sizes ?? [5, 8, 10]) {
         const rng = seedrandom(`${o.seed}:${d.name}:${name}:${m}`);
-        const t = { n: 0, hit: 0, hitC: 0, w: 0, wC: 0, lambda: 0 };
+        const t = { n: 0, hit: 0, hitC: 0, w: 0, wC: 0, lambda: 0, onlyCorrected: 0, onlyClassical: 0 };
         for (let r = 0; r < o.replicates; r++) {
           const e = ppiMean(replicate(d, JUDGES[name], m, rng), {
             seed: `${o.seed}:${r}`,
@@ -140,8 +153,12 @@ export function taskJudgeCoverage(o: {
           });
           if (!e) continue;
           t.n++;
-          t.hit += e.ci[0] <= truth && truth <= e.ci[1] ? 1 : 0;
-          t.hitC += e.classical.ci[0] <= truth && truth <= e.classical.ci[1] ? 1 : 0;
+          const hit = e.ci[0] <= truth && truth <= e.ci[1];
+          const hitC = e.classical.ci[0] <= truth && truth <= e.classical.ci[1];
+          t.hit += hit ? 1 : 0;
+          t.hitC += hitC ? 1 : 0;
+          t.onlyCorrected += hit && !hitC ? 1 : 0;
+          t.onlyClassical += hitC && !hit ? 1 : 0;
           t.w += e.ci[1] - e.ci[0];
           t.wC += e.classical.ci[1] - e.classical.ci[0];
           t.lambda += e.lambda;
@@ -156,6 +173,10 @@ export function taskJudgeCoverage(o: {
           width_corrected: t.w / t.n,
           width_classical: t.wC / t.n,
           lambda: t.lambda / t.n,
+          // The paired difference of the two coverages and its SE: Var = ((b + c) − (b − c)²/n) / n².
+          difference: (t.onlyCorrected - t.onlyClassical) / t.n,
+          difference_se:
+            Math.sqrt(t.onlyCorrected + t.onlyClassical - (t.onlyCorrected - t.onlyClassical) ** 2 / t.n) / t.n,
         });
       }
   }
@@ -166,11 +187,12 @@ export function taskJudgeTable(rows: TaskJudgeRow[]): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   return [
     "| design (SYNTHETIC) | judge | labelled tasks | replicates | corrected covers | reference-only covers | " +
-      "width corrected | width reference-only | mean λ |",
-    "|---|---|---|---|---|---|---|---|---|",
+      "difference (paired) ± SE | width corrected | width reference-only | mean λ |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
         `| ${r.design} | ${r.judge} | ${r.labelled} | ${r.replicates} | ${pct(r.corrected)} | ${pct(r.classical)} | ` +
+        `${(100 * r.difference).toFixed(1)} ± ${(100 * r.difference_se).toFixed(1)} | ` +
         `${r.width_corrected.toFixed(3)} | ${r.width_classical.toFixed(3)} | ${r.lambda.toFixed(2)} |`,
     ),
   ].join("\n");

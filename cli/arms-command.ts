@@ -98,11 +98,12 @@ function correctionOptions(values: Parsed["values"], metric: string): Correction
   if (metric !== "gcpc")
     throw new UsageError("--judge-corrected applies to GCPC (--metric gcpc; compare's default method)");
   if (values.judge !== undefined) throw new UsageError("--judge-corrected corrects the scoring judge: drop --judge");
-  const out: { referenceTasks?: Set<string>; lambda?: number } = {};
-  if (values.lambda !== undefined) {
+  const out: { referenceTasks?: Set<string>; lambda?: number | "classic" } = {};
+  if (values.lambda === "classic") out.lambda = "classic";
+  else if (values.lambda !== undefined) {
     const x = Number(values.lambda);
     if (!(typeof values.lambda === "string" && /^\d*\.?\d+$/.test(values.lambda) && x >= 0 && x <= 1))
-      throw new UsageError(`--lambda must be a number in [0, 1], got "${values.lambda}"`);
+      throw new UsageError(`--lambda must be a number in [0, 1] or "classic", got "${values.lambda}"`);
     out.lambda = x;
   }
   if (values["reference-tasks"] !== undefined) {

@@ -43,7 +43,7 @@ sets of the arm's reference-labelled tasks keep their labels, and the mean half-
 reference-only interval is printed.`,
   compare: `gcpc compare STORE --a FIELD=VALUE[,FIELD=VALUE...] --b FIELD=VALUE[,...] [--where FIELD=VALUE[,...]]
              [--pair trial|task] [--method NAME] [--judge NAME] [--metric pass^k|pass@k --k K]
-             [--judge-corrected [--reference-tasks FILE] [--lambda X]]
+             [--judge-corrected [--reference-tasks FILE] [--lambda X|classic]]
              [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 Compares two arms of a store (FIELD: harness, model, source, condition, benchmark, domain). A pair shares its
@@ -61,7 +61,7 @@ or pass@k (one of K passes) over each arm's own attempts, cells with fewer than 
 different judges get a caveat). --judge-corrected: the GCPC Δ also as the store's reference_judge would have
 scored both arms (prediction-powered inference on the matched units' differences; docs/statistics.md).`,
   leaderboard: `gcpc leaderboard STORE [--by harness,model] [--metric pass_rate|gcpc|pass^k|pass@k] [--k K]
-                 [--judge NAME] [--top N] [--judge-corrected [--reference-tasks FILE] [--lambda X]]
+                 [--judge NAME] [--top N] [--judge-corrected [--reference-tasks FILE] [--lambda X|classic]]
                  [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 One row per arm (the trajectories grouped by --by): its pass rate (or mean GCPC) with a task-clustered CI,
@@ -75,7 +75,8 @@ GCPC scores a trajectory by the store's primary judge, or by the one judge that 
 --top N (default 20): the pairwise tests, Holm and the tie groups cover the top N arms by value (N arms make
 N(N − 1)/2 tests); every arm keeps its interval and rank intervals, and the output says so.
 --judge-corrected (with --metric gcpc): each arm's mean as the store's reference_judge would have scored it,
-by prediction-powered inference (PPI++ power-tuned λ, or --lambda X in [0, 1]) with a stratified task-clustered
+by prediction-powered inference (PPI++ power-tuned λ, re-tuned per draw and shrunk for few labelled tasks; or
+--lambda X in [0, 1], or --lambda classic: classic PPI's N/(N − n)) with a stratified task-clustered
 bootstrap; beside it the reference-only and judge-only means and the effective number of reference labels.
 --reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
   copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]

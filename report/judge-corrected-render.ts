@@ -1,13 +1,17 @@
 import type { Leaderboard } from "../analysis/rq/arms/leaderboard.js";
 import type { CompareResult } from "../analysis/rq/arms/compare-arms.js";
 import type { LabellingDesign } from "../analysis/rq/arms/labelling-design.js";
-import type { PpiEstimate } from "../analysis/stats/ppi-mean.js";
+import type { CorrectedEstimate } from "../analysis/rq/arms/judge-corrected.js";
 import { ci, f3 } from "./format.js";
 import { escapeMarkdownCell } from "./render.js";
 
 // How `gcpc leaderboard --judge-corrected` prints its judge-corrected means (issue 47): a table beside the board.
 
-const isEstimate = (x: unknown): x is PpiEstimate => typeof x === "object" && x !== null && "estimate" in x;
+const isEstimate = (x: unknown): x is CorrectedEstimate => typeof x === "object" && x !== null && "estimate" in x;
+
+/** An interval with its endpoints' Monte Carlo standard error ("[0.41, 0.62] (MC SE 0.004, 0.006)"). */
+const ciMc = (c: [number, number], mc: [number, number] | null) =>
+  `${ci(c)}${mc ? ` (MC SE ${f3(mc[0])}, ${f3(mc[1])})` : ""}`;
 
 /** The Markdown section of the corrected means (empty when the board was not corrected). */
 export function correctedMarkdown(r: Leaderboard): string[] {
@@ -18,20 +22,25 @@ export function correctedMarkdown(r: Leaderboard): string[] {
     "",
     `${escapeMarkdownCell(c.estimator)}. Reference labels: ` +
       `${c.reference_tasks === null ? "every one in the store" : `those of the ${c.reference_tasks} tasks listed`}. ` +
-      "Effective reference labels: n_ref × (classical CI width / corrected CI width)².",
+      c.words,
     "",
-    "| arm | corrected [95% CI] | λ | reference only [95% CI] | judge only [95% CI] | n_ref (tasks) | " +
-      "effective n_ref |",
-    "|---|---|---|---|---|---|---|",
+    "| arm | corrected [95% CI] | reference only [95% CI] | judge only [95% CI] | λ | n_ref (tasks) | " +
+      "effective n_ref | what happened |",
+    "|---|---|---|---|---|---|---|---|",
     ...r.rows.map((x) => {
       const e = x.corrected;
       if (!isEstimate(e))
-        return `| ${escapeMarkdownCell(x.arm)} | not available: ${escapeMarkdownCell(e?.reason ?? "")} | | | | | |`;
+        return `| ${escapeMarkdownCell(x.arm)} | not available: ${escapeMarkdownCell(e?.reason ?? "")} | | | | | | |`;
+      const bold = (use: boolean, text: string) => (use ? `**${text}**` : text);
+      const reference = `${f3(e.classical.estimate)} ${ciMc(e.classical.ci, e.classical.ci_mc_se)}`;
       return (
-        `| ${escapeMarkdownCell(x.arm)} | ${f3(e.estimate)} ${ci(e.ci)} | ${f3(e.lambda)}` +
-        `${e.lambda_rule === "fixed" ? " (fixed)" : ""} | ${f3(e.classical.estimate)} ${ci(e.classical.ci)} | ` +
-        `${f3(e.judge_only.estimate)} ${ci(e.judge_only.ci)} | ${e.n_reference} (${e.reference_tasks}) | ` +
-        `${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)} |`
+        `| ${escapeMarkdownCell(x.arm)} | ` +
+        `${bold(e.advice.use === "corrected", `${f3(e.estimate)} ${ciMc(e.ci, e.ci_mc_se)}`)} | ` +
+        `${bold(e.advice.use === "reference-only", reference)} | ` +
+        `${f3(e.judge_only.estimate)} ${ci(e.judge_only.ci)} | ${f3(e.lambda)}` +
+        `${e.lambda_rule === "power-tuned" ? "" : ` (${e.lambda_rule})`} | ${e.n_reference} (${e.reference_tasks}) | ` +
+        `${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)} | ` +
+        `${escapeMarkdownCell(e.advice.why)} |`
       );
     }),
     "",
@@ -73,14 +82,20 @@ export function correctedDeltaLines(r: CompareResult): string[] {
   const towards = escapeMarkdownCell(r.score_delta.reference_judge ?? "the reference judge");
   if (!isEstimate(e))
     return [`Judge-corrected Δ (towards ${towards}): not available (${escapeMarkdownCell(e.reason)}).`, ""];
+  const headline = e.advice.use === "corrected";
+  const corrected =
+    `Judge-corrected ${escapeMarkdownCell(r.method)} Δ (towards ${towards}) ` +
+    `${f3(e.estimate)} ${ciMc(e.ci, e.ci_mc_se)}`;
+  const reference = `reference only ${f3(e.classical.estimate)} ${ciMc(e.classical.ci, e.classical.ci_mc_se)}`;
   return [
-    `**Judge-corrected ${escapeMarkdownCell(r.method)} Δ (towards ${towards}) ${f3(e.estimate)} ${ci(e.ci)}**, ` +
-      `λ ${f3(e.lambda)} (${e.lambda_rule}), on ${e.n_reference} matched units with reference labels on both sides ` +
-      `in ${e.reference_tasks} tasks, of ${e.n_all} in ${e.tasks}; reference only ${f3(e.classical.estimate)} ` +
-      `${ci(e.classical.ci)}; judge only ${f3(e.judge_only.estimate)} ${ci(e.judge_only.ci)}; effective reference ` +
-      `units ${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)}. Prediction-powered ` +
-      "inference on the units' differences, task bootstrap stratified by labelled and other tasks, expanded " +
-      `percentile interval, ${e.resamples} resamples, seed ${e.seed}.`,
+    `${headline ? `**${corrected}**` : corrected}, λ ${f3(e.lambda)} (${e.lambda_rule}), on ${e.n_reference} ` +
+      `matched units with reference labels on both sides in ${e.reference_tasks} tasks, of ${e.n_all} in ` +
+      `${e.tasks}; ${headline ? reference : `**${reference}**`}; judge only ${f3(e.judge_only.estimate)} ` +
+      `${ci(e.judge_only.ci)}; effective reference units ` +
+      `${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)}. What happened: ` +
+      `${escapeMarkdownCell(e.advice.why)}. Prediction-powered inference on the units' differences, task ` +
+      "bootstrap stratified by labelled and other tasks, λ re-tuned on every draw, expanded percentile interval, " +
+      `${e.resamples} resamples, seed ${e.seed}.`,
     "",
   ];
 }

@@ -34,6 +34,7 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
       : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** (unpaired; a ` +
         `${f3(g.mean_a)}, b ${f3(g.mean_b)}).`,
     "",
+    ...(r.corrected ? [`Judge-corrected Δ: not computed (${escapeMarkdownCell(r.corrected.reason)}).`, ""] : []),
   ].join("\n")}`;
 }
 

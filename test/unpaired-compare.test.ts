@@ -49,4 +49,10 @@ test("LLM-Rubric: systems that ran their own dialogues are compared unpaired, sa
   const board = await cli(["leaderboard", store, "--by", "model", "--metric", "gcpc", "--resamples", "100"]);
   assert.equal((board.stdout.match(/shares no task with another arm/g) ?? []).length, 3);
   assert.doesNotMatch(board.stdout, /of the board's 76 tasks/);
+  // --judge-corrected on unpaired arms says why there is no corrected Δ, in Markdown and JSON (issue 55.1).
+  const corrected = await cli([...base, "--judge-corrected"]);
+  assert.equal(corrected.code, 0, corrected.stderr);
+  assert.match(corrected.stdout, /Judge-corrected Δ: not computed \(the arms share no matched unit/);
+  const cj = JSON.parse((await cli([...base, "--judge-corrected", "--format", "json"])).stdout);
+  assert.equal(cj.corrected.available, false);
 });

@@ -1,6 +1,7 @@
 import { clusterDraws } from "./cluster-draws.js";
 import { percentileCI } from "./bootstrap.js";
 import { expandedPercentileLevel } from "./expanded-percentile.js";
+import { endpointMcSe } from "./monte-carlo-error.js";
 
 /**
  * Per task (cluster) of one arm: the judge's credit f summed over every trajectory with one (`fAll`, `nAll`), and
@@ -29,9 +30,14 @@ export interface PpiEstimate {
   /** θ̂(λ) = mean_ref(h) + λ·(mean_all(f) − mean_ref(f)). */
   estimate: number;
   ci: [number, number];
+  /** The Monte Carlo standard error of the interval's endpoints (null below 250 resamples). */
+  ci_mc_se: [number, number] | null;
   lambda: number;
-  /** "power-tuned" (PPI++: the λ in [0, 1] of least bootstrap variance) or "fixed" (given). */
-  lambda_rule: "power-tuned" | "fixed";
+  /**
+   * "power-tuned": the plug-in λ of least variance, re-tuned on every draw and shrunk towards 0 by
+   * n_L / (n_L + LAMBDA_SHRINK) for n_L labelled tasks; "fixed": given; "classic": classic PPI's N / (N − n).
+   */
+  lambda_rule: "power-tuned" | "fixed" | "classic";
   /** Trajectories with a reference credit, and the tasks they are in. */
   n_reference: number;
   reference_tasks: number;
@@ -39,7 +45,7 @@ export interface PpiEstimate {
   n_all: number;
   tasks: number;
   /** λ = 0: the reference judge's mean on the labelled trajectories alone, on the same draws. */
-  classical: { estimate: number; ci: [number, number] };
+  classical: { estimate: number; ci: [number, number]; ci_mc_se: [number, number] | null };
   /** The judge's mean over every trajectory (what an uncorrected leaderboard prints), on the same draws. */
   judge_only: { estimate: number; ci: [number, number] };
   /**
@@ -47,26 +53,44 @@ export interface PpiEstimate {
    * need for the corrected interval's width (null when the corrected interval has zero width).
    */
   effective_reference: number | null;
+  /** Set when fewer than FEW_LABELLED_TASKS tasks are labelled: the interval's coverage is not measured there. */
+  few_labelled?: string;
   resamples: number;
   seed: string;
 }
 
 /**
- * Prediction-powered inference for a mean (Angelopoulos, Bates, Fannjiang, Jordan & Zrnic, Science 2023), with the
- * PPI++ power-tuned λ (Angelopoulos, Duchi & Zrnic 2024): the reference judge's mean on the labelled subset,
- * corrected by the judge's mean on every trajectory minus its mean on the same subset.
+ * λ's shrinkage towards 0 by n_L / (n_L + LAMBDA_SHRINK) for n_L labelled tasks. A judge whose errors sit in a few
+ * tasks (broken environments it calls solved) looks perfect on a small labelled sample that misses them, and a λ
+ * trusted fully there made the interval cover 84.7–90.5% at 5–10 labelled tasks (issue 55.1). Shrinking a
+ * control-variate coefficient by a fraction s keeps 1 − (1 − s)² of its variance reduction (at 10 labelled tasks
+ * s = 1/2 keeps 75%, at 40 s = 0.8 keeps 96%), and bench/ppi-task-judges.ts chose 10 as the smallest value that
+ * held the coverage target on its two tuning designs; a third design, added after, checks it (docs/statistics.md).
+ */
+export const LAMBDA_SHRINK = 10;
+
+/** Below this many labelled tasks the corrected interval is given with a caveat: its coverage is not measured. */
+export const FEW_LABELLED_TASKS = 5;
+
+/**
+ * Prediction-powered inference for a mean (Angelopoulos, Bates, Fannjiang, Jordan & Zrnic, Science 2023) with a
+ * power-tuned λ (PPI++: Angelopoulos, Duchi & Zrnic 2024): the reference judge's mean on the labelled subset,
+ * corrected by λ times the judge's mean on every trajectory minus its mean on the same subset.
  *
  * Interval: a task-clustered expanded percentile bootstrap (Hesterberg 2015, on the number of labelled tasks),
- * stratified: the labelled tasks (those holding a reference
- * credit) are resampled among themselves and the other tasks among themselves, so each draw keeps the design's
- * number of labelled tasks; a task's trajectories, labelled or not, move together. λ (unless fixed) minimises
- * the variance of θ̂(λ) over these draws, −Cov(A, B)/Var(B) for A = mean_ref(h) and B = mean_all(f) − mean_ref(f),
- * clipped to [0, 1] (λ = 0 is the classical estimate, λ = 1 classic PPI); the same draws give the interval.
- * Null when fewer than 2 tasks hold a reference credit.
+ * stratified: the labelled tasks (those holding a reference credit) are resampled among themselves and the other
+ * tasks among themselves, so each draw keeps the design's number of labelled tasks; a task's trajectories,
+ * labelled or not, move together. λ (unless fixed) is the plug-in −Cov(A, B)/Var(B) of A = mean_ref(h) and
+ * B = mean_all(f) − mean_ref(f) from the tasks' linearised contributions (plugInLambda), clipped to [0, 1] and
+ * shrunk by n_L / (n_L + LAMBDA_SHRINK); it is **re-tuned on every draw**, so the interval carries λ's own
+ * variability (a λ tuned once on the draws and held fixed left it out: issue 55.1). λ = 0 is the reference-only
+ * (classical) estimate; classic PPI, which averages the judge over the unlabelled trajectories only, is
+ * λ = N / (N − n) here (`lambda: "classic"`). Null when fewer than 2 tasks hold a reference credit, or for classic
+ * PPI when every trajectory is labelled.
  */
 export function ppiMean(
   c: PpiClusters,
-  o: { seed: string; resamples: number; level: number; lambda?: number },
+  o: { seed: string; resamples: number; level: number; lambda?: number | "classic" },
 ): PpiEstimate | null {
   const tasks = c.nAll.length;
   const labelled: number[] = [];
@@ -75,11 +99,18 @@ export function ppiMean(
     if (c.nRef[t] > 0) labelled.push(t);
     else if (c.nAll[t] > 0) other.push(t);
   if (labelled.length < 2) return null;
+  const nRef = c.nRef.reduce((x, y) => x + y, 0);
+  const nAll = c.nAll.reduce((x, y) => x + y, 0);
+  if (o.lambda === "classic" && !(nAll > nRef)) return null;
+  const fixed = o.lambda === "classic" ? nAll / (nAll - nRef) : o.lambda;
+  const shrink = labelled.length / (labelled.length + LAMBDA_SHRINK);
+  const tuned = (wL: Float64Array, wU: Float64Array) => shrink * plugInLambda(c, labelled, other, wL, wU);
   const ones = (n: number) => new Float64Array(n).fill(1);
   const sample = terms(c, labelled, other, ones(labelled.length), ones(other.length));
+  const lambda = fixed ?? tuned(ones(labelled.length), ones(other.length));
   const B = o.resamples;
   const a = new Float64Array(B);
-  const b = new Float64Array(B);
+  const corrected = new Float64Array(B);
   const judge = new Float64Array(B);
   const drawL = clusterDraws(`${o.seed}:labelled tasks`, labelled.length);
   const drawU = other.length ? clusterDraws(`${o.seed}:other tasks`, other.length) : null;
@@ -90,38 +121,38 @@ export function ppiMean(
     drawU?.draw(wU);
     const x = terms(c, labelled, other, wL, wU);
     a[d] = x.a;
-    b[d] = x.b;
+    corrected[d] = x.a + (fixed ?? tuned(wL, wU)) * x.b;
     judge[d] = x.judge;
   }
-  const lambda = o.lambda ?? powerTunedLambda(a, b);
-  const corrected = a.map((x, d) => x + lambda * b[d]);
   // Expanded percentile (Hesterberg 2015) on the labelled tasks' count: a plain percentile interval over 10
   // labelled tasks covered 89-92% at 95% nominal in the coverage runs (bench/ppi-coverage.ts).
   const level = expandedPercentileLevel(o.level, labelled.length);
   const ci = percentileCI(corrected, level);
   const classicalCi = percentileCI(a, level);
   const width = ci[1] - ci[0];
-  let nRef = 0;
-  let nAll = 0;
-  for (let t = 0; t < tasks; t++) {
-    nRef += c.nRef[t];
-    nAll += c.nAll[t];
-  }
   return {
     estimate: sample.a + lambda * sample.b,
     ci,
+    ci_mc_se: endpointMcSe(corrected, level),
     lambda,
-    lambda_rule: o.lambda === undefined ? "power-tuned" : "fixed",
+    lambda_rule: o.lambda === "classic" ? "classic" : fixed === undefined ? "power-tuned" : "fixed",
     n_reference: nRef,
     reference_tasks: labelled.length,
     n_all: nAll,
     tasks: labelled.length + other.length,
-    classical: { estimate: sample.a, ci: classicalCi },
+    classical: { estimate: sample.a, ci: classicalCi, ci_mc_se: endpointMcSe(a, level) },
     judge_only: {
       estimate: sample.judge,
       ci: percentileCI(judge, expandedPercentileLevel(o.level, labelled.length + other.length)),
     },
     effective_reference: width > 0 ? nRef * ((classicalCi[1] - classicalCi[0]) / width) ** 2 : null,
+    ...(labelled.length < FEW_LABELLED_TASKS
+      ? {
+          few_labelled:
+            `${labelled.length} labelled tasks: below ${FEW_LABELLED_TASKS} the interval's coverage is not measured ` +
+            "(docs/statistics.md); report the reference-only interval beside it",
+        }
+      : {}),
     resamples: B,
     seed: o.seed,
   };
@@ -150,23 +181,63 @@ function terms(c: PpiClusters, labelled: number[], other: number[], wL: Float64A
   return { a: h / nRef, b: judge - fRef / nRef, judge };
 }
 
-/** The λ in [0, 1] minimising Var(A + λB) over the draws: −Cov(A, B)/Var(B), clipped (0 when B never varies). */
-export function powerTunedLambda(a: Float64Array, b: Float64Array): number {
-  const n = a.length;
-  let ma = 0;
-  let mb = 0;
-  for (let i = 0; i < n; i++) {
-    ma += a[i];
-    mb += b[i];
-  }
-  ma /= n;
-  mb /= n;
-  let cov = 0;
-  let vb = 0;
-  for (let i = 0; i < n; i++) {
-    cov += (a[i] - ma) * (b[i] - mb);
-    vb += (b[i] - mb) ** 2;
-  }
-  if (!(vb > 0)) return 0;
-  return Math.min(1, Math.max(0, -cov / vb));
+/** −Cov(A, B)/Var(B), clipped to [0, 1]; 0 when B does not vary. */
+export function clippedLambda(cov: number, varB: number): number {
+  if (!(varB > 0)) return 0;
+  return Math.min(1, Math.max(0, -cov / varB));
+}
+
+/**
+ * The plug-in λ of one weighting of the tasks (a draw, or the sample with every weight 1): −Cov(A, B)/Var(B) from
+ * the tasks' linearised contributions to the ratios A = mean_ref(h) = Σh/Σn and B = mean_all(f) − mean_ref(f) (a
+ * ratio's contribution: (x_t − R·n_t)/Σn), each stratum's (labelled, other) variance of a sum of its resampled
+ * tasks being Σ w (x − x̄)² (with replacement, the stratum's size fixed), clipped to [0, 1].
+ */
+export function plugInLambda(
+  c: PpiClusters,
+  labelled: number[],
+  other: number[],
+  wL: Float64Array,
+  wU: Float64Array,
+): number {
+  const s = terms(c, labelled, other, wL, wU);
+  let nRef = 0;
+  let nAll = 0;
+  let fRef = 0;
+  labelled.forEach((t, i) => {
+    nRef += wL[i] * c.nRef[t];
+    fRef += wL[i] * c.fRef[t];
+    nAll += wL[i] * c.nAll[t];
+  });
+  other.forEach((t, i) => {
+    nAll += wU[i] * c.nAll[t];
+  });
+  const A = s.a;
+  const F = fRef / nRef;
+  const G = s.judge;
+  const z = (t: number) => (c.hRef[t] - A * c.nRef[t]) / nRef;
+  const yAll = (t: number) => (c.fAll[t] - G * c.nAll[t]) / nAll;
+  const yL = (t: number) => yAll(t) - (c.fRef[t] - F * c.nRef[t]) / nRef;
+  const moments = (ids: number[], w: Float64Array, x: (t: number) => number, y: (t: number) => number) => {
+    let m = 0;
+    let mx = 0;
+    let my = 0;
+    ids.forEach((t, i) => {
+      m += w[i];
+      mx += w[i] * x(t);
+      my += w[i] * y(t);
+    });
+    mx /= m;
+    my /= m;
+    let cov = 0;
+    let vy = 0;
+    ids.forEach((t, i) => {
+      cov += w[i] * (x(t) - mx) * (y(t) - my);
+      vy += w[i] * (y(t) - my) ** 2;
+    });
+    return { cov, vy };
+  };
+  const L = moments(labelled, wL, z, yL);
+  const U = other.length ? moments(other, wU, yAll, yAll) : { vy: 0 };
+  return clippedLambda(L.cov, L.vy + U.vy);
 }

@@ -162,6 +162,7 @@ export function siteLeaderboard(prepared: PreparedStore, settings: BootstrapSett
   return notAvailable(
     tried.length === 0
       ? "every trajectory has the same harness and model: one arm, nothing to rank"
-      : `the page ranks 2 to 60 arms; ${[...new Set(tried)].join("; ")} (gcpc leaderboard --by FIELD ranks any grouping)`,
+      : `the page ranks 2 to 60 arms; ${[...new Set(tried)].join("; ")} ` +
+          "(gcpc leaderboard --by FIELD ranks any grouping)",
   );
 }

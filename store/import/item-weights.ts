@@ -153,7 +153,9 @@ function attributeRows(
       problems.push({
         ...at,
         field: present.join(", "),
-        message: `${describeKey(o.item, join, key)} is also at ${before.at} with other values (${before.canonical} there, ${canonical} here)`,
+        message:
+          `${describeKey(o.item, join, key)} is also at ${before.at} with other values ` +
+          `(${before.canonical} there, ${canonical} here)`,
       });
     else if (!before) rows.set(key, { parsed, canonical, at: where, used: false });
   }

@@ -42,7 +42,9 @@ function attributeRows(t: UserTable, spec: TableSpec, problems: Problem[]): Map<
         line: r.line,
         row: r.line === undefined ? r.row : undefined,
         field: spec.trajectory ?? spec.task,
-        message: `a second row for ${spec.trajectory ? `trajectory ${JSON.stringify(id)}` : `task ${JSON.stringify(task)}`} with other values (first at ${where(before.at)})`,
+        message:
+          `a second row for ${spec.trajectory ? `trajectory ${JSON.stringify(id)}` : `task ${JSON.stringify(task)}`} ` +
+          `with other values (first at ${where(before.at)})`,
       });
     else if (!before) {
       out.set(key, cells);
@@ -168,7 +170,8 @@ function checkPrerequisites(store: Store, file: string): void {
           file,
           field: "prerequisites",
           message:
-            `item ${JSON.stringify(it.item_id)} of task ${JSON.stringify(it.task_id)}: prerequisite ${JSON.stringify(p)} ` +
+            `item ${JSON.stringify(it.item_id)} of task ${JSON.stringify(it.task_id)}: ` +
+            `prerequisite ${JSON.stringify(p)} ` +
             (p === it.item_id ? "is the item itself" : "is not an item of the same task"),
         });
   if (problems.length)

@@ -8,7 +8,7 @@ import { comparePairs, type PairingChoice } from "./compare-pairs.js";
 import { judgeCorrectedDelta, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
 import { unpairedCompare, type UnpairedCompareResult } from "./unpaired-compare.js";
 import type { ArmSummary } from "./arm-summary.js";
-import type { PpiEstimate } from "../../stats/ppi-mean.js";
+import type { CorrectedEstimate } from "./judge-corrected.js";
 import { armTable, tableView, type ArmRow, type ArmTable } from "./arm-table.js";
 import { NO_OUTCOME, noPassRateDelta, passRateDelta } from "./pass-rate-delta.js";
 import { scoreDelta } from "./score-delta.js";
@@ -80,7 +80,7 @@ export interface CompareResult {
     units: number;
     bootstrap?: BootstrapDescriptor | null;
     /** `--judge-corrected`: the Δ as the reference judge (`reference_judge`) would have scored both arms. */
-    corrected?: PpiEstimate | NotAvailable;
+    corrected?: CorrectedEstimate | NotAvailable;
     reference_judge?: string;
   };
   transitions: Record<string, TransitionCell> | NotAvailable;
@@ -133,7 +133,10 @@ export function compareArms(
   const table = armTable(p, o.method ?? "gcpc", o.judge);
   if ("available" in table) return table;
   const r = compareArmTable(table, o);
-  if ("available" in r || "unpaired" in r || !o.corrected) return r;
+  if ("available" in r || !o.corrected) return r;
+  // Arms with no matched unit: the correction is of matched units' differences, so it is not computed, and the
+  // result says why rather than dropping it without a word (issue 55.1).
+  if ("unpaired" in r) return { ...r, corrected: notAvailable(UNPAIRED_CORRECTION) };
   if (table.method !== "gcpc") return notAvailable("--judge-corrected corrects the GCPC Δ: drop --method");
   const reference = referenceJudgeOf(p);
   if (typeof reference !== "string") return reference;
@@ -153,6 +156,11 @@ export function compareArms(
   );
   return { ...r, score_delta: { ...r.score_delta, corrected, reference_judge: reference } };
 }
+
+export const UNPAIRED_CORRECTION =
+  "the arms share no matched unit, and the judge-corrected Δ corrects matched units' differences (the reference " +
+  "judge's labels of the same units on both sides); each arm's corrected mean on its own tasks is what gcpc " +
+  "leaderboard --metric gcpc --judge-corrected prints, and their difference compares different tasks";
 
 /**
  * The matched pairs of two arms by trial index (as `gcpc compare --pair trial` matches them): each pair's task

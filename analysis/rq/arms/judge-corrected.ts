@@ -1,15 +1,18 @@
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import { seedFor, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
-import { emptyPpiClusters, ppiMean, type PpiEstimate } from "../../stats/ppi-mean.js";
+import { emptyPpiClusters, FEW_LABELLED_TASKS, ppiMean, type PpiEstimate } from "../../stats/ppi-mean.js";
 import { PLAIN } from "../../scoring/official-outcome.js";
 import type { PreparedStore } from "../prepared.js";
+
+/** A judge-corrected estimate with the one line that says which figure to report. */
+export type CorrectedEstimate = PpiEstimate & { advice: CorrectionAdvice };
 
 /** What `--judge-corrected` asks: which reference labels to keep, and λ when it is fixed. */
 export interface CorrectionOptions {
   /** Keep the reference judge's labels of these tasks only ("what if we had labelled only these?"). */
   referenceTasks?: ReadonlySet<string>;
-  /** A fixed λ in [0, 1] (default: PPI++'s power-tuned λ). */
-  lambda?: number;
+  /** A fixed λ in [0, 1], or classic PPI's N / (N − n) (default: the power-tuned λ, ppi-mean.ts). */
+  lambda?: number | "classic";
 }
 
 /** The reference judge a store names (store.json reference_judge), or why there is none to correct towards. */
@@ -36,7 +39,7 @@ export function judgeCorrectedMean(
   reference: string,
   settings: BootstrapSettings,
   o: CorrectionOptions,
-): PpiEstimate | NotAvailable {
+): CorrectedEstimate | NotAvailable {
   const c = emptyPpiClusters(arm.clusters);
   arm.slots.forEach((k, i) => {
     const f = judgeScore(k);
@@ -57,6 +60,9 @@ export function judgeCorrectedMean(
     level: settings.level,
     lambda: o.lambda,
   });
+  if (r) return { ...r, advice: correctionAdvice(r) };
+  if (!r && o.lambda === "classic" && c.nRef.some((n) => n > 0))
+    return notAvailable(`every trajectory of ${arm.name} is labelled: classic PPI has no unlabelled one to use`);
   return r ?? notAvailable(`fewer than 2 tasks of ${arm.name} carry a reference label (${reference})`);
 }
 
@@ -75,7 +81,7 @@ export function judgeCorrectedDelta(
   settings: BootstrapSettings,
   figure: string,
   o: CorrectionOptions,
-): PpiEstimate | NotAvailable {
+): CorrectedEstimate | NotAvailable {
   const slotOf = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
   const tasks = [...new Set(units.map((u) => u.task))];
   const clusterOf = new Map(tasks.map((t, i) => [t, i]));
@@ -108,5 +114,56 @@ export function judgeCorrectedDelta(
     level: settings.level,
     lambda: o.lambda,
   });
+  if (r) return { ...r, advice: correctionAdvice(r) };
   return r ?? notAvailable(`fewer than 2 matched tasks carry a reference label (${reference}) on both sides`);
+}
+
+/** Which figure of a judge-corrected row to report, and what happened, in one line (issue 55.1). */
+export interface CorrectionAdvice {
+  use: "corrected" | "reference-only";
+  why: string;
+}
+
+/**
+ * The one line a reader of a judge-corrected row needs: which figure to report and why. The corrected estimate
+ * is reported only where it is measured to hold (at least FEW_LABELLED_TASKS labelled tasks) and its interval is
+ * narrower than the reference-only one (an effective reference count above the real one); otherwise the
+ * reference-only figure is, with the reason (every run labelled: nothing to correct with; λ 0: the judge did
+ * not track the reference on the labelled runs; a wider interval: the correction cost more than it gave).
+ */
+export function correctionAdvice(e: PpiEstimate): CorrectionAdvice {
+  const ref = "report the reference-only figure";
+  if (e.n_reference >= e.n_all)
+    return {
+      use: "reference-only",
+      why: `every run has a reference label, so there is nothing to correct with (λ is 0 by construction): ${ref}`,
+    };
+  if (e.reference_tasks < FEW_LABELLED_TASKS)
+    return {
+      use: "reference-only",
+      why:
+        `only ${e.reference_tasks} tasks are labelled, and below ${FEW_LABELLED_TASKS} the corrected interval's ` +
+        `coverage is not measured: ${ref}, and label more tasks`,
+    };
+  if (e.lambda === 0)
+    return {
+      use: "reference-only",
+      why: `on the ${e.n_reference} labelled runs the judge's credit does not track the reference's (λ 0): ${ref}`,
+    };
+  const gain = e.effective_reference === null ? Number.POSITIVE_INFINITY : e.effective_reference / e.n_reference;
+  if (!(gain > 1))
+    return {
+      use: "reference-only",
+      why:
+        "the correction made the interval wider than the reference-only one (worth " +
+        `${e.effective_reference?.toFixed(1)} reference labels, fewer than the ${e.n_reference} there are): ${ref}`,
+    };
+  return {
+    use: "corrected",
+    why:
+      `the judge tracks the reference on the ${e.n_reference} labelled runs (λ ${e.lambda.toFixed(2)}): report the ` +
+      "corrected figure, whose interval is as narrow as about " +
+      `${e.effective_reference === null ? "unboundedly many" : e.effective_reference.toFixed(0)} reference labels ` +
+      "would give",
+  };
 }

@@ -16,8 +16,23 @@ import type { Arm } from "./leaderboard-arms.js";
 export const CORRECTION_ESTIMATOR =
   "prediction-powered inference: θ = mean_ref(h) + λ·(mean_all(f) − mean_ref(f)), f the arm's GCPC by its " +
   "scoring judge on every trajectory, h the reference judge's GCPC on the trajectories it labelled; λ in [0, 1] " +
-  "power-tuned (PPI++) to the least variance over the draws unless fixed; task-clustered bootstrap stratified " +
+  "the plug-in of least variance (PPI++), re-tuned on every draw and shrunk by n/(n + 10) for n labelled tasks, " +
+  "unless fixed (--lambda X, or classic PPI's N/(N − n)); task-clustered bootstrap stratified " +
   "by labelled and other tasks, expanded percentile interval (Hesterberg 2015) on the labelled tasks' count";
+
+/**
+ * What the corrected figure is, and why it can sit outside the two others, in words (issue 55.1: the tables were
+ * explained by a formula only, and a new user asked which number to report).
+ */
+export const CORRECTION_WORDS =
+  "The corrected figure is the reference-only mean moved by λ × (the judge's mean over every run − its mean over " +
+  "the labelled runs): if the labelled runs are ones the judge scores higher than the rest, the reference-only " +
+  "mean moves down, so the corrected figure can sit below both others (the judge-only mean is on the judge's own " +
+  "scale, the reference-only one on the labelled runs alone). λ is 0 when every run is labelled (nothing to " +
+  "correct with) or when the judge does not track the reference; it is re-tuned on every bootstrap draw and " +
+  "shrunk by n/(n + 10) for n labelled tasks, so the interval carries λ's own uncertainty. Effective reference " +
+  "labels: how many the reference-only interval would need to be as narrow. The figure to report is in bold, and " +
+  "each row says why.";
 
 /** Each row's judge-corrected mean towards the store's reference judge (judge-corrected.ts), and how. */
 export function correctRows(
@@ -40,6 +55,7 @@ export function correctRows(
   return {
     reference_judge: reference,
     estimator: CORRECTION_ESTIMATOR,
+    words: CORRECTION_WORDS,
     reference_tasks: corrected.referenceTasks ? corrected.referenceTasks.size : null,
   };
 }

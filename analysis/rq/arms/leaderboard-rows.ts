@@ -61,7 +61,8 @@ export function rowCaveat(
   else if (ran < board) out.push(`ran ${ran} of the board's ${board} tasks: ranked on its own tasks, not common ones`);
   if (attempted && tasks < ran)
     out.push(
-      `${ran - tasks} of the ${ran} tasks it ran have fewer than ${attempted.k} attempts: its value is over the other ${tasks}`,
+      `${ran - tasks} of the ${ran} tasks it ran have fewer than ${attempted.k} attempts: ` +
+        `its value is over the other ${tasks}`,
     );
   return out.length ? out.join("; ") : null;
 }

@@ -3,7 +3,7 @@ import type { BootstrapDescriptor } from "../../estimates/bootstrap-interval.js"
 import type { NotAvailable } from "../../estimates/not-defined.js";
 import type { ArmField, Selector } from "./compare-arms.js";
 import type { AttemptMetric } from "../../stats/pass-at-k.js";
-import type { PpiEstimate } from "../../stats/ppi-mean.js";
+import type { CorrectedEstimate } from "./judge-corrected.js";
 
 export type LeaderboardMetric = "pass_rate" | "gcpc" | AttemptMetric;
 
@@ -35,7 +35,7 @@ export interface LeaderboardRow {
    */
   caveat: string | null;
   /** `--judge-corrected`: the arm's mean GCPC as the reference judge would have scored it (judge-corrected.ts). */
-  corrected?: PpiEstimate | NotAvailable;
+  corrected?: CorrectedEstimate | NotAvailable;
 }
 
 export interface PairwiseRow {
@@ -74,5 +74,5 @@ export interface Leaderboard {
   /** How `rank_ci_joint` was computed: the method, the critical value and the pairs it separates. */
   rank_joint: { method: string; critical: number; separated: number; resamples: number; seed: string } | null;
   /** `--judge-corrected`: the reference judge of the rows' `corrected` estimates, and how they are computed. */
-  correction?: { reference_judge: string; estimator: string; reference_tasks: number | null };
+  correction?: { reference_judge: string; estimator: string; words: string; reference_tasks: number | null };
 }

@@ -64,18 +64,11 @@ export function leaderboard(
     return notAvailable(`no trajectory with a ${metric === "gcpc" ? "GCPC score" : "binary outcome"}`);
   const { clusterOf, clusters, ids } = taskClusters(slots.map((k) => p.trajectories[k].task_id));
   let arms = groupArms(p, slots, o.by, scoreOf, clusterOf, clusters);
-  // pass^k and pass@k keep, per arm, the tasks it ran at all: its caveat tells "ran 70 of 80" from "ran all 80,
-  // 10 of them fewer than k times" (issue 55.3).
   let attempted: { ran: number; k: number }[] | undefined;
   if (metric === "pass^k" || metric === "pass@k") {
-    const k = o.k ?? NaN;
-    if (!(Number.isInteger(k) && k >= 1)) return notAvailable(`${metric} needs k, a whole number ≥ 1`);
-    const ranOf = (a: Arm) => a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
-    const scored = arms.map((a) => ({ a: perTaskAttempts(a, metric, k), ran: ranOf(a) }));
-    const kept = scored.filter(({ a }) => a.count.some((c) => c > 0));
-    arms = kept.map(({ a }) => a);
-    attempted = kept.map(({ ran }) => ({ ran, k }));
-    if (arms.length === 0) return notAvailable(`${metric}: no arm ran any task at least ${k} times`);
+    const scored = attemptArms(arms, metric, o.k ?? NaN);
+    if ("available" in scored) return scored;
+    ({ arms, attempted } = scored);
   }
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   stage(`rank intervals of ${arms.length} arms over ${ids.length} tasks (${o.settings.resamples} resamples)`);
@@ -130,4 +123,22 @@ function metricName(p: PreparedStore, metric: LeaderboardMetric, k?: number): st
     `${metric} (k = ${k}) = the mean over the arm's tasks with n ≥ ${k} attempts (c passes) of ${per}; ` +
     `tasks with fewer attempts and arms with none are left out`
   );
+}
+
+/**
+ * pass^k and pass@k: each arm's per-task figure over its attempts, keeping per arm the tasks it ran at all, so its
+ * caveat tells "ran 70 of 80" from "ran all 80, 10 of them fewer than k times" (issue 55.3).
+ */
+function attemptArms(
+  arms: Arm[],
+  metric: "pass^k" | "pass@k",
+  k: number,
+): { arms: Arm[]; attempted: { ran: number; k: number }[] } | NotAvailable {
+  if (!(Number.isInteger(k) && k >= 1)) return notAvailable(`${metric} needs k, a whole number ≥ 1`);
+  const ranOf = (a: Arm) => a.count.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+  const kept = arms
+    .map((a) => ({ a: perTaskAttempts(a, metric, k), ran: ranOf(a) }))
+    .filter(({ a }) => a.count.some((c) => c > 0));
+  if (kept.length === 0) return notAvailable(`${metric}: no arm ran any task at least ${k} times`);
+  return { arms: kept.map(({ a }) => a), attempted: kept.map(({ ran }) => ({ ran, k })) };
 }

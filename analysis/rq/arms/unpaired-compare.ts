@@ -31,6 +31,8 @@ export interface UnpairedCompareResult {
   common_tasks: number;
   pass_rate_delta: (TwoSampleDelta & { estimator: string }) | NotAvailable;
   score_delta: (TwoSampleDelta & { method: string; estimator: string }) | NotAvailable;
+  /** --judge-corrected on arms with no matched unit: why there is no corrected Δ. */
+  corrected?: NotAvailable;
 }
 
 const ESTIMATOR = (what: string) =>
