@@ -1,4 +1,4 @@
-// `node --import tsx bench/ppi-task-judges.ts [replicates=1000] [resamples=1000]`: coverage of the judge-corrected
+// `node --import tsx bench/ppi-task-judges.ts [replicates=1000] [resamples=1000] [sizes=5,8,10] [design]`: coverage of the judge-corrected
 // mean (analysis/stats/ppi-mean.ts) with 5, 8 and 10 labelled tasks, under judges whose error depends on the task
 // (issue 55.1). Two designs (SYNTHETIC):
 //
@@ -201,7 +201,9 @@ export function taskJudgeTable(rows: TaskJudgeRow[]): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const replicates = Number(process.argv[2] ?? 1000);
   const resamples = Number(process.argv[3] ?? 1000);
-  const rows = taskJudgeCoverage({ replicates, resamples, seed: "20260101" });
+  const sizes = process.argv[4] ? process.argv[4].split(",").map(Number) : undefined;
+  const designs = process.argv[5] ? DESIGNS.filter((d) => d.name.startsWith(process.argv[5])) : undefined;
+  const rows = taskJudgeCoverage({ replicates, resamples, seed: "20260101", sizes, designs });
   console.log(`${replicates} replicates per row, ${resamples} resamples per interval, seed 20260101 (SYNTHETIC)\n`);
   console.log(taskJudgeTable(rows));
 }

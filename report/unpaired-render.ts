@@ -6,6 +6,11 @@ import { armLine, selectorText } from "./arms-render.js";
 
 // How `gcpc compare` prints an unpaired comparison (two arms with no matched unit; issue 45.5).
 
+/** "; endpoints' MC SE 0.004, 0.006": the interval's Monte Carlo error (none below 250 resamples). */
+const mc = (x: [number, number] | null) => (x ? `; endpoints' MC SE ${f3(x[0])}, ${f3(x[1])}` : "");
+const mcPct = (x: [number, number] | null) =>
+  x ? `; endpoints' MC SE ${(100 * x[0]).toFixed(1)}, ${(100 * x[1]).toFixed(1)} pp` : "";
+
 export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: BootstrapSettings): string {
   const d = r.pass_rate_delta;
   const g = r.score_delta;
@@ -26,12 +31,12 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
     "",
     "available" in d
       ? `Pass-rate Δ: not available (${escapeMarkdownCell(d.reason)}).`
-      : `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired; ` +
+      : `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired${mcPct(d.ci_mc_se)}; ` +
         `${escapeMarkdownCell(d.estimator)}; no paired test exists for arms with no matched unit).`,
     "",
     "available" in g
       ? `${escapeMarkdownCell(r.method)} Δ: not available (${escapeMarkdownCell(g.reason)}).`
-      : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** (unpaired; a ` +
+      : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** (unpaired${mc(g.ci_mc_se)}; a ` +
         `${f3(g.mean_a)}, b ${f3(g.mean_b)}).`,
     "",
     ...(r.corrected ? [`Judge-corrected Δ: not computed (${escapeMarkdownCell(r.corrected.reason)}).`, ""] : []),

@@ -153,6 +153,20 @@ test("gcpc leaderboard --judge-corrected on DevAI: a corrected row per arm; its 
   const md = await cli([...base, "--reference-tasks", tasks]);
   assert.match(md.stdout, /## Judge-corrected means \(towards human consensus\)/);
   assert.match(md.stdout, /those of the 10 tasks listed/);
+  // Each row: the figure to report in bold, both intervals' MC SE, and what happened in words (issue 55.1).
+  assert.match(md.stdout, /\| \*\*[\d.]+ \[[\d.]+, [\d.]+\] \(MC SE [\d.]+, [\d.]+\)\*\* \| [\d.]+ \[/);
+  assert.match(md.stdout, /the judge tracks the reference on the 10 labelled runs/);
+  // Fewer than 5 labelled tasks: no interval, and the row says why (a task bootstrap over 2-4 covers 48-88%).
+  const four = join(dir, "four.txt");
+  writeFileSync(four, `${ids.slice(0, 4).join("\n")}\n`);
+  const few = JSON.parse((await cli([...base, "--reference-tasks", four, "--format", "json"])).stdout);
+  for (const row of few.rows) {
+    assert.equal(row.corrected.available, false);
+    assert.match(row.corrected.reason, /only 4 tasks carry a reference label: .* label at least 5 tasks/);
+  }
+  const everyLabelled = await cli(base);
+  assert.match(everyLabelled.stdout, /every run has a reference label, so there is nothing to correct with/);
+  assert.doesNotMatch(everyLabelled.stdout, /says little about the reference/);
   const fixed = await cli([...base, "--lambda", "1", "--format", "json"]);
   assert.equal(JSON.parse(fixed.stdout).rows[0].corrected.lambda_rule, "fixed");
   for (const [extra, message] of [

@@ -39,6 +39,12 @@ test("LLM-Rubric: systems that ran their own dialogues are compared unpaired, sa
   assert.equal(json.unpaired, true);
   assert.equal(json.common_tasks, 0);
   assert.deepEqual([json.a.tasks, json.b.tasks], [76, 71]);
+  // The endpoints' Monte Carlo error is printed (issue 55.1): positive, well below the interval's width.
+  for (const d of [json.pass_rate_delta, json.score_delta]) {
+    assert.ok(d.ci_mc_se[0] > 0 && d.ci_mc_se[1] > 0, JSON.stringify(d.ci_mc_se));
+    assert.ok(d.ci_mc_se[0] < (d.ci[1] - d.ci[0]) / 10);
+  }
+  assert.match(md.stdout, /\(unpaired; endpoints' MC SE [\d.]+, [\d.]+ pp;/);
   // By hand from the arms' own rates: Δ = b − a.
   assert.ok(Math.abs(json.pass_rate_delta.estimate - (json.b.pass_rate - json.a.pass_rate)) < 1e-12);
   const csv = (await cli([...base, "--format", "csv"])).stdout;

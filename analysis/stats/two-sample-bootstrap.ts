@@ -1,6 +1,7 @@
 import { clusterDraws } from "./cluster-draws.js";
 import { percentileCI } from "./bootstrap.js";
 import { weightedRatio } from "./weighted-ratio.js";
+import { endpointMcSe } from "./monte-carlo-error.js";
 
 /** One sample's clusters (tasks): per cluster the sum of the values and their number. */
 export interface ClusterSumsOf {
@@ -14,6 +15,8 @@ export interface TwoSampleDelta {
   mean_a: number;
   mean_b: number;
   ci: [number, number] | null;
+  /** The Monte Carlo standard error of the interval's endpoints (null below 250 resamples, or with no interval). */
+  ci_mc_se: [number, number] | null;
   /** Every draw gave the same Δ. */
   degenerate?: true;
   resamples: number;
@@ -35,7 +38,7 @@ export function twoSampleDelta(
   const meanA = weightedRatio(ones(a.sum.length), a.sum, a.count);
   const meanB = weightedRatio(ones(b.sum.length), b.sum, b.count);
   const base = { estimate: meanB - meanA, mean_a: meanA, mean_b: meanB, resamples: o.resamples, seed: o.seed };
-  if (a.sum.length < 2 || b.sum.length < 2) return { ...base, ci: null };
+  if (a.sum.length < 2 || b.sum.length < 2) return { ...base, ci: null, ci_mc_se: null };
   const drawA = clusterDraws(`${o.seed}:a`, a.sum.length);
   const drawB = clusterDraws(`${o.seed}:b`, b.sum.length);
   const wA = new Float64Array(a.sum.length);
@@ -48,5 +51,5 @@ export function twoSampleDelta(
   }
   const ci = percentileCI(deltas, o.level);
   const same = deltas.every((x) => x === deltas[0]);
-  return { ...base, ci, ...(same ? { degenerate: true as const } : {}) };
+  return { ...base, ci, ci_mc_se: endpointMcSe(deltas, o.level), ...(same ? { degenerate: true as const } : {}) };
 }

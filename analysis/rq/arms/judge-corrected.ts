@@ -60,7 +60,7 @@ export function judgeCorrectedMean(
     level: settings.level,
     lambda: o.lambda,
   });
-  if (r) return { ...r, advice: correctionAdvice(r) };
+  if (r) return tooFewLabelled(r) ?? { ...r, advice: correctionAdvice(r) };
   if (!r && o.lambda === "classic" && c.nRef.some((n) => n > 0))
     return notAvailable(`every trajectory of ${arm.name} is labelled: classic PPI has no unlabelled one to use`);
   return r ?? notAvailable(`fewer than 2 tasks of ${arm.name} carry a reference label (${reference})`);
@@ -114,8 +114,21 @@ export function judgeCorrectedDelta(
     level: settings.level,
     lambda: o.lambda,
   });
-  if (r) return { ...r, advice: correctionAdvice(r) };
+  if (r) return tooFewLabelled(r) ?? { ...r, advice: correctionAdvice(r) };
   return r ?? notAvailable(`fewer than 2 matched tasks carry a reference label (${reference}) on both sides`);
+}
+
+/**
+ * No interval from fewer than FEW_LABELLED_TASKS labelled tasks: with 2–4 a task bootstrap covers 48–88% at 95%
+ * nominal, the corrected and the reference-only interval alike, so neither is printed as if it held (issue 55.1).
+ */
+function tooFewLabelled(r: PpiEstimate): NotAvailable | undefined {
+  if (r.reference_tasks >= FEW_LABELLED_TASKS) return undefined;
+  return notAvailable(
+    `only ${r.reference_tasks} tasks carry a reference label: a task bootstrap over fewer than ` +
+      `${FEW_LABELLED_TASKS} covers 48–88% at 95% (docs/statistics.md), so no interval is given; label at least ` +
+      `${FEW_LABELLED_TASKS} tasks`,
+  );
 }
 
 /** Which figure of a judge-corrected row to report, and what happened, in one line (issue 55.1). */
@@ -126,8 +139,8 @@ export interface CorrectionAdvice {
 
 /**
  * The one line a reader of a judge-corrected row needs: which figure to report and why. The corrected estimate
- * is reported only where it is measured to hold (at least FEW_LABELLED_TASKS labelled tasks) and its interval is
- * narrower than the reference-only one (an effective reference count above the real one); otherwise the
+ * (given from FEW_LABELLED_TASKS labelled tasks on) is reported where its interval is narrower than the
+ * reference-only one (an effective reference count above the real one); otherwise the
  * reference-only figure is, with the reason (every run labelled: nothing to correct with; λ 0: the judge did
  * not track the reference on the labelled runs; a wider interval: the correction cost more than it gave).
  */
@@ -137,13 +150,6 @@ export function correctionAdvice(e: PpiEstimate): CorrectionAdvice {
     return {
       use: "reference-only",
       why: `every run has a reference label, so there is nothing to correct with (λ is 0 by construction): ${ref}`,
-    };
-  if (e.reference_tasks < FEW_LABELLED_TASKS)
-    return {
-      use: "reference-only",
-      why:
-        `only ${e.reference_tasks} tasks are labelled, and below ${FEW_LABELLED_TASKS} the corrected interval's ` +
-        `coverage is not measured: ${ref}, and label more tasks`,
     };
   if (e.lambda === 0)
     return {
