@@ -1,4 +1,5 @@
-// `node --import tsx bench/ppi-task-judges.ts [replicates=1000] [resamples=1000] [sizes=5,8,10] [design]`: coverage of the judge-corrected
+// `node --import tsx bench/ppi-task-judges.ts [replicates=1000] [resamples=1000] [sizes=5,8,10] [design]`:
+// coverage of the judge-corrected
 // mean (analysis/stats/ppi-mean.ts) with 5, 8 and 10 labelled tasks, under judges whose error depends on the task
 // (issue 55.1). Two designs (SYNTHETIC):
 //

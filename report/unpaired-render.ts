@@ -31,7 +31,8 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
     "",
     "available" in d
       ? `Pass-rate Δ: not available (${escapeMarkdownCell(d.reason)}).`
-      : `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** (unpaired${mcPct(d.ci_mc_se)}; ` +
+      : `**Pass-rate Δ ${signedPct(d.estimate)} ${ciPct(d.ci, true, d.degenerate)}** ` +
+        `(unpaired${mcPct(d.ci_mc_se)}; ` +
         `${escapeMarkdownCell(d.estimator)}; no paired test exists for arms with no matched unit).`,
     "",
     "available" in g
