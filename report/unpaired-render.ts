@@ -37,7 +37,8 @@ export function unpairedMarkdown(r: UnpairedCompareResult, name: string, s: Boot
     "",
     "available" in g
       ? `${escapeMarkdownCell(r.method)} Δ: not available (${escapeMarkdownCell(g.reason)}).`
-      : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** (unpaired${mc(g.ci_mc_se)}; a ` +
+      : `**${escapeMarkdownCell(g.method)} Δ ${f3(g.estimate)} ${ci(g.ci, g.degenerate)}** ` +
+        `(unpaired${mc(g.ci_mc_se)}; a ` +
         `${f3(g.mean_a)}, b ${f3(g.mean_b)}).`,
     "",
     ...(r.corrected ? [`Judge-corrected Δ: not computed (${escapeMarkdownCell(r.corrected.reason)}).`, ""] : []),
