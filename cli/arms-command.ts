@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
+import { judgesReport } from "../analysis/rq/judges.js";
+import { judgesMarkdown } from "../report/judges-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
@@ -156,6 +158,22 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
       : format === "csv"
         ? leaderboardCsv(r)
         : leaderboardMarkdown(r, store.manifest.name, settings);
+  emit(text, values, io);
+  return 0;
+}
+
+/** `gcpc judges STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]`: one store's judges. */
+export async function judgesCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("judges takes exactly one store folder (try gcpc help judges)");
+  const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
+  const settings = settingsOf(values);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress("judges against the reference judge, and the judge-corrected means");
+  const r = judgesReport(prepareStore(store), settings);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
+      : judgesMarkdown(r, store.manifest.name, settings, store.manifest.synthetic === true);
   emit(text, values, io);
   return 0;
 }

@@ -16,6 +16,7 @@ Usage:
   gcpc power STORE [options]          power of the paired ΔAUC, or with --a/--b of a two-arm comparison
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
+  gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
   gcpc help COMMAND                   help for one command
   gcpc --version
@@ -79,6 +80,14 @@ by prediction-powered inference (PPI++ power-tuned λ, re-tuned per draw and shr
 --lambda X in [0, 1], or --lambda classic: classic PPI's N/(N − n)) with a stratified task-clustered
 bootstrap; beside it the reference-only and judge-only means and the effective number of reference labels.
 --reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
+  judges: `gcpc judges STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]
+
+One store's judges: which judges labelled it, the primary (scoring) one and the reference one (store.json
+reference_judge); each judge against the reference item by item (units: (trajectory, item) both decided;
+percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity and specificity of the judge's Yes,
+each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
+paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
+--judge-corrected), each row saying which figure to report. docs/statistics.md.`,
   copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]
 
 Validates the store folder STORE, then writes its tables into the ClickHouse database (created when missing),

@@ -8,7 +8,7 @@ import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, validateCommand } from "./commands.js";
 import { siteCommand } from "./site-command.js";
 import { powerCommand } from "./power-command.js";
-import { compareCommand, leaderboardCommand } from "./arms-command.js";
+import { compareCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 
 const COMMANDS = {
@@ -20,6 +20,7 @@ const COMMANDS = {
   power: powerCommand,
   compare: compareCommand,
   leaderboard: leaderboardCommand,
+  judges: judgesCommand,
   copy: copyCommand,
 };
 

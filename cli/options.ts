@@ -80,6 +80,13 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     "max-problems": { type: "string" },
   },
   copy: { cluster: { type: "string" }, into: { type: "boolean" }, "max-problems": { type: "string" } },
+  judges: {
+    format: { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    out: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   // --out / --into / --format, and every importer's own flags (store/import/importers.ts): an importer
   // refuses another's flags when it runs (cli/commands.ts, importCommand).
   import: {

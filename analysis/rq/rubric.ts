@@ -221,7 +221,7 @@ function agreement(u: Units, metric: "nominal" | "interval", settings: Bootstrap
 }
 
 /** Each judge against the store's reference judge (store.json reference_judge), per item and by item group. */
-function judgesVsReference(p: PreparedStore, settings: BootstrapSettings): JudgeVsReference[] | NotAvailable {
+export function judgesVsReference(p: PreparedStore, settings: BootstrapSettings): JudgeVsReference[] | NotAvailable {
   const reference = p.store.manifest.reference_judge;
   if (!reference) return notAvailable("store.json names no reference_judge");
   if (!p.counts.judges.includes(reference)) return notAvailable(`the reference judge "${reference}" has no labels`);

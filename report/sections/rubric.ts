@@ -63,7 +63,10 @@ const agreementCells = (a: Agreement): Cell[] => [
   `${pct(a.specificity)} ${a.specificity_ci ? `[${pct(a.specificity_ci[0])}, ${pct(a.specificity_ci[1])}]` : "[n/a]"}`,
 ];
 
-function judgeSections(rubric: RubricResult, ctx: SectionContext): Section[] {
+export function judgeSections(
+  rubric: Pick<RubricResult, "judges">,
+  ctx: Pick<SectionContext, "boot" | "bootHeadline" | "synthetic">,
+): Section[] {
   const j = rubric.judges;
   const title = "Judges against the reference judge, item by item";
   const caption =
