@@ -17,7 +17,9 @@ export function judgesMarkdown(r: JudgesReport, name: string, s: BootstrapSettin
     `# Judges: ${escapeMarkdownCell(name)}\n\n` +
     `Judges with labels: ${r.judges.map(escapeMarkdownCell).join(", ") || "none"}; the primary (scoring) judge is ` +
     `${escapeMarkdownCell(r.primary_judge)}; the reference judge ` +
-    `${r.reference_judge === null ? "is not named (store.json reference_judge): nothing to check the judges against" : `is ${escapeMarkdownCell(r.reference_judge)}`}.` +
+    (r.reference_judge === null
+      ? "is not named (store.json reference_judge): nothing to check the judges against."
+      : `is ${escapeMarkdownCell(r.reference_judge)}.`) +
     `${ctx.synthetic}\n`;
   const tables = renderMarkdown(judgeSections({ judges: r.agreement }, ctx), header);
   const corrected =
