@@ -7,7 +7,8 @@ import { escapeMarkdownCell, renderMarkdown } from "./render.js";
 import { judgeSections } from "./sections/rubric.js";
 
 export function judgesMarkdown(r: JudgesReport, name: string, s: BootstrapSettings, synthetic: boolean): string {
-  const boot = `${s.resamples} task-clustered bootstrap resamples, percentile 95% CI (type-7 quantiles), seed ${s.seed}`;
+  const ci = "percentile 95% CI (type-7 quantiles)";
+  const boot = `${s.resamples} task-clustered bootstrap resamples, ${ci}, seed ${s.seed}`;
   const ctx = {
     boot,
     bootHeadline: boot,
