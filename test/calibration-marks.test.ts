@@ -92,3 +92,20 @@ test("the demo tells the paper's RQ3 story: transition medians and FAIL→FAIL s
   assert.ok(Math.abs(t("FAIL→FAIL").improved_share! - 0.209) <= 0.04);
   assert.ok(Math.abs(t("FAIL→FAIL").regressed_share! - 0.187) <= 0.04);
 });
+
+test("a paper value the demo neither takes nor searched for is 'reproduced' only within its tolerance (issue 55.4)", async () => {
+  const { paperMarks } = await import("../report/paper.js");
+  const o = { demo: true, benchmarks: ["skillsbench-1.1"], inputs: new Set<string>(), calibrated: new Set<string>() };
+  // RQ2's ρ for TICK: ours 0.0095, the paper's 0.162: |Δ| 0.1525 beyond ±0.10.
+  assert.deepEqual(paperMarks("rq2.methods.tick.spearman_rho", { ...o, estimate: 0.0095, paperValue: 0.162 }), [
+    "differs from the paper (|Δ| 0.152 > 0.10)",
+  ]);
+  assert.deepEqual(paperMarks("rq2.methods.tick.spearman_rho", { ...o, estimate: 0.2, paperValue: 0.162 }), [
+    "reproduced",
+  ]);
+  // A count: within 5% of the paper's.
+  assert.deepEqual(paperMarks("rq5.transfer.items", { ...o, estimate: 700, paperValue: 713 }), ["reproduced"]);
+  assert.deepEqual(paperMarks("rq5.transfer.items", { ...o, estimate: 660, paperValue: 713 }), [
+    "differs from the paper (660 against 713: 7.4% > 5%)",
+  ]);
+});

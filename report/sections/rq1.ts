@@ -1,3 +1,4 @@
+import { isPaperDemo } from "../paper.js";
 import type { AnalysisReport } from "../../analysis/rq/report.js";
 import { ci, ciPct, f3, isDegenerate, notAvailable, pct, pv, ZERO_SE_TEXT } from "../format.js";
 import { mcNote, row, withPaper, type Cell, type Section, type SectionContext } from "./section.js";
@@ -40,7 +41,13 @@ export function rq1Sections(ctx: SectionContext): Section[] {
       title: "RQ1 · Figure 4A: paired ΔAUC on identical trajectories",
       caption:
         "ΔAUC = AUC(gcpc) − AUC(holistic) on the shared subset; both AUCs recomputed on each draw; " +
-        `${boot}.${"bootstrap" in r.rq1.paired ? mcNote([r.rq1.paired.bootstrap]) : ""}${synthetic}`,
+        `${boot}.${"bootstrap" in r.rq1.paired ? mcNote([r.rq1.paired.bootstrap]) : ""}${synthetic}` +
+        // The demo's ΔAUC is what its generator was built to show (issue 55.4): say where it comes from.
+        (isPaperDemo(r.store)
+          ? " On this synthetic demo the advantage exists through the generator's verifier coupling (a PASS run's " +
+            "log shows its tests passing, passAssertionYes): switched off, the same seed's ΔAUC is about 0 " +
+            "(data/README.md; scripts/demo-without-coupling.ts prints both)."
+          : ""),
       columns: withPaper(ctx, ["quantity", "value"]),
       rows: pairedRows(ctx, r.rq1.paired),
     },
