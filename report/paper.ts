@@ -75,8 +75,8 @@ export function paperMarks(
  * "reproduced" only within the figure's stated tolerance of the paper's value (the calibration tolerances of
  * store/generate/demo-inputs.ts: ±0.03 for RQ1, ±0.04 shares, ±0.05 medians, ablations and reliability α, ±0.10
  * otherwise; a count within 5%); beyond it the mark names the difference (issue 55.4: 19 demo figures missing
- * the paper by up to 0.15 were labelled "reproduced"). A figure with no value of ours or the paper's stays "reproduced" (nothing to
- * compare: the cell shows the paper's value alone).
+ * the paper by up to 0.15 were labelled "reproduced"). A figure with no value of ours or the paper's stays
+ * "reproduced" (nothing to compare: the cell shows the paper's value alone).
  */
 function reproducedMark(id: string, estimate: number | null | undefined, paper: number | undefined): string {
   if (estimate === null || estimate === undefined || paper === undefined || !Number.isFinite(estimate))
