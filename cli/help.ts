@@ -17,6 +17,7 @@ Usage:
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
+  gcpc gate STORE --baseline SEL --candidate SEL   a verdict for CI: better, not worse, worse, inconclusive
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
   gcpc help COMMAND                   help for one command
   gcpc --version
@@ -80,6 +81,20 @@ by prediction-powered inference (PPI++ power-tuned λ, re-tuned per draw and shr
 --lambda X in [0, 1], or --lambda classic: classic PPI's N/(N − n)) with a stratified task-clustered
 bootstrap; beside it the reference-only and judge-only means and the effective number of reference labels.
 --reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
+  gate: `gcpc gate STORE --baseline FIELD=VALUE[,...] --candidate FIELD=VALUE[,...]
+                [--metric pass_rate|gcpc|pass^k|pass@k[,...]] [--k K] [--margin D] [--alpha A]
+                [--regression zero|margin] [--by FIELD] [--where SEL] [--on-inconclusive pass|fail]
+                [--format md|json|junit] [--seed N] [--resamples N] [--out FILE]
+
+A verdict a CI job can act on. Each metric (and, with --by, each value of FIELD) is compared as gcpc compare
+compares two arms (the same matched units, task-clustered paired interval and exact test); Δ = candidate −
+baseline with its two-sided interval at level 1 − α/K (Bonferroni over the K checks, α 0.05 by default):
+worse when the upper bound is below 0 (--regression margin: below −D), better when the lower bound is above 0,
+not worse when it is above −D (--margin D, on the metric's scale: 0.02 is 2 points), inconclusive otherwise;
+insufficient data under 5 matched tasks. The gate's verdict is its worst check's. --format md (a pull-request
+comment), json, junit (one test case per check).
+Exit codes: 0 pass (better or not worse), 1 regression (worse), 3 inconclusive or insufficient data
+(--on-inconclusive pass makes it 0, fail keeps 3), 2 bad input. docs/statistics.md has the decision table.`,
   judges: `gcpc judges STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]
 
 One store's judges: which judges labelled it, the primary (scoring) one and the reference one (store.json

@@ -10,6 +10,7 @@ import { siteCommand } from "./site-command.js";
 import { powerCommand } from "./power-command.js";
 import { compareCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
+import { gateCommand } from "./gate-command.js";
 
 const COMMANDS = {
   validate: validateCommand,
@@ -21,6 +22,7 @@ const COMMANDS = {
   compare: compareCommand,
   leaderboard: leaderboardCommand,
   judges: judgesCommand,
+  gate: gateCommand,
   copy: copyCommand,
 };
 

@@ -1,0 +1,87 @@
+import { prepareStore } from "../analysis/rq/prepared.js";
+import { ARM_FIELDS, type ArmField } from "../analysis/rq/arms/compare-arms.js";
+import { gate, type GateMetric } from "../analysis/rq/arms/gate.js";
+import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
+import { gateJunit, gateMarkdown } from "../report/gate-render.js";
+import { prettyJsonChunks } from "../report/json-chunks.js";
+import { writeFileAtomic } from "../store/write-store.js";
+import { loadValidStore, type Progress } from "./commands.js";
+import { parseSelector, selectorArg } from "./arms-command.js";
+import { UsageError } from "./errors.js";
+import { choiceOption, intOption, type Parsed } from "./options.js";
+import type { Io } from "./terminal.js";
+
+/** gate's exit codes (docs/statistics.md): pass, regression, inconclusive or insufficient data. Bad input is 2. */
+export const GATE_EXIT = { pass: 0, regression: 1, inconclusive: 3 } as const;
+
+const METRICS: GateMetric[] = ["pass_rate", "gcpc", "pass^k", "pass@k"];
+
+function numberOption(flag: string, raw: unknown, fallback: number, ok: (x: number) => boolean, want: string): number {
+  if (raw === undefined) return fallback;
+  const x = Number(raw);
+  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(x) || !ok(x))
+    throw new UsageError(`--${flag} must be ${want}, got "${String(raw)}"`);
+  return x;
+}
+
+/** `gcpc gate STORE --baseline SEL --candidate SEL [...]`: a verdict a CI job can act on (issue 56.1). */
+export async function gateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("gate takes exactly one store folder (try gcpc help gate)");
+  const baseline = parseSelector("baseline", values.baseline);
+  const candidate = parseSelector("candidate", values.candidate);
+  if (!Object.keys(baseline).length || !Object.keys(candidate).length)
+    throw new UsageError("gate needs --baseline FIELD=VALUE and --candidate FIELD=VALUE");
+  const metrics = String(values.metric ?? "pass_rate")
+    .split(",")
+    .map((m) => m.trim()) as GateMetric[];
+  for (const m of metrics)
+    if (!METRICS.includes(m))
+      throw new UsageError(`--metric takes ${METRICS.join(", ")} (comma-separated), got "${m}"`);
+  const needsK = metrics.some((m) => m === "pass^k" || m === "pass@k");
+  if (needsK && values.k === undefined) throw new UsageError("--metric pass^k / pass@k needs --k K");
+  const k = needsK ? intOption("k", values.k, 1, 1) : undefined;
+  const margin = numberOption("margin", values.margin, 0, (x) => x >= 0 && x < 1, "a number in [0, 1)");
+  const alpha = numberOption("alpha", values.alpha, 0.05, (x) => x > 0 && x < 0.5, "a number in (0, 0.5)");
+  const regression = choiceOption("regression", values.regression, ["zero", "margin"] as const, "zero");
+  const onInconclusive = choiceOption("on-inconclusive", values["on-inconclusive"], ["pass", "fail"] as const, "fail");
+  const format = choiceOption("format", values.format, ["md", "json", "junit"] as const, "md");
+  const by = values.by === undefined ? undefined : (String(values.by) as ArmField);
+  if (by !== undefined && !ARM_FIELDS.includes(by))
+    throw new UsageError(`--by takes one of ${ARM_FIELDS.join(", ")}; got "${by}"`);
+  const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
+    resamples,
+    headline_resamples: resamples,
+  };
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress("gating the candidate against the baseline");
+  const where = parseSelector("where", values.where);
+  const r = gate(prepareStore(store), {
+    baseline,
+    candidate,
+    metrics,
+    k,
+    margin,
+    alpha,
+    regression,
+    by,
+    where,
+    settings,
+  });
+  if ("available" in r) throw new UsageError(`gate not available: ${r.reason}`);
+  const names = { baseline: selectorArg(baseline), candidate: selectorArg(candidate) };
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, baseline, candidate, ...r })].join("")
+      : format === "junit"
+        ? gateJunit(r, store.manifest.name)
+        : gateMarkdown(r, store.manifest.name, names);
+  if (typeof values.out === "string") writeFileAtomic(values.out, text);
+  else io.out(text);
+  if (r.verdict === "worse") return GATE_EXIT.regression;
+  if (r.verdict === "inconclusive" || r.verdict === "insufficient data")
+    return onInconclusive === "pass" ? GATE_EXIT.pass : GATE_EXIT.inconclusive;
+  return GATE_EXIT.pass;
+}

@@ -1,0 +1,80 @@
+// How `gcpc gate` prints: Markdown for a pull-request comment (the verdict first, then a compact table), and JUnit
+// XML with one test case per metric and slice, so CI systems show each check natively. JSON is the result itself.
+import type { GateCheck, GateResult, GateVerdict } from "../analysis/rq/arms/gate.js";
+import { escapeMarkdownCell } from "./render.js";
+
+const ICON: Record<GateVerdict, string> = {
+  better: "✅ better",
+  "not worse": "✅ not worse",
+  worse: "❌ worse",
+  inconclusive: "⚠️ inconclusive",
+  "insufficient data": "⚠️ insufficient data",
+};
+
+const num = (x: number | null) => (x === null ? "n/a" : Math.abs(x) < 5e-4 ? "0.000" : x.toFixed(3));
+const interval = (c: [number, number] | null) => (c ? `[${num(c[0])}, ${num(c[1])}]` : "n/a");
+const pValue = (p: number | null) => (p === null ? "n/a" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
+
+export function gateMarkdown(r: GateResult, name: string, selectors: { baseline: string; candidate: string }): string {
+  return [
+    `## Gate: **${ICON[r.verdict]}**`,
+    "",
+    `Candidate \`${escapeMarkdownCell(selectors.candidate)}\` against ` +
+      `baseline \`${escapeMarkdownCell(selectors.baseline)}\` ` +
+      `on ${escapeMarkdownCell(name)}; margin ${r.margin}, α ${r.alpha}.`,
+    "",
+    "| metric | slice | verdict | Δ (candidate − baseline) | interval | p | tasks | why |",
+    "|---|---|---|---|---|---|---|---|",
+    ...r.checks.map(
+      (c) =>
+        `| ${c.metric} | ${escapeMarkdownCell(c.slice)} | ${ICON[c.verdict]} | ${num(c.estimate)} | ` +
+        `${interval(c.ci)} | ` +
+        `${pValue(c.p)} | ${c.tasks} | ${escapeMarkdownCell(c.reason)} |`,
+    ),
+    "",
+    `<details><summary>How</summary>\n\n${escapeMarkdownCell(r.familywise)}. Intervals: ` +
+      `${escapeMarkdownCell(r.checks[0]?.interval ?? "none")}. ` +
+      `Tests: ${[...new Set(r.checks.map((c) => escapeMarkdownCell(c.test)))].join("; ")}. ` +
+      `${escapeMarkdownCell(r.decision_table)}\n\n</details>`,
+    "",
+  ].join("\n");
+}
+
+/** XML text escaped for an attribute or element (store text is untrusted). */
+const xml = (s: string) =>
+  s
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&apos;")
+    // XML 1.0 has no way to write most control characters: they are dropped.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is removed.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+
+/** JUnit XML: a test case per check; worse is a failure, inconclusive and insufficient data are skipped. */
+export function gateJunit(r: GateResult, name: string): string {
+  const failures = r.checks.filter((c) => c.verdict === "worse").length;
+  const skipped = r.checks.filter((c) => c.verdict === "inconclusive" || c.verdict === "insufficient data").length;
+  const caseOf = (c: GateCheck) => {
+    const detail = `Δ ${num(c.estimate)} ${interval(c.ci)}, p ${pValue(c.p)}, ${c.tasks} tasks: ${c.reason}`;
+    const head = `    <testcase classname="gcpc.gate.${xml(c.metric)}" name="${xml(`${c.metric} ${c.slice}`)}">`;
+    const body =
+      c.verdict === "worse"
+        ? `      <failure message="${xml(`worse: ${c.reason}`)}">${xml(detail)}</failure>\n`
+        : c.verdict === "inconclusive" || c.verdict === "insufficient data"
+          ? `      <skipped message="${xml(`${c.verdict}: ${c.reason}`)}"/>\n`
+          : "";
+    return `${head}\n${body}      <system-out>${xml(`${c.verdict}: ${detail}`)}</system-out>\n    </testcase>`;
+  };
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="gcpc gate" tests="${r.checks.length}" failures="${failures}" skipped="${skipped}">`,
+    `  <testsuite name="${xml(`gcpc gate: ${name}`)}" tests="${r.checks.length}" failures="${failures}" ` +
+      `skipped="${skipped}">`,
+    ...r.checks.map(caseOf),
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
