@@ -32,6 +32,8 @@ export interface ItemTableJoin {
   importColumns: string[];
   /** Columns the attribute table must have (beside the item column). */
   required: Attribute[];
+  /** The import's task column, named as such in messages. */
+  task?: string;
   /** What the table is, in the summary: "weights" or "checklist". */
   kind: "weights" | "checklist";
 }
@@ -95,11 +97,7 @@ export function applyItemTable(contexts: ItemContexts, w: UserTable, o: ItemTabl
     }
   for (const [key, row] of rows)
     if (!row.used)
-      problems.push({
-        file: w.file,
-        field: o.item,
-        message: `${row.at}: no item ${describeKey(o.item, join, key)} in the import`,
-      });
+      problems.push({ file: w.file, ...row.loc, field: o.item, message: `no item ${describeKey(o, join, key)}` });
   if (problems.length) throw new StoreValidationError(w.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
   for (const [item, { parsed }] of assigned) Object.assign(item, parsed);
   const on = [o.item, ...join].join(", ");
@@ -108,7 +106,13 @@ export function applyItemTable(contexts: ItemContexts, w: UserTable, o: ItemTabl
   return `${o.kind}: ${assigned.size} of ${contexts.size} items ${what} from ${w.file}, joined on ${on}${rest}`;
 }
 
-type AttributeRow = { parsed: Parsed; canonical: string; at: string; used: boolean };
+type AttributeRow = {
+  parsed: Parsed;
+  canonical: string;
+  at: string;
+  loc: { line?: number; row?: number };
+  used: boolean;
+};
 
 /** The attribute table's rows by key (the item and the join columns' values), each checked; problems pushed. */
 function attributeRows(
@@ -154,17 +158,21 @@ function attributeRows(
         ...at,
         field: present.join(", "),
         message:
-          `${describeKey(o.item, join, key)} is also at ${before.at} with other values ` +
+          `item ${describeKey(o, join, key)} is also at ${before.at} with other values ` +
           `(${before.canonical} there, ${canonical} here)`,
       });
-    else if (!before) rows.set(key, { parsed, canonical, at: where, used: false });
+    else if (!before) rows.set(key, { parsed, canonical, at: where, loc: { line: at.line, row: at.row }, used: false });
   }
   return rows;
 }
 
-function describeKey(item: string, join: string[], key: string): string {
-  const values = JSON.parse(key) as (string | null)[];
-  return [item, ...join].map((c, i) => `${c} ${JSON.stringify(values[i] ?? "")}`).join(", ");
+/** `"R0" of task "t1"`, or `"c1" with category "qa"`: the item id, then each join column's value. */
+function describeKey(o: Pick<ItemTableJoin, "task">, join: string[], key: string): string {
+  const [item, ...values] = JSON.parse(key) as (string | null)[];
+  const of = join.map((c, i) =>
+    c === o.task ? ` of task ${JSON.stringify(values[i] ?? "")}` : ` with ${c} ${JSON.stringify(values[i] ?? "")}`,
+  );
+  return `${JSON.stringify(item ?? "")}${of.join("")}`;
 }
 
 /**
@@ -188,6 +196,7 @@ export function applyItemWeights(
   return applyItemTable(contexts, w, {
     item: columns.item,
     importColumns: [columns.task],
+    task: columns.task,
     required: ["weight"],
     kind: "weights",
   });

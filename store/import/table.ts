@@ -150,6 +150,7 @@ export function importTable(
         applyItemTable(run.itemContexts, w, {
           item: itemColumn,
           importColumns: contextColumns,
+          task: spec.task,
           required: kind === "weights" ? ["weight"] : [],
           kind,
         }),
