@@ -43,6 +43,7 @@ const REQUIRED_KEYS = TRAJECTORY_KEYS.filter((key) => !TrajectoryRow.shape[key].
 
 const isId = (v: unknown) => typeof v === "string" && v.length > 0;
 const isString = (v: unknown) => typeof v === "string";
+const nonNegative = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const nullish = (ok: (v: unknown) => boolean) => (v: unknown) => v === null || v === undefined || ok(v);
 const oneOf = (values: readonly string[]) => (v: unknown) => typeof v === "string" && values.includes(v);
 
@@ -65,4 +66,9 @@ const FIELD_OK: Record<(typeof TRAJECTORY_KEYS)[number], (v: unknown) => boolean
   reward: nullish((v) => typeof v === "number" && Number.isFinite(v)),
   log_hash: nullish(isString),
   tags: nullish((v) => Array.isArray(v) && allStrings(v)),
+  started_at: nullish(isString),
+  completed_at: nullish(isString),
+  duration_s: nullish(nonNegative),
+  cost_usd: nullish(nonNegative),
+  tokens: nullish(nonNegative),
 };

@@ -84,6 +84,11 @@ export const ItemRow = z.strictObject({
   /** schema_version 2: a free-text group of items (DevAI's requirement category), for per-group views. */
   group: z.string().nullish(),
 });
+/** A finite number ≥ 0 (a duration, a cost, a token count). */
+const nonNegative = z
+  .number()
+  .refine(Number.isFinite, "must be a finite number")
+  .refine((x) => x >= 0, "must be ≥ 0");
 export const TrajectoryRow = z.strictObject({
   trajectory_id: id,
   task_id: id,
@@ -96,6 +101,13 @@ export const TrajectoryRow = z.strictObject({
   reward: z.number().refine(Number.isFinite, "must be a finite number").nullish(),
   log_hash: z.string().nullish(),
   tags: z.array(z.string()).nullish(),
+  /** When the run started and finished (ISO 8601): the order tasks complete in, for sequential looks. */
+  started_at: z.string().nullish(),
+  completed_at: z.string().nullish(),
+  /** Wall-clock seconds, cost in US dollars and tokens of the run: what `gcpc gate --guard` can gate. */
+  duration_s: nonNegative.nullish(),
+  cost_usd: nonNegative.nullish(),
+  tokens: nonNegative.nullish(),
 });
 /** A grade in [0, 1] (schema_version 2): the original answer mapped linearly; Yes and No are 1 and 0. */
 const grade = unitScore.nullish();
