@@ -18,6 +18,7 @@ Usage:
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
   gcpc gate STORE --baseline SEL --candidate SEL   a verdict for CI: better, not worse, worse, inconclusive
+  gcpc history STORE --by F --order FILE|FIELD     successive versions, each step gated against the one before
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
   gcpc help COMMAND                   help for one command
   gcpc --version
@@ -95,6 +96,14 @@ insufficient data under 5 matched tasks. The gate's verdict is its worst check's
 comment), json, junit (one test case per check).
 Exit codes: 0 pass (better or not worse), 1 regression (worse), 3 inconclusive or insufficient data
 (--on-inconclusive pass makes it 0, fail keeps 3), 2 bad input. docs/statistics.md has the decision table.`,
+  history: `gcpc history STORE --order FILE|FIELD [--by model] [--metric pass_rate|gcpc] [--margin D]
+                   [--alpha A] [--format md|json] [--seed N] [--resamples N] [--out FILE]
+
+An agent's successive versions in order: each version's value with its task-clustered interval, then each step
+(a version against the one before) gated as gcpc gate gates it, with α split over the steps (Bonferroni).
+--order FILE: CSV or TSV with a header, the arm then what orders it (a date, a version), or NAME: VALUE lines;
+arms it does not list are left out (said so). --order FIELD: each arm ordered by its runs' least value of the
+field (started_at, completed_at, or an arm field). data/real/raw/metr-runs holds two lineage files.`,
   judges: `gcpc judges STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]
 
 One store's judges: which judges labelled it, the primary (scoring) one and the reference one (store.json

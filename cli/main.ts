@@ -11,6 +11,7 @@ import { powerCommand } from "./power-command.js";
 import { compareCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 import { gateCommand } from "./gate-command.js";
+import { historyCommand } from "./history-command.js";
 
 const COMMANDS = {
   validate: validateCommand,
@@ -23,6 +24,7 @@ const COMMANDS = {
   leaderboard: leaderboardCommand,
   judges: judgesCommand,
   gate: gateCommand,
+  history: historyCommand,
   copy: copyCommand,
 };
 

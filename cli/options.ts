@@ -97,6 +97,18 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     out: { type: "string" },
     "max-problems": { type: "string" },
   },
+  history: {
+    by: { type: "string" },
+    order: { type: "string" },
+    metric: { type: "string" },
+    margin: { type: "string" },
+    alpha: { type: "string" },
+    format: { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    out: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   judges: {
     format: { type: "string" },
     seed: { type: "string" },

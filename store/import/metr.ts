@@ -54,7 +54,8 @@ function checkRun(v: Record<string, unknown>, at: { file: string; line: number }
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
 
-export function importMetr(file: string, text: string): { store: Store; notes: string[] } {
+/** The file's runs, each checked; throws naming every problem's line and field. */
+function parseRuns(file: string, text: string): MetrRun[] {
   const problems: Problem[] = [];
   const runs: MetrRun[] = [];
   text.split("\n").forEach((line, i) => {
@@ -74,17 +75,21 @@ export function importMetr(file: string, text: string): { store: Store; notes: s
     const run = checkRun(v as Record<string, unknown>, at, problems);
     if (run) runs.push(run);
   });
-  const seen = new Map<string, number>();
-  runs.forEach((r, i) => {
+  const seen = new Set<string>();
+  for (const r of runs) {
     if (seen.has(r.run_id)) problems.push({ file, field: "run_id", message: `run ${JSON.stringify(r.run_id)} twice` });
-    seen.set(r.run_id, i);
-  });
+    seen.add(r.run_id);
+  }
   if (problems.length)
     throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50), {
       what: "METR runs",
     });
   if (runs.length === 0) throw new InputError(`${file}: no run in it`);
-  // Trial: the run's rank by start time within its (alias, task), ties by run id.
+  return runs;
+}
+
+/** Each run's trial: its rank by start time within its (alias, task), ties by run id. */
+function trialsOf(runs: MetrRun[]): Map<string, number> {
   const cells = new Map<string, MetrRun[]>();
   for (const r of runs) {
     const key = `${r.alias}\u0000${r.task_id}`;
@@ -95,8 +100,14 @@ export function importMetr(file: string, text: string): { store: Store; notes: s
   const trial = new Map<string, number>();
   for (const list of cells.values()) {
     list.sort((a, b) => (a.started_at ?? 0) - (b.started_at ?? 0) || compareCodePoints(a.run_id, b.run_id));
-    list.forEach((r, i) => trial.set(r.run_id, i + 1));
+    for (const [i, r] of list.entries()) trial.set(r.run_id, i + 1);
   }
+  return trial;
+}
+
+export function importMetr(file: string, text: string): { store: Store; notes: string[] } {
+  const runs = parseRuns(file, text);
+  const trial = trialsOf(runs);
   const tasks = new Map<string, Task>();
   const items: Item[] = [];
   const trajectories: Trajectory[] = [];
