@@ -1,6 +1,8 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, type ArmField } from "../analysis/rq/arms/compare-arms.js";
 import { gate, type GateMetric } from "../analysis/rq/arms/gate.js";
+import { sequentialGate } from "../analysis/rq/arms/sequential-gate.js";
+import { sequentialMarkdown } from "../report/gate-render.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
 import { gateJunit, gateMarkdown } from "../report/gate-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
@@ -24,9 +26,8 @@ function numberOption(flag: string, raw: unknown, fallback: number, ok: (x: numb
   return x;
 }
 
-/** `gcpc gate STORE --baseline SEL --candidate SEL [...]`: a verdict a CI job can act on (issue 56.1). */
-export async function gateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError("gate takes exactly one store folder (try gcpc help gate)");
+/** gate's options, checked before the store is read. */
+function gateOptions(values: Parsed["values"]) {
   const baseline = parseSelector("baseline", values.baseline);
   const candidate = parseSelector("candidate", values.candidate);
   if (!Object.keys(baseline).length || !Object.keys(candidate).length)
@@ -39,49 +40,94 @@ export async function gateCommand({ values, positionals }: Parsed, io: Io, progr
       throw new UsageError(`--metric takes ${METRICS.join(", ")} (comma-separated), got "${m}"`);
   const needsK = metrics.some((m) => m === "pass^k" || m === "pass@k");
   if (needsK && values.k === undefined) throw new UsageError("--metric pass^k / pass@k needs --k K");
-  const k = needsK ? intOption("k", values.k, 1, 1) : undefined;
-  const margin = numberOption("margin", values.margin, 0, (x) => x >= 0 && x < 1, "a number in [0, 1)");
-  const alpha = numberOption("alpha", values.alpha, 0.05, (x) => x > 0 && x < 0.5, "a number in (0, 0.5)");
-  const regression = choiceOption("regression", values.regression, ["zero", "margin"] as const, "zero");
-  const onInconclusive = choiceOption("on-inconclusive", values["on-inconclusive"], ["pass", "fail"] as const, "fail");
-  const format = choiceOption("format", values.format, ["md", "json", "junit"] as const, "md");
   const by = values.by === undefined ? undefined : (String(values.by) as ArmField);
   if (by !== undefined && !ARM_FIELDS.includes(by))
     throw new UsageError(`--by takes one of ${ARM_FIELDS.join(", ")}; got "${by}"`);
   const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
-  const settings = {
-    ...DEFAULT_SETTINGS,
-    seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
-    resamples,
-    headline_resamples: resamples,
-  };
-  const { store } = await loadValidStore(positionals[0], values, io, progress);
-  progress("gating the candidate against the baseline");
-  const where = parseSelector("where", values.where);
-  const r = gate(prepareStore(store), {
+  const o = {
     baseline,
     candidate,
     metrics,
-    k,
-    margin,
-    alpha,
-    regression,
+    k: needsK ? intOption("k", values.k, 1, 1) : undefined,
+    margin: numberOption("margin", values.margin, 0, (x) => x >= 0 && x < 1, "a number in [0, 1)"),
+    alpha: numberOption("alpha", values.alpha, 0.05, (x) => x > 0 && x < 0.5, "a number in (0, 0.5)"),
+    regression: choiceOption("regression", values.regression, ["zero", "margin"] as const, "zero"),
+    onInconclusive: choiceOption("on-inconclusive", values["on-inconclusive"], ["pass", "fail"] as const, "fail"),
+    format: choiceOption("format", values.format, ["md", "json", "junit"] as const, "md"),
     by,
-    where,
-    settings,
-  });
-  if ("available" in r) throw new UsageError(`gate not available: ${r.reason}`);
-  const names = { baseline: selectorArg(baseline), candidate: selectorArg(candidate) };
-  const text =
-    format === "json"
-      ? [...prettyJsonChunks({ store: store.manifest.name, settings, baseline, candidate, ...r })].join("")
-      : format === "junit"
-        ? gateJunit(r, store.manifest.name)
-        : gateMarkdown(r, store.manifest.name, names);
-  if (typeof values.out === "string") writeFileAtomic(values.out, text);
-  else io.out(text);
-  if (r.verdict === "worse") return GATE_EXIT.regression;
-  if (r.verdict === "inconclusive" || r.verdict === "insufficient data")
+    where: parseSelector("where", values.where),
+    settings: {
+      ...DEFAULT_SETTINGS,
+      seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
+      resamples,
+      headline_resamples: resamples,
+    },
+  };
+  if (values.sequential) {
+    if (metrics.length !== 1 || !(metrics[0] === "pass_rate" || metrics[0] === "gcpc"))
+      throw new UsageError("--sequential gates one metric, pass_rate or gcpc");
+    if (by !== undefined) throw new UsageError("--sequential gates the whole comparison: drop --by");
+    if (o.format === "junit") throw new UsageError("--sequential prints md or json");
+  }
+  return o;
+}
+
+type GateOptionsParsed = ReturnType<typeof gateOptions>;
+
+/** The exit code of a verdict (GATE_EXIT; --on-inconclusive chooses for inconclusive and undecided). */
+function exitOf(verdict: string, onInconclusive: "pass" | "fail"): number {
+  if (verdict === "worse") return GATE_EXIT.regression;
+  if (verdict === "inconclusive" || verdict === "insufficient data" || verdict === "continue")
     return onInconclusive === "pass" ? GATE_EXIT.pass : GATE_EXIT.inconclusive;
   return GATE_EXIT.pass;
+}
+
+/** `--sequential`: the confidence sequence over the tasks in completion order (issue 56.3). */
+function sequentialText(p: ReturnType<typeof prepareStore>, name: string, o: GateOptionsParsed) {
+  const metric = o.metrics[0] as "pass_rate" | "gcpc";
+  const r = sequentialGate(p, { ...o, metric });
+  if ("available" in r) throw new UsageError(`gate --sequential not available: ${r.reason}`);
+  const names = { baseline: selectorArg(o.baseline), candidate: selectorArg(o.candidate) };
+  const text =
+    o.format === "json"
+      ? [...prettyJsonChunks({ store: name, baseline: o.baseline, candidate: o.candidate, ...r })].join("")
+      : sequentialMarkdown(r, name, names);
+  return { text, verdict: r.decision };
+}
+
+/** The fixed-sample gate's text and verdict. */
+function gateText(p: ReturnType<typeof prepareStore>, name: string, o: GateOptionsParsed) {
+  const r = gate(p, o);
+  if ("available" in r) throw new UsageError(`gate not available: ${r.reason}`);
+  const names = { baseline: selectorArg(o.baseline), candidate: selectorArg(o.candidate) };
+  const text =
+    o.format === "json"
+      ? [
+          ...prettyJsonChunks({
+            store: name,
+            settings: o.settings,
+            baseline: o.baseline,
+            candidate: o.candidate,
+            ...r,
+          }),
+        ].join("")
+      : o.format === "junit"
+        ? gateJunit(r, name)
+        : gateMarkdown(r, name, names);
+  return { text, verdict: r.verdict };
+}
+
+/** `gcpc gate STORE --baseline SEL --candidate SEL [...]`: a verdict a CI job can act on (issue 56.1). */
+export async function gateCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("gate takes exactly one store folder (try gcpc help gate)");
+  const o = gateOptions(values);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress("gating the candidate against the baseline");
+  const p = prepareStore(store);
+  const { text, verdict } = values.sequential
+    ? sequentialText(p, store.manifest.name, o)
+    : gateText(p, store.manifest.name, o);
+  if (typeof values.out === "string") writeFileAtomic(values.out, text);
+  else io.out(text);
+  return exitOf(verdict, o.onInconclusive);
 }

@@ -95,7 +95,11 @@ not worse when it is above −D (--margin D, on the metric's scale: 0.02 is 2 po
 insufficient data under 5 matched tasks. The gate's verdict is its worst check's. --format md (a pull-request
 comment), json, junit (one test case per check).
 Exit codes: 0 pass (better or not worse), 1 regression (worse), 3 inconclusive or insufficient data
-(--on-inconclusive pass makes it 0, fail keeps 3), 2 bad input. docs/statistics.md has the decision table.`,
+(--on-inconclusive pass makes it 0, fail keeps 3), 2 bad input. docs/statistics.md has the decision table.
+--sequential: early stopping that stays valid. Tasks enter in the order they completed (completed_at, else
+started_at, else the store's order); after each, an anytime-valid confidence sequence (betting, Waudby-Smith &
+Ramdas 2024) for the mean per-task Δ says continue (exit 3), or stops with better, not worse, equivalent (within
+±D) (exit 0) or worse (exit 1), and how many tasks it used against the fixed design's.`,
   history: `gcpc history STORE --order FILE|FIELD [--by model] [--metric pass_rate|gcpc] [--margin D]
                    [--alpha A] [--format md|json] [--seed N] [--resamples N] [--out FILE]
 

@@ -81,6 +81,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   },
   copy: { cluster: { type: "string" }, into: { type: "boolean" }, "max-problems": { type: "string" } },
   gate: {
+    sequential: { type: "boolean" },
     baseline: { type: "string" },
     candidate: { type: "string" },
     metric: { type: "string" },

@@ -1,6 +1,7 @@
 // How `gcpc gate` prints: Markdown for a pull-request comment (the verdict first, then a compact table), and JUnit
 // XML with one test case per metric and slice, so CI systems show each check natively. JSON is the result itself.
 import type { GateCheck, GateResult, GateVerdict } from "../analysis/rq/arms/gate.js";
+import type { SequentialGateResult } from "../analysis/rq/arms/sequential-gate.js";
 import { escapeMarkdownCell } from "./render.js";
 
 const ICON: Record<GateVerdict, string> = {
@@ -75,6 +76,40 @@ export function gateJunit(r: GateResult, name: string): string {
     ...r.checks.map(caseOf),
     "  </testsuite>",
     "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+/** `gcpc gate --sequential`: the decision and where it stopped, then the looks (every tenth, and the decisive one). */
+export function sequentialMarkdown(
+  r: SequentialGateResult,
+  name: string,
+  selectors: { baseline: string; candidate: string },
+): string {
+  const stop = r.stopped_at;
+  const shown = r.looks.filter((l, i) => (i + 1) % 10 === 0 || l.tasks === stop || i === r.looks.length - 1);
+  const used =
+    stop === null
+      ? `No decision after all ${r.fixed_design_tasks} matched tasks: continue.`
+      : `The fixed design would use all ${r.fixed_design_tasks} matched tasks; the sequence decided after ${stop}.`;
+  return [
+    `## Sequential gate: **${r.decision}**${stop === null ? "" : ` after ${stop} of ${r.fixed_design_tasks} tasks`}`,
+    "",
+    `Candidate \`${escapeMarkdownCell(selectors.candidate)}\` against baseline ` +
+      `\`${escapeMarkdownCell(selectors.baseline)}\` on ${escapeMarkdownCell(name)}; ${r.metric}, ` +
+      `margin ${r.margin}, α ${r.alpha}. ${used}`,
+    "",
+    "| tasks | last task | completed | mean Δ | confidence sequence | decision |",
+    "|---|---|---|---|---|---|",
+    ...shown.map(
+      (l) =>
+        `| ${l.tasks} | ${escapeMarkdownCell(l.task)} | ${escapeMarkdownCell(l.completed_at ?? "n/a")} | ` +
+        `${num(l.mean)} | ${interval([l.lower, l.upper])} | ${l.decision} |`,
+    ),
+    "",
+    `${escapeMarkdownCell(r.method)}; ${escapeMarkdownCell(r.order)}. ` +
+      "Decisions: worse when the upper end is below 0, better when the lower end is above 0, equivalent when " +
+      "both lie within ±D, not worse when the lower end is above −D; continue otherwise.",
     "",
   ].join("\n");
 }
