@@ -1,6 +1,6 @@
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, type ArmField } from "../analysis/rq/arms/compare-arms.js";
-import { gate, type GateMetric } from "../analysis/rq/arms/gate.js";
+import { gate, type GateGuard, type GateMetric } from "../analysis/rq/arms/gate.js";
 import { sequentialGate } from "../analysis/rq/arms/sequential-gate.js";
 import { sequentialMarkdown } from "../report/gate-render.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
@@ -24,6 +24,19 @@ function numberOption(flag: string, raw: unknown, fallback: number, ok: (x: numb
   if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(x) || !ok(x))
     throw new UsageError(`--${flag} must be ${want}, got "${String(raw)}"`);
   return x;
+}
+
+const GUARD_FIELDS: Record<string, GateGuard["field"]> = { cost: "cost_usd", tokens: "tokens", duration: "duration_s" };
+
+/** `--guard cost:+10%` (repeatable, or comma-separated): NAME:+P% with NAME cost, tokens or duration. */
+export function parseGuards(raw: unknown): GateGuard[] {
+  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((x) => String(x).split(","));
+  return list.map((g) => {
+    const m = /^\s*(cost|tokens|duration)\s*:\s*\+?(\d+(?:\.\d+)?)\s*%\s*$/.exec(g);
+    if (!m)
+      throw new UsageError(`--guard takes NAME:+P% with NAME cost, tokens or duration (e.g. cost:+10%), got "${g}"`);
+    return { field: GUARD_FIELDS[m[1]], name: m[1], limit: Number(m[2]) / 100 };
+  });
 }
 
 /** gate's options, checked before the store is read. */
@@ -56,6 +69,7 @@ function gateOptions(values: Parsed["values"]) {
     format: choiceOption("format", values.format, ["md", "json", "junit"] as const, "md"),
     by,
     where: parseSelector("where", values.where),
+    guards: parseGuards(values.guard),
     settings: {
       ...DEFAULT_SETTINGS,
       seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
@@ -67,6 +81,7 @@ function gateOptions(values: Parsed["values"]) {
     if (metrics.length !== 1 || !(metrics[0] === "pass_rate" || metrics[0] === "gcpc"))
       throw new UsageError("--sequential gates one metric, pass_rate or gcpc");
     if (by !== undefined) throw new UsageError("--sequential gates the whole comparison: drop --by");
+    if (values.guard !== undefined) throw new UsageError("--guard applies to the fixed-sample gate, not --sequential");
     if (o.format === "junit") throw new UsageError("--sequential prints md or json");
   }
   return o;

@@ -84,7 +84,8 @@ bootstrap; beside it the reference-only and judge-only means and the effective n
 --reference-tasks FILE keeps the reference labels of the tasks listed (one id a line). docs/statistics.md.`,
   gate: `gcpc gate STORE --baseline FIELD=VALUE[,...] --candidate FIELD=VALUE[,...]
                 [--metric pass_rate|gcpc|pass^k|pass@k[,...]] [--k K] [--margin D] [--alpha A]
-                [--regression zero|margin] [--by FIELD] [--where SEL] [--on-inconclusive pass|fail]
+                [--regression zero|margin] [--by FIELD] [--where SEL] [--guard cost|tokens|duration:+P%]
+                [--on-inconclusive pass|fail] [--sequential]
                 [--format md|json|junit] [--seed N] [--resamples N] [--out FILE]
 
 A verdict a CI job can act on. Each metric (and, with --by, each value of FIELD) is compared as gcpc compare
@@ -92,7 +93,10 @@ compares two arms (the same matched units, task-clustered paired interval and ex
 baseline with its two-sided interval at level 1 − α/K (Bonferroni over the K checks, α 0.05 by default):
 worse when the upper bound is below 0 (--regression margin: below −D), better when the lower bound is above 0,
 not worse when it is above −D (--margin D, on the metric's scale: 0.02 is 2 points), inconclusive otherwise;
-insufficient data under 5 matched tasks. The gate's verdict is its worst check's. --format md (a pull-request
+insufficient data under 5 matched tasks. --guard cost:+10% (tokens, duration too; repeatable) checks the
+candidate's mean cost per run against 1.1 × the baseline's (a task-clustered interval of the ratio, on the
+trajectories' cost_usd, tokens, duration_s): better below 1, not worse below the guard, worse above it; guards
+count in K. The gate's verdict is its worst check's. --format md (a pull-request
 comment), json, junit (one test case per check).
 Exit codes: 0 pass (better or not worse), 1 regression (worse), 3 inconclusive or insufficient data
 (--on-inconclusive pass makes it 0, fail keeps 3), 2 bad input. docs/statistics.md has the decision table.

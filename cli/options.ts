@@ -82,6 +82,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   copy: { cluster: { type: "string" }, into: { type: "boolean" }, "max-problems": { type: "string" } },
   gate: {
     sequential: { type: "boolean" },
+    guard: { type: "string", multiple: true },
     baseline: { type: "string" },
     candidate: { type: "string" },
     metric: { type: "string" },

@@ -84,3 +84,42 @@ test("calibration at a fixed seed: under no change 'worse' at most α; at a drop
     else assert.ok(r.not_worse <= 0.05 + 0.036, `drop = margin, ${r.tasks}×${r.attempts}: not worse ${r.not_worse}`);
   }
 });
+
+test("guards: the candidate's mean cost per run against the baseline's, as a ratio with a task-clustered interval", async () => {
+  const { gate } = await import("../analysis/rq/arms/gate.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { simulatedStore } = await import("../bench/gate-calibration.js");
+  const { DEFAULT_SETTINGS } = await import("../analysis/estimates/bootstrap-interval.js");
+  const seedrandom = (await import("seedrandom")).default;
+  const run = (factor: number) => {
+    const rng = seedrandom(`guard:${factor}`);
+    const store = simulatedStore({ tasks: 40, attempts: 2, delta: 0 }, rng);
+    // Each task a cost level; the candidate's runs cost `factor` times the baseline's, with ±5% noise.
+    const level = new Map(store.tasks.map((t) => [t.task_id, 0.5 + rng()]));
+    for (const t of store.trajectories)
+      t.cost_usd = level.get(t.task_id)! * (t.model === "candidate" ? factor : 1) * (0.95 + 0.1 * rng());
+    const r = gate(prepareStore(store), {
+      baseline: { model: "baseline" },
+      candidate: { model: "candidate" },
+      metrics: ["pass_rate"],
+      margin: 0.1,
+      alpha: 0.05,
+      regression: "zero",
+      guards: [{ field: "cost_usd", name: "cost", limit: 0.1 }],
+      settings: { ...DEFAULT_SETTINGS, resamples: 400 },
+    });
+    if ("available" in r) throw new Error(r.reason);
+    return r.checks.find((c) => c.metric === "guard:cost")!;
+  };
+  const same = run(1.02);
+  assert.equal(same.verdict, "not worse", same.reason);
+  assert.ok(Math.abs(same.estimate! - 1.02) < 0.02, `ratio ${same.estimate}`);
+  assert.equal(run(1.5).verdict, "worse");
+  assert.equal(run(0.7).verdict, "better");
+  const { parseGuards } = await import("../cli/gate-command.js");
+  assert.deepEqual(parseGuards(["cost:+10%", "duration:+25%"]), [
+    { field: "cost_usd", name: "cost", limit: 0.1 },
+    { field: "duration_s", name: "duration", limit: 0.25 },
+  ]);
+  assert.throws(() => parseGuards("price:+10%"), /--guard takes NAME:\+P%/);
+});

@@ -31,6 +31,33 @@ interface Sample {
   id?: unknown;
   epoch?: unknown;
   scores?: unknown;
+  /** Per model: input_tokens, output_tokens, total_tokens (and total_cost in newer logs). */
+  model_usage?: unknown;
+  total_time?: unknown;
+}
+
+/**
+ * A sample's tokens (Σ over its models of total_tokens, else input + output), cost (Σ total_cost, where every
+ * model gives one) and wall-clock seconds (total_time), as the contract's trajectory fields; absent when absent.
+ */
+export function sampleUsage(s: Sample): { tokens?: number; cost_usd?: number; duration_s?: number } {
+  const out: { tokens?: number; cost_usd?: number; duration_s?: number } = {};
+  const count = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  if (isObject(s.model_usage)) {
+    const usages = Object.values(s.model_usage).filter(isObject);
+    const tokens = usages.map((u) =>
+      count(u.total_tokens)
+        ? u.total_tokens
+        : count(u.input_tokens) && count(u.output_tokens)
+          ? u.input_tokens + u.output_tokens
+          : NaN,
+    );
+    if (usages.length && tokens.every(Number.isFinite)) out.tokens = tokens.reduce((a, b) => a + b, 0);
+    const costs = usages.map((u) => (count(u.total_cost) ? u.total_cost : NaN));
+    if (usages.length && costs.every(Number.isFinite)) out.cost_usd = costs.reduce((a, b) => a + b, 0);
+  }
+  if (count(s.total_time)) out.duration_s = s.total_time;
+  return out;
 }
 
 interface Log {
@@ -336,6 +363,7 @@ function addSample(b: Built, log: Log, s: Sample, epoch: number, options: Inspec
     condition: "none",
     trial: epoch,
     outcome: result ?? null,
+    ...sampleUsage(s),
   });
   for (const [name, sc] of Object.entries(scores)) {
     if (!isObject(sc)) continue;

@@ -203,6 +203,7 @@ export function simulationOf(
       outcome,
       reward: Number.isFinite(r) ? r : null,
       ...(tags.length ? { tags } : {}),
+      ...simulationUsage(s),
     } as Trajectory,
     checks: evaluated ? checksOf(reward) : [],
     basis:
@@ -247,4 +248,28 @@ export function checksOf(r: Record<string, unknown>): Check[] {
     out.push({ key: `ENV_ASSERTION:${i}`, kind: "ENV_ASSERTION", text, label: yesNo(c.met) });
   });
   return out;
+}
+
+/**
+ * A simulation's times and cost as the contract's trajectory fields (τ²'s SimulationRun: start_time, end_time,
+ * duration in seconds, agent_cost and user_cost in US dollars): cost_usd is the agent's cost (the user simulator's
+ * is the benchmark's, not the agent's); absent fields stay absent. τ² writes its times without a zone: read as UTC.
+ */
+export function simulationUsage(s: Record<string, unknown>): Partial<Trajectory> {
+  const time = (x: unknown) => {
+    if (typeof x !== "string" || x === "") return undefined;
+    const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(x) ? x : `${x}Z`);
+    return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+  };
+  const amount = (x: unknown) => (typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : undefined);
+  const started = time(s.start_time);
+  const completed = time(s.end_time);
+  const duration = amount(s.duration);
+  const cost = amount(s.agent_cost);
+  return {
+    ...(started ? { started_at: started } : {}),
+    ...(completed ? { completed_at: completed } : {}),
+    ...(duration !== undefined ? { duration_s: duration } : {}),
+    ...(cost !== undefined ? { cost_usd: cost } : {}),
+  };
 }

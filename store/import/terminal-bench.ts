@@ -42,6 +42,9 @@ interface TrialRecord {
   resolved: boolean | null;
   failureMode: string | null;
   tests: Record<string, string> | null;
+  /** The trial's end (trial_ended_at) and its tokens (total_input_tokens + total_output_tokens), where given. */
+  ended: string;
+  tokens: number | null;
 }
 
 /** The fields of a trial this importer reads (every other field, the instruction included, is left out). */
@@ -53,6 +56,9 @@ interface TrialJson {
   failure_mode?: unknown;
   parser_results?: unknown;
   trial_started_at?: unknown;
+  trial_ended_at?: unknown;
+  total_input_tokens?: unknown;
+  total_output_tokens?: unknown;
 }
 
 const LEADERBOARD_FOLDER = /^(\d{8})_([^_]+)_(.+)$/;
@@ -224,7 +230,21 @@ function trialRecord(t: TrialJson, c: RunContext): TrialRecord | string {
     resolved: typeof t.is_resolved === "boolean" ? t.is_resolved : null,
     failureMode: typeof t.failure_mode === "string" ? t.failure_mode : null,
     tests,
+    ended: typeof t.trial_ended_at === "string" ? t.trial_ended_at : "",
+    tokens: tokensOf(t),
   };
+}
+
+/** Input plus output tokens when both are counts (Terminal-Bench leaves them null when the agent reports none). */
+function tokensOf(t: TrialJson): number | null {
+  const ok = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  return ok(t.total_input_tokens) && ok(t.total_output_tokens) ? t.total_input_tokens + t.total_output_tokens : null;
+}
+
+/** An ISO 8601 time as the contract writes it (UTC, Z), or undefined when it does not parse. */
+function isoTime(x: string): string | undefined {
+  const ms = Date.parse(x);
+  return x && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 /** parser_results as test → status; null stays null (the tests did not run); anything else is undefined. */
@@ -234,6 +254,19 @@ function testsOf(x: unknown): Record<string, string> | null | undefined {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(x)) if (typeof v === "string") out[k] = v;
   return out;
+}
+
+/** started_at, completed_at and duration_s from trial_started_at / trial_ended_at, and tokens, where given. */
+function runTimes(r: TrialRecord): Partial<Trajectory> {
+  const started = isoTime(r.started);
+  const ended = isoTime(r.ended);
+  const seconds = started && ended ? (Date.parse(ended) - Date.parse(started)) / 1000 : NaN;
+  return {
+    ...(started ? { started_at: started } : {}),
+    ...(ended ? { completed_at: ended } : {}),
+    ...(seconds >= 0 ? { duration_s: seconds } : {}),
+    ...(r.tokens !== null ? { tokens: r.tokens } : {}),
+  };
 }
 
 const LABEL_OF_STATUS: Record<string, Judgment["label"]> = { passed: "Yes", failed: "No" };
@@ -264,6 +297,7 @@ function storeOf(records: TrialRecord[], roots: string[], name?: string): Store 
       // own accounting (n_unresolved counts it; accuracy = n_resolved / trials): FAIL, tagged.
       outcome: r.resolved === true ? "PASS" : "FAIL",
       ...tagsOf(r),
+      ...runTimes(r),
     });
     if (r.tests === null) continue;
     for (const test of checklist.get(r.taskId)!) {

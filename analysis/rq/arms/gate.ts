@@ -4,7 +4,16 @@
 import type { BootstrapSettings } from "../../estimates/bootstrap-interval.js";
 import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import type { PreparedStore } from "../prepared.js";
-import { compareArms, fieldOf, type ArmField, type CompareResult, type Selector } from "./compare-arms.js";
+import {
+  armMatchedUnits,
+  armTable,
+  compareArms,
+  fieldOf,
+  type ArmField,
+  type CompareResult,
+  type Selector,
+} from "./compare-arms.js";
+import { bootstrapIntervals } from "../../estimates/bootstrap-interval.js";
 
 export type GateMetric = "pass_rate" | "gcpc" | "pass^k" | "pass@k";
 export type GateVerdict = "better" | "not worse" | "worse" | "inconclusive" | "insufficient data";
@@ -28,10 +37,21 @@ export interface GateOptions {
   by?: ArmField;
   where?: Selector;
   settings: BootstrapSettings;
+  /** Guardrails: the candidate's mean cost, tokens or duration per run at most (1 + limit) × the baseline's. */
+  guards?: GateGuard[];
+}
+
+export interface GateGuard {
+  /** The trajectory field (docs/verdict-store.md) and its name on the command line. */
+  field: "cost_usd" | "tokens" | "duration_s";
+  name: string;
+  /** The allowed increase, as a fraction: 0.1 for +10%. */
+  limit: number;
 }
 
 export interface GateCheck {
-  metric: GateMetric;
+  /** A metric, or "guard:NAME" for a guardrail (its estimate the ratio candidate / baseline). */
+  metric: GateMetric | `guard:${string}`;
   /** The slice: "all", or "FIELD=VALUE". */
   slice: string;
   verdict: GateVerdict;
@@ -143,7 +163,8 @@ export function gate(p: PreparedStore, o: GateOptions): GateResult | NotAvailabl
   if (!(o.alpha > 0 && o.alpha < 1)) return notAvailable(`alpha must be in (0, 1), got ${o.alpha}`);
   if (!(o.margin >= 0)) return notAvailable(`the margin must be ≥ 0, got ${o.margin}`);
   const slices = slicesOf(p, o);
-  const K = slices.length * o.metrics.length;
+  const guards = o.guards ?? [];
+  const K = slices.length * o.metrics.length + guards.length;
   const level = 1 - o.alpha / K;
   const settings = { ...o.settings, level };
   const checks: GateCheck[] = [];
@@ -186,6 +207,7 @@ export function gate(p: PreparedStore, o: GateOptions): GateResult | NotAvailabl
         reason,
       });
     }
+  for (const g of guards) checks.push(guardCheck(p, o, g, settings));
   const verdict = SEVERITY.find((v) => checks.some((c) => c.verdict === v)) ?? "insufficient data";
   return {
     verdict,
@@ -196,8 +218,117 @@ export function gate(p: PreparedStore, o: GateOptions): GateResult | NotAvailabl
     familywise:
       `Bonferroni over ${K} check${K === 1 ? "" : "s"} (${o.metrics.length} ` +
       `metric${o.metrics.length === 1 ? "" : "s"} × ` +
-      `${slices.length} slice${slices.length === 1 ? "" : "s"}): each interval at ${(100 * level).toFixed(2)}%, so ` +
+      `${slices.length} slice${slices.length === 1 ? "" : "s"}` +
+      `${guards.length ? ` and ${guards.length} guard${guards.length === 1 ? "" : "s"}` : ""}): ` +
+      `each interval at ${(100 * level).toFixed(2)}%, so ` +
       `the chance that any verdict is wrong in its direction is at most α = ${o.alpha}`,
     decision_table: DECISION_TABLE,
+  };
+}
+
+/**
+ * A guardrail: the candidate's mean of a run's cost, tokens or duration over the baseline's, on the matched units
+ * (rows without the field left out), with a task-clustered percentile interval of the ratio at the family level.
+ * better: upper < 1; not worse: upper < 1 + limit; worse: lower > 1 + limit; inconclusive otherwise.
+ */
+function guardCheck(p: PreparedStore, o: GateOptions, g: GateGuard, settings: BootstrapSettings): GateCheck {
+  const base = { metric: `guard:${g.name}` as const, slice: "all", p: null, test: "none (an interval only)" };
+  const none = (reason: string): GateCheck => ({
+    ...base,
+    verdict: "insufficient data",
+    estimate: null,
+    ci: null,
+    tasks: 0,
+    units: 0,
+    interval: "none",
+    reason,
+  });
+  const table = armTable(p, "gcpc");
+  if ("available" in table) return none(table.reason);
+  const units = armMatchedUnits(table, { a: o.baseline, b: o.candidate, where: o.where });
+  if ("available" in units) return none(units.reason);
+  const { sums, tasks: T, used } = guardSums(p, table, units.units, g.field);
+  if (T < GATE_MIN_TASKS) return none(`${T} matched tasks carry ${g.field} on both sides (< ${GATE_MIN_TASKS})`);
+  const ratio = (w: ArrayLike<number>) => {
+    let a = 0;
+    let na = 0;
+    let b = 0;
+    let nb = 0;
+    for (let t = 0; t < T; t++) {
+      a += w[t] * sums.a[t];
+      na += w[t] * sums.na[t];
+      b += w[t] * sums.b[t];
+      nb += w[t] * sums.nb[t];
+    }
+    return b / nb / (a / na);
+  };
+  const estimate = ratio(new Float64Array(T).fill(1));
+  // A baseline whose mean is 0 (a harness that reports 0 tokens) has no ratio.
+  if (!(Number.isFinite(estimate) && sums.a.some((x) => x > 0)))
+    return none(`the baseline's mean ${g.field} is 0 on the matched tasks: no ratio`);
+  const res = bootstrapIntervals({
+    settings,
+    figure: `gate:guard:${g.name}`,
+    clusters: T,
+    estimator: `mean ${g.field} per run, candidate over baseline; task-clustered percentile bootstrap (type-7)`,
+    statistics: { ratio },
+    accept: (w) => Number.isFinite(ratio(w)),
+  });
+  const [lo, hi] = res.ci.ratio;
+  const { verdict, reason } = guardVerdict(lo, hi, g.limit);
+  return {
+    ...base,
+    verdict,
+    estimate,
+    ci: [lo, hi],
+    tasks: T,
+    units: used,
+    interval:
+      `task-clustered percentile bootstrap (type-7) of the ratio, two-sided ${(100 * settings.level).toFixed(2)}%, ` +
+      `${settings.resamples} resamples, seed ${settings.seed}`,
+    reason,
+  };
+}
+
+/** Per matched task with the field on both sides: the sums and counts of each side's runs' values. */
+function guardSums(
+  p: PreparedStore,
+  table: Exclude<ReturnType<typeof armTable>, NotAvailable>,
+  units: { task: string; a: number[]; b: number[] }[],
+  field: GateGuard["field"],
+) {
+  const slot = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
+  const runValue = (k: number) => p.trajectories[slot.get(table.rows[k].id)!][field] ?? NaN;
+  const tasks = new Map<string, number>();
+  const sums = { a: [] as number[], na: [] as number[], b: [] as number[], nb: [] as number[] };
+  let used = 0;
+  for (const u of units) {
+    const a = u.a.map(runValue).filter(Number.isFinite);
+    const b = u.b.map(runValue).filter(Number.isFinite);
+    if (!a.length || !b.length) continue;
+    used++;
+    if (!tasks.has(u.task)) {
+      tasks.set(u.task, tasks.size);
+      for (const list of Object.values(sums)) list.push(0);
+    }
+    const t = tasks.get(u.task)!;
+    sums.a[t] += a.reduce((x, y) => x + y, 0);
+    sums.na[t] += a.length;
+    sums.b[t] += b.reduce((x, y) => x + y, 0);
+    sums.nb[t] += b.length;
+  }
+  return { sums, tasks: tasks.size, used };
+}
+
+/** A guard's verdict from its ratio's interval: better below 1, not worse below 1 + limit, worse above it. */
+function guardVerdict(lo: number, hi: number, limit: number): { verdict: GateVerdict; reason: string } {
+  const bound = 1 + limit;
+  const pct = (x: number) => `${x >= 1 ? "+" : ""}${(100 * (x - 1)).toFixed(1)}%`;
+  if (hi < 1) return { verdict: "better", reason: `upper bound ${pct(hi)}: cheaper` };
+  if (hi < bound) return { verdict: "not worse", reason: `upper bound ${pct(hi)} within the guard ${pct(bound)}` };
+  if (lo > bound) return { verdict: "worse", reason: `lower bound ${pct(lo)} beyond the guard ${pct(bound)}` };
+  return {
+    verdict: "inconclusive",
+    reason: `the interval [${pct(lo)}, ${pct(hi)}] reaches beyond the guard ${pct(bound)}`,
   };
 }
