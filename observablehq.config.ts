@@ -49,6 +49,7 @@ tr.differs > td:first-child { border-left: 3px solid #b35806; }
         { name: "Overview: your runs", path: "/" },
         { name: "Leaderboard", path: "/leaderboard" },
         { name: "Compare arms and methods", path: "/compare" },
+        { name: "History of versions", path: "/history" },
         { name: "RQ1 Discrimination", path: "/rq1" },
         { name: "RQ2 Human agreement", path: "/rq2" },
         { name: "RQ3 Skill effects", path: "/rq3" },

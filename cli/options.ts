@@ -21,6 +21,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     threads: { type: "string" },
   },
   site: {
+    order: { type: "string" },
     out: { type: "string" },
     preview: { type: "boolean" },
     port: { type: "string" },

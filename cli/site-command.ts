@@ -1,4 +1,7 @@
-import { join, resolve, sep } from "node:path";
+import { basename, join, resolve, sep } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { orderFile } from "./history-command.js";
 import { DEFAULT_SETTINGS, INTERVAL_METHODS } from "../analysis/estimates/bootstrap-interval.js";
 import { analyzePrepared } from "../analysis/rq/report.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
@@ -31,6 +34,13 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
   const cacheBase = resolve((values.cache as string | undefined) ?? resolve(REPO, ".site-cache"));
   checkWriteTarget(cacheBase, { kind: "cache", inputs: [dir] });
   const interval = choiceOption("interval", values.interval, INTERVAL_METHODS, "percentile");
+  // --order FILE: the History page's order of versions (the arm, then its date or version; cli/history-command.ts).
+  const orderPath = values.order === undefined ? undefined : String(values.order);
+  if (orderPath !== undefined && !existsSync(orderPath)) throw new UsageError(`--order ${orderPath}: no such file`);
+  const order =
+    orderPath === undefined
+      ? undefined
+      : { order: orderFile(orderPath), source: `the order of ${basename(orderPath)}` };
   const vendor = vendorModules(cacheBase);
   // The explorer shows the judge's evidence beside each label: the site reads it too.
   const { store } = await loadValidStore(dir, values, io, progress, { evidence: true }).catch(async (e) => {
@@ -38,13 +48,17 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
     throw e;
   });
   const settings = { ...DEFAULT_SETTINGS, seed, interval };
-  const capabilities = siteCapabilities(store, { ownData: resolve(dir).startsWith(join(REPO, "data") + sep) });
+  const capabilities = siteCapabilities(store, {
+    ownData: resolve(dir).startsWith(join(REPO, "data") + sep),
+    order: order !== undefined,
+  });
   const build = {
     store: dir,
     ...(isClickhouseLocation(dir) ? { storeHash: frameContentHash(store) } : {}),
     cacheBase,
     seed,
     interval,
+    ...(order ? { orderHash: createHash("sha256").update(readFileSync(orderPath!)).digest("hex") } : {}),
     storeName: store.manifest.name,
     pages: capabilities.filter((c) => c.shown).map((c) => ({ name: c.name, path: c.path })),
     vendor,
@@ -56,7 +70,7 @@ export async function siteCommand({ values, positionals }: Parsed, io: Io, progr
       // Through JSON, as the pages read it from the archive.
       const report = JSON.parse(JSON.stringify(analysis));
       progress("writing the site's data files");
-      return siteArchive(report, prepared, await readRealStores(REPO), capabilities);
+      return siteArchive(report, prepared, await readRealStores(REPO), capabilities, order);
     },
   };
   if (!out) return previewSite({ ...build, port });

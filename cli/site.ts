@@ -116,6 +116,8 @@ export interface SiteBuild {
   seed: number;
   /** The interval method of every CI on the site (part of the cache key). */
   interval: string;
+  /** The sha-256 of the History page's --order file (part of the cache key). */
+  orderHash?: string;
   /** Every data file of the site as one zip, built once by the caller (report/site/archive.ts). */
   archive: () => Promise<Uint8Array>;
   storeName: string;
@@ -131,12 +133,13 @@ export interface SiteBuild {
  * analysis, store reader, report, CLI, the lockfile, Framework's config), the seed and the interval method.
  * `gcpc site` builds and `gcpc site --preview` both key their workspace by it.
  */
-export function siteKey(b: Pick<SiteBuild, "store" | "storeHash" | "seed" | "interval">): {
+export function siteKey(b: Pick<SiteBuild, "store" | "storeHash" | "seed" | "interval" | "orderHash">): {
   key: string;
   storeHash: string;
 } {
   const storeHash = b.storeHash ?? storeContentHash(b.store);
-  const variant = b.interval === "percentile" ? "" : `-${b.interval}`;
+  const variant =
+    (b.interval === "percentile" ? "" : `-${b.interval}`) + (b.orderHash ? `-order${b.orderHash.slice(0, 8)}` : "");
   return { key: `${storeHash.slice(0, 16)}-${codeHash().slice(0, 12)}-seed${b.seed}${variant}`, storeHash };
 }
 

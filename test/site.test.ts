@@ -166,6 +166,30 @@ test("headline numbers on the pages equal the CLI's JSON for the same store", as
   await rq1.page.close();
 });
 
+test("the History page: versions by first run, each step's verdict as gcpc history gives it, linking to Compare", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/history`);
+  await page.waitForSelector("#history-steps tbody tr");
+  const by = /Versions by (\w+)/.exec((await page.textContent("#history-caption")) ?? "")![1];
+  const r = spawnSync(
+    process.execPath,
+    [join(repo, "bin/gcpc.js"), "history", store, "--order", "started_at", "--by", by, "--format", "json"],
+    { encoding: "utf8" },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const h = JSON.parse(r.stdout);
+  const rows = await page.locator("#history-steps tbody tr").allTextContents();
+  assert.equal(rows.length, h.steps.length);
+  h.steps.forEach((s: { from: string; to: string; check: { verdict: string } }, i: number) => {
+    assert.ok(rows[i].includes(`${s.from} → ${s.to}`) && rows[i].includes(s.check.verdict), rows[i]);
+  });
+  const href = await page.locator("a.history-compare").first().getAttribute("href");
+  const q = new URL(href!, `${origin}/history`).searchParams;
+  assert.deepEqual([q.get("arm"), q.get("arm_a"), q.get("arm_b")], [by, h.steps[0].from, h.steps[0].to]);
+  assert.equal((await page.locator("#history-sparklines figure").count()) > 0, true);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
+
 test("the Real evaluations page shows the registry uplift recomputed from the CSV (matched cells), with its CI", async () => {
   const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8")
     .trim()

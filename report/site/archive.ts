@@ -19,8 +19,9 @@ export async function siteArchive(
   prepared: PreparedStore,
   real: RealStores,
   pages: readonly PageCapability[] = [],
+  order?: { order: ReadonlyMap<string, string>; source: string },
 ): Promise<Uint8Array> {
-  const files = await siteFiles(report, prepared);
+  const files = await siteFiles(report, prepared, order);
   files.push({
     name: "overview.json",
     content: JSON.stringify(overviewData(report, prepared, report.settings, pages)),

@@ -18,7 +18,7 @@ const has = <T>(xs: readonly T[] | undefined) => (xs?.length ?? 0) > 0;
  * labels, matched conditions none/curated, repeated scoring runs or several judges); the overview lists the
  * others with what is missing instead of a page of "not available" tables.
  */
-export function siteCapabilities(store: StoreFrame, o: { ownData?: boolean } = {}): PageCapability[] {
+export function siteCapabilities(store: StoreFrame, o: { ownData?: boolean; order?: boolean } = {}): PageCapability[] {
   const judged = store.labels.judgments > 0;
   const binary = store.trajectories.some((t) => t.outcome === "PASS" || t.outcome === "FAIL");
   const arms = new Set(store.trajectories.map((t) => `${t.harness}\u0000${t.model}\u0000${t.source ?? ""}`)).size;
@@ -40,6 +40,12 @@ export function siteCapabilities(store: StoreFrame, o: { ownData?: boolean } = {
     page("/", "Overview: your runs", false),
     page("/leaderboard", "Leaderboard", arms < 2 && "one arm only (no ranking)"),
     page("/compare", "Compare arms and methods", false),
+    page(
+      "/history",
+      "History of versions",
+      !(o.order || (store.trajectories.length > 0 && store.trajectories.every((t) => t.started_at))) &&
+        "no order of versions (gcpc site --order FILE, or each run's started_at)",
+    ),
     page("/rq1", "RQ1 Discrimination", !judged ? noJudgments : !binary && "no binary official outcome"),
     page("/rq2", "RQ2 Human agreement", !human && "no human ratings or item labels"),
     page(

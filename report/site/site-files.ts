@@ -16,6 +16,7 @@ import { isPaperDemo, loadPaperFigures } from "../paper.js";
 import { renderTidyCsv } from "../render.js";
 import { tidyFigures } from "../tidy.js";
 import { reportSections } from "../sections.js";
+import { siteHistory } from "./history-data.js";
 import {
   aucRows,
   checklistRows,
@@ -52,7 +53,11 @@ function downloads(report: AnalysisReport, built: { pairItems: Row[]; checklists
  * Every file the pages read, from one analysis run (one process for the site's
  * analysis instead of one per loader). Pages read them as FileAttachment("data/site/NAME").
  */
-export async function siteFiles(report: AnalysisReport, prepared: PreparedStore): Promise<SiteFile[]> {
+export async function siteFiles(
+  report: AnalysisReport,
+  prepared: PreparedStore,
+  order?: { order: ReadonlyMap<string, string>; source: string },
+): Promise<SiteFile[]> {
   const paper = isPaperDemo(report.store) ? loadPaperFigures() : undefined;
   const sections = reportSections(report, paper);
   const { pairs, ...rq3 } = report.rq3;
@@ -74,6 +79,8 @@ export async function siteFiles(report: AnalysisReport, prepared: PreparedStore)
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
     { name: "leaderboard.json", content: JSON.stringify(siteLeaderboard(prepared, report.settings)) },
+    // The History page: versions in order, each step gated (report/site/history-data.ts).
+    { name: "history.json", content: JSON.stringify(siteHistory(prepared, report.settings, order)) },
     // The Compare page's arms mode recomputes `gcpc compare` in the browser from this table (same code, seeds).
     { name: "arms.json", content: JSON.stringify(armTable(prepared)) },
     // The judge's evidence per trajectory and item, for the Compare page's task drill-down.

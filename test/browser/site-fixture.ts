@@ -38,6 +38,10 @@ export async function hostileSite(): Promise<string> {
     for (const j of s.judgments) if (j.evidence) j.evidence = XSS;
     s.tasks[0].domain = XSS;
     s.manifest.name = `site-test store ${XSS}`;
+    // Each model's runs start on its own day (models in name order): the History page orders them by first run.
+    const models = [...new Set(s.trajectories.map((t) => t.model))].sort();
+    for (const t of s.trajectories)
+      t.started_at = new Date(Date.UTC(2025, 0, 1 + 7 * models.indexOf(t.model), 12)).toISOString();
     await writeStore(store, s, "jsonl");
     // A store and a cache never built before, built inside a network namespace (unshare -n) where the machine
     // has one: no request of any kind can leave the machine, so a build that needed the network fails here.
