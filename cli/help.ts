@@ -166,7 +166,7 @@ Runs RQ1–RQ5 on STORE and prints every table of the paper with CIs and n.
   --threads 1|2    2 (default on a machine with a second core, for stores of 20,000 trajectories or
                    more): the RQ1 intervals and uplift rows are shared with a worker thread; 1: one
                    thread. The output is byte-identical either way (each interval is seeded by its figure)`,
-  site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR]
+  site: `gcpc site STORE --out DIR [--seed N] [--interval METHOD] [--cache DIR] [--order FILE]
 gcpc site STORE --preview [--port N] [--seed N] [--interval METHOD] [--cache DIR]
 
 Builds the static report site (Observable Framework) for STORE into DIR. The analysis runs
@@ -176,7 +176,9 @@ was. The site needs no network: serve DIR with any static server
 (python3 -m http.server -d DIR). --cache defaults to .site-cache/ in the repo. --interval
 as for report (percentile by default; expanded is the most robust for few tasks, README "Coverage").
 --preview (npm run dev): serves the repo's pages live (edits reload) on the data a build of STORE
-with the same settings uses, computed once per store content, code and settings; no --out.`,
+with the same settings uses, computed once per store content, code and settings; no --out.
+--order FILE: the History page's order of versions (as gcpc history --order FILE); without it the page orders
+the versions by their first run when every run carries started_at, and is left out otherwise.`,
   import: `gcpc import KIND INPUT... (--out STORE | --into STORE) [KIND's own flags]
 
 --out writes a new store (--format parquet|jsonl); --into adds the runs to an existing store, merged by the
