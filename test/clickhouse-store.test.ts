@@ -259,3 +259,24 @@ test("--into merges with the folder stores' key rules, and a killed copy leaves 
   assert.equal(read.code, 2);
   assert.match(read.stderr, /is not a gcpc store/);
 });
+
+test("--into refuses a layout change up front, both ways, and the store stays readable (issue 57.1)", async () => {
+  const TAU2 = join(ROOT, "data", "real", "tau2-sft");
+  // A one-server store: --into --cluster would spread it (the cluster-wide rename failed on node 2 and lost it).
+  const single = `${base}/layout_single`;
+  assert.equal((await cli(["copy", TAU2, single])).code, 0);
+  const spread = await cli(["copy", TAU2, single, "--cluster", "gcpc_two_shards", "--into"]);
+  assert.equal(spread.code, 2);
+  assert.match(spread.stderr, /is a one-server store: --into keeps its layout, so drop --cluster/);
+  await same(TAU2, single, ["leaderboard", "--format", "json"]);
+  // A cluster store: plain --into would make it a one-server store and leave node 2's tables behind.
+  const cluster = `${base}/layout_cluster`;
+  assert.equal((await cli(["copy", TAU2, cluster, "--cluster", "gcpc_two_shards"])).code, 0);
+  const plain = await cli(["copy", TAU2, cluster, "--into"]);
+  assert.equal(plain.code, 2);
+  assert.match(plain.stderr, /is a store spread over cluster gcpc_two_shards: --into keeps its layout/);
+  await same(TAU2, cluster, ["leaderboard", "--format", "json"]);
+  // The same layout is merged as before.
+  const again = await cli(["copy", TAU2, cluster, "--cluster", "gcpc_two_shards", "--into"]);
+  assert.equal(again.code, 0, again.stderr);
+});

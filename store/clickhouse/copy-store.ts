@@ -99,6 +99,7 @@ async function storeToWrite(
       throw new InputError(
         `${location.text} already holds a store; add --into to merge into it, or copy to another database`,
       );
+    await checkLayout(conn, location, options);
     options.onProgress?.(`reading the store in ${location.text} to merge into`);
     const { store, counts } = mergeStores(await clickhouseStoreRows(conn, location.database, existing), source);
     return { store, merged: counts };
@@ -110,6 +111,37 @@ async function storeToWrite(
         `but no ${MANIFEST_TABLE}: it is not a gcpc store; copy into a new or empty database`,
     );
   return { store: source };
+}
+
+/**
+ * --into keeps the store's layout: a store spread over a cluster (its manifest a Distributed table) takes
+ * --into only with --cluster naming that cluster, and a one-server store only without --cluster. Refused up front,
+ * before anything is written (issue 57.1: `--into --cluster` onto a one-server store failed half-way through the
+ * cluster-wide rename and lost the store; plain `--into` onto a cluster store made it a one-server store and left
+ * node 2's tables behind).
+ */
+async function checkLayout(conn: ClickhouseConnection, location: ClickhouseLocation, options: CopyOptions) {
+  const [row] = await conn.rows<{ engine: string; engine_full: string }>(
+    `SELECT engine, engine_full FROM system.tables WHERE database = ${sqlString(location.database)} ` +
+      `AND name = ${sqlString(MANIFEST_TABLE)}`,
+  );
+  const distributed = row?.engine === "Distributed";
+  const cluster = distributed ? (/^Distributed\(\s*'?([^',)\s]+)/.exec(row.engine_full)?.[1] ?? "?") : null;
+  if (cluster !== null && options.cluster === undefined)
+    throw new InputError(
+      `${location.text} is a store spread over cluster ${cluster}: --into keeps its layout, so add --cluster ` +
+        `${cluster} (nothing was written)`,
+    );
+  if (cluster === null && options.cluster !== undefined)
+    throw new InputError(
+      `${location.text} is a one-server store: --into keeps its layout, so drop --cluster, or copy to a new ` +
+        "database to spread a store over the cluster (nothing was written)",
+    );
+  if (cluster !== null && options.cluster !== undefined && cluster !== options.cluster)
+    throw new InputError(
+      `${location.text} is spread over cluster ${cluster}, not ${options.cluster}: --into keeps its layout ` +
+        "(nothing was written)",
+    );
 }
 
 /**
