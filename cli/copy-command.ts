@@ -22,6 +22,9 @@ export async function copyCommand({ values, positionals }: Parsed, io: Io, progr
   if (!isClickhouseLocation(target))
     throw new UsageError(`copy writes to clickhouse://HOST:PORT/DATABASE; got "${target}"`);
   const location = parseClickhouseLocation(target);
+  // ClickHouse's own databases hold its state: a store written there would sit among (or replace) its tables.
+  if (["system", "information_schema"].includes(location.database.toLowerCase()))
+    throw new UsageError(`${target}: database "${location.database}" is ClickHouse's own; copy into another database`);
   if (!existsSync(dir)) throw new UsageError(`${dir}: no such file or directory`);
   const cluster = values.cluster === undefined ? undefined : String(values.cluster);
   if (cluster !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(cluster))

@@ -28,6 +28,9 @@ export function parseClickhouseLocation(text: string): ClickhouseLocation {
   if (!(port >= 1 && port <= 65535)) throw new InputError(`${text}: port ${portText} is not a TCP port`);
   if (!IDENTIFIER.test(database))
     throw new InputError(`${text}: database "${database}" must be letters, digits and _ (not starting with a digit)`);
-  const hostPart = host.includes(":") ? `[${host}]` : host;
-  return { text, host, port, database, url: `http://${hostPart}:${port}` };
+  // A host name is letters, digits, dots and hyphens (RFC 1123), or an IPv4 address: a space or another character
+  // made the HTTP client throw with a stack trace (issue 57.3).
+  if (!/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host))
+    throw new InputError(`${text}: host "${host}" is not a host name or an IPv4 address`);
+  return { text, host, port, database, url: `http://${host}:${port}` };
 }
