@@ -24,6 +24,8 @@ Usage:
   gcpc --version
 
 Exit codes: 0 ok, 1 internal error (a bug: please report it), 2 bad input or usage.
+A store may be a ClickHouse database (clickhouse://HOST:HTTP_PORT/DATABASE); --timeout SECONDS (default 300)
+bounds each request to it.
 Nothing is ever written into a store, over an input, or over an existing store.`,
   power: `gcpc power STORE [--tasks 12,30,87,150,300] [--per-task 10,20,50] [--simulations N] [--seed N]
                   [--format md|json]

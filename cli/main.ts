@@ -11,6 +11,7 @@ import { powerCommand } from "./power-command.js";
 import { compareCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 import { gateCommand } from "./gate-command.js";
+import { CLICKHOUSE_TIMEOUT_MS, clickhouseRequest } from "../store/clickhouse/connection.js";
 import { historyCommand } from "./history-command.js";
 
 const COMMANDS = {
@@ -67,6 +68,14 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     const parsed = parseCommand(command, rest);
+    // Per command run (a test runs many in one process): the default unless --timeout says otherwise.
+    clickhouseRequest.timeoutMs = CLICKHOUSE_TIMEOUT_MS;
+    if (parsed.values.timeout !== undefined) {
+      const seconds = Number(parsed.values.timeout);
+      if (!(typeof parsed.values.timeout === "string" && Number.isFinite(seconds) && seconds > 0))
+        throw new UsageError(`--timeout must be a number of seconds > 0, got "${String(parsed.values.timeout)}"`);
+      clickhouseRequest.timeoutMs = seconds * 1000;
+    }
     return await COMMANDS[command as keyof typeof COMMANDS](parsed, io, progressReporter(io));
   } catch (e) {
     const message = userMessage(e);

@@ -145,11 +145,27 @@ export interface Parsed {
   positionals: string[];
 }
 
+/** The commands that read a store, which may be a ClickHouse database: they take --timeout SECONDS. */
+const READS_STORE = [
+  "validate",
+  "report",
+  "site",
+  "power",
+  "compare",
+  "leaderboard",
+  "judges",
+  "gate",
+  "history",
+  "copy",
+];
+
 export function parseCommand(command: string, args: string[]): Parsed {
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: COMMAND_OPTIONS[command],
+      options: READS_STORE.includes(command)
+        ? { ...COMMAND_OPTIONS[command], timeout: { type: "string" } }
+        : COMMAND_OPTIONS[command],
       allowPositionals: true,
       strict: true,
     });

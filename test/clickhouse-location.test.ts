@@ -31,3 +31,29 @@ test("copy into system or information_schema is refused before connecting", asyn
     assert.match(r.stderr, new RegExp(`database "${db}" is ClickHouse's own`));
   }
 });
+
+test("a server that accepts connections and never answers: one line after --timeout, naming host, request and wait", async () => {
+  const { createServer } = await import("node:net");
+  const sockets: import("node:net").Socket[] = [];
+  const server = createServer((s) => void sockets.push(s)); // accepts, never answers
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const started = Date.now();
+    const r = await cli(["leaderboard", `clickhouse://127.0.0.1:${port}/db`, "--timeout", "1"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^gcpc: clickhouse://127\\.0\\.0\\.1:${port}/db: ClickHouse at http://127\\.0\\.0\\.1:${port} did not answer within 1 s \\(waiting for: SELECT 1 AS ok\\)`,
+      ),
+    );
+    assert.ok(Date.now() - started < 30_000, "it gave up after the time-out, not the client's 10 minutes");
+    const bad = await cli(["leaderboard", `clickhouse://127.0.0.1:${port}/db`, "--timeout", "0"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--timeout must be a number of seconds > 0/);
+  } finally {
+    for (const s of sockets) s.destroy();
+    server.close();
+  }
+});

@@ -8,15 +8,24 @@ import type { ClickhouseLocation } from "./location.js";
  * SQL that ClickHouse 18.16 (Debian's package) and current servers both accept, and send no setting the old
  * server does not know (docs/scaling.md lists the subset).
  */
+/**
+ * How long one request may wait for the server (ms): `--timeout SECONDS` on the command line sets it for the
+ * process (cli/main.ts). A server that accepts connections and never answers made every command hang silently
+ * for the client's 10 minutes (issue 57.3).
+ */
+export const CLICKHOUSE_TIMEOUT_MS = 300_000;
+export const clickhouseRequest = { timeoutMs: CLICKHOUSE_TIMEOUT_MS };
+
 export class ClickhouseConnection {
   private readonly client: ClickHouseClient;
+  private readonly timeoutMs = clickhouseRequest.timeoutMs;
 
   constructor(readonly location: ClickhouseLocation) {
     // The client logs every failed request to the console itself; the caller reports them instead.
     this.client = createClient({
       url: location.url,
       log: { level: ClickHouseLogLevel.OFF },
-      request_timeout: 600_000,
+      request_timeout: this.timeoutMs,
     });
   }
 
@@ -26,7 +35,7 @@ export class ClickhouseConnection {
       const result = await this.client.query({ query, format: "JSONEachRow", clickhouse_settings: settings });
       return (await result.json()) as T[];
     } catch (e) {
-      throw this.failure(e);
+      throw this.failure(e, query);
     }
   }
 
@@ -35,7 +44,7 @@ export class ClickhouseConnection {
     try {
       await this.client.command({ query, clickhouse_settings: settings });
     } catch (e) {
-      throw this.failure(e);
+      throw this.failure(e, query);
     }
   }
 
@@ -49,7 +58,7 @@ export class ClickhouseConnection {
         clickhouse_settings: settings,
       });
     } catch (e) {
-      throw this.failure(e);
+      throw this.failure(e, `INSERT INTO ${table}`);
     }
   }
 
@@ -62,8 +71,16 @@ export class ClickhouseConnection {
     return this.client.close();
   }
 
-  private failure(e: unknown): InputError {
+  private failure(e: unknown, what: string): InputError {
     const err = e as { code?: string; message?: string };
+    if (/timeout/i.test(String(err.message ?? "")) && err.code !== "ETIMEDOUT") {
+      const flat = what.replace(/\s+/g, " ").trim();
+      const statement = flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+      return new InputError(
+        `${this.location.text}: ClickHouse at ${this.location.url} did not answer within ` +
+          `${this.timeoutMs / 1000} s (waiting for: ${statement}); --timeout SECONDS waits longer`,
+      );
+    }
     const network = ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN"];
     if (err.code && network.includes(err.code))
       return new InputError(`${this.location.text}: cannot reach ClickHouse at ${this.location.url} (${err.code})`);
