@@ -293,3 +293,15 @@ test("--evidence, --item-text and --prerequisites fill the judgment's evidence a
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /item "q1" of task "p1": prerequisite "q9" is not an item of the same task/);
 });
+
+test("an empty outcome cell is no outcome, not a FAIL (issue 55.5)", async () => {
+  const dir = tempDir("gcpc-empty-outcome-");
+  const table = write(dir, "t.csv", "task,item,label,ok\nt1,q,yes,y\nt2,q,no,\nt3,q,no,n\n");
+  const store = join(dir, "store");
+  const cols = ["--task", "task", "--item", "item", "--label", "label", "--outcome", "ok", "--pass", "y"];
+  assert.equal((await cli(["import", "table", table, "--out", store, ...cols])).code, 0);
+  const outcomes = Object.fromEntries(
+    (await readStore(store)).store.trajectories.map((t) => [t.task_id, t.outcome ?? null]),
+  );
+  assert.deepEqual(outcomes, { t1: "PASS", t2: null, t3: "FAIL" });
+});

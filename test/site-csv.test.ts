@@ -32,3 +32,21 @@ test("toCsv: a header, one line per row, cells in column order", () => {
     'task,delta\n\'=x,-0.5\n"a,b",\n',
   );
 });
+
+test("the guard by value, on both sides: a leading - is guarded unless the whole cell is a number (issue 55.5)", () => {
+  // Written out, not compared with each other: a guard dropping "-", or a numeric exemption not anchored at both
+  // ends ("-1+HYPERLINK(…)" starts like a number), fails here on whichever side has it.
+  const expected: [string, string][] = [
+    ['-1+HYPERLINK("x")', `"'-1+HYPERLINK(""x"")"`],
+    ["-cmd|calc", "'-cmd|calc"],
+    ["-1.5", "-1.5"],
+    ["-2e3", "-2e3"],
+    ["+1", "'+1"],
+    ["=1", "'=1"],
+    ["@x", "'@x"],
+  ];
+  for (const [text, cell] of expected) {
+    assert.equal(csvCell(text), cell, `site: ${text}`);
+    assert.equal(csvValue(text), cell, `CLI: ${text}`);
+  }
+});

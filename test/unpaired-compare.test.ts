@@ -45,6 +45,15 @@ test("LLM-Rubric: systems that ran their own dialogues are compared unpaired, sa
     assert.ok(d.ci_mc_se[0] < (d.ci[1] - d.ci[0]) / 10);
   }
   assert.match(md.stdout, /\(unpaired; endpoints' MC SE [\d.]+, [\d.]+ pp;/);
+  // The unpaired score Δ (issue 55.5: never checked): each side's mean GCPC is that arm's leaderboard value.
+  const gcpc = JSON.parse(
+    (await cli(["leaderboard", store, "--by", "model", "--metric", "gcpc", "--resamples", "50", "--format", "json"]))
+      .stdout,
+  );
+  const meanOf = (arm: string) => gcpc.rows.find((x: { arm: string }) => x.arm === arm).value;
+  assert.ok(Math.abs(json.score_delta.mean_a - meanOf("0")) < 1e-12, `${json.score_delta.mean_a} vs ${meanOf("0")}`);
+  assert.ok(Math.abs(json.score_delta.mean_b - meanOf("1")) < 1e-12);
+  assert.ok(Math.abs(json.score_delta.estimate - (meanOf("1") - meanOf("0"))) < 1e-12);
   // By hand from the arms' own rates: Δ = b − a.
   assert.ok(Math.abs(json.pass_rate_delta.estimate - (json.b.pass_rate - json.a.pass_rate)) < 1e-12);
   const csv = (await cli([...base, "--format", "csv"])).stdout;
