@@ -36,6 +36,9 @@ export const LONGEST_FIRST = [
 
 const UNIT_PROCESSES = 2;
 
+/** The longest a test file may run: far beyond any file's time on a loaded machine (the whole suite takes minutes). */
+const WATCHDOG_MS = 20 * 60_000;
+
 /** Every test file, each once: the longest first, then the rest by name. */
 export function testFiles(): { own: string[]; rest: string[] } {
   const all = readdirSync(join(repo, "test"))
@@ -71,7 +74,9 @@ async function main(): Promise<void> {
       ? process.argv.slice(2).map((f) => join(repo, f))
       : [...own.map((f) => join(repo, f)), ...unitEntries(rest, shared)];
   let failed = false;
-  const stream = run({ files, concurrency: 3 });
+  // A watchdog, not a wait: a file that runs longer than this (a page that never gets ready, a hung server) fails
+  // the run instead of hanging it. The browser tests wait on readiness alone (test/browser/harness.ts).
+  const stream = run({ files, concurrency: 3, timeout: WATCHDOG_MS });
   // Every failure counts, a file's own (a crash before its tests) included; a failing todo test does not.
   stream.on("test:fail", (event) => {
     if (!event.todo) failed = true;

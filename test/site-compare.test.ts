@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Browser, Page } from "playwright-core";
-import { launch, openOffline, serve } from "./browser/harness.js";
+import { launch, openOffline, serve, settled } from "./browser/harness.js";
 import { terminalBenchSite } from "./browser/site-fixture.js";
 import { gcpcCompareJson } from "./browser/arms-digits.js";
 
@@ -30,7 +30,7 @@ const DROID_GOOSE = "?arm=harness&arm_a=droid&arm_b=goose";
 
 async function openCompare(query: string, width = 1280): Promise<Page> {
   const { page, problems } = await openOffline(browser, `${origin}/compare${query}`, "networkidle", { width });
-  await page.waitForSelector("#arms-result", { timeout: 60_000 });
+  await page.waitForSelector("#arms-result");
   assert.deepEqual(await page.locator(".observablehq--error").allTextContents(), []);
   assert.deepEqual(problems.consoleErrors, []);
   return page;
@@ -83,7 +83,7 @@ test("a resize keeps the task: select, drill-down and URL agree before and after
   await page.waitForFunction((t) => document.querySelector("#task-drill")?.getAttribute("data-task") === t, task);
   for (const width of [390, 1280, 700]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
+    await settled(page);
     assert.equal(await chosenOption(page), task, `select at ${width} px`);
     assert.equal(await drillTask(page), task, `drill-down at ${width} px`);
     assert.equal(urlTask(page), task, `URL at ${width} px`);
@@ -100,7 +100,7 @@ test("the per-task table: filters, search, a task link opens the task, and its C
   const counts: Record<string, number> = {};
   for (const filter of ["regressions", "improvements", "ties"]) {
     await page.getByLabel(filter, { exact: true }).check();
-    await page.waitForTimeout(200);
+    await settled(page);
     counts[filter] = Number(await page.textContent("#task-count"));
   }
   assert.equal(counts.regressions + counts.improvements + counts.ties, total, JSON.stringify(counts));
@@ -109,7 +109,7 @@ test("the per-task table: filters, search, a task link opens the task, and its C
   const first = (await page.locator("#task-table a.task-link").first().textContent())!;
   await page.getByPlaceholder("search task ids").fill(first);
   await page.waitForFunction(() => document.querySelector("#task-count")?.textContent !== null);
-  await page.waitForTimeout(200);
+  await settled(page);
   const shown = Number(await page.textContent("#task-count"));
   assert.ok(shown >= 1 && shown < total, `${shown} of ${total}`);
   const [download] = await Promise.all([
@@ -135,7 +135,7 @@ test("a click on a dot of the chart opens one of its tasks", async () => {
   await dot.scrollIntoViewIfNeeded();
   const box = (await dot.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForTimeout(100);
+  await settled(page);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForFunction(() => (document.querySelector("#task-drill")?.getAttribute("data-task") ?? "") !== "");
   const task = await drillTask(page);

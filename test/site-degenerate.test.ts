@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
-import { buildSite, launch, openOffline, serve } from "./browser/harness.js";
+import { buildSite, launch, openOffline, serve, settled } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 // "No chart is empty on the degenerate store (AUC 1.0)". A store where GCPC separates
@@ -76,13 +76,13 @@ const PATHS = ["/", "/rq1", "/rq2", "/rq3", "/rq4", "/rq5", "/explorer", "/compa
 
 async function visit(path: string): Promise<Visit> {
   const { page, problems } = await openOffline(browser, origin + path);
-  await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
-  if (path === "/explorer") await page.waitForSelector("#pair-count", { timeout: 60_000 });
+  await page.waitForSelector("#synthetic-banner, #real-banner");
+  if (path === "/explorer") await page.waitForSelector("#pair-count");
   if (path === "/compare") {
-    await page.waitForSelector("#compare-table", { timeout: 60_000 });
-    await page.waitForSelector("#auc-a-ci", { timeout: 60_000 });
+    await page.waitForSelector("#compare-table");
+    await page.waitForSelector("#auc-a-ci");
   }
-  await page.waitForTimeout(300);
+  await settled(page);
   const out: Visit = {
     charts: await charts(page),
     text: (await page.textContent("main")) ?? "",

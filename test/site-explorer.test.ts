@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { Server } from "node:http";
-import { openOffline } from "./browser/harness.js";
+import { openOffline, settled } from "./browser/harness.js";
 import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 import { siteFixture, XSS } from "./browser/site-fixture.js";
 
@@ -28,7 +28,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const ci3 = (c: [number, number]) => `[${f3(c[0])}, ${f3(c[1])}]`;
     const read = async (query: string) => {
       const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
-      await page.waitForSelector("#auc-a", { timeout: 60_000 });
+      await page.waitForSelector("#auc-a");
       const text = async (sel: string) => ((await page.locator(sel).count()) ? await page.textContent(sel) : null);
       const out = {
         a: await text("#auc-a"),
@@ -73,7 +73,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     // A method that is not outcome-free, chosen by the reader where the store has an outcome-free pair: its
     // figures carry the caveat.
     const { page, problems } = await openOffline(browser, `${origin}/compare?a=gcpc&b=gcpc_outcome`);
-    await page.waitForSelector("#compare-caveat", { timeout: 60_000 });
+    await page.waitForSelector("#compare-caveat");
     assert.match((await page.textContent("#compare-caveat")) ?? "", /gcpc_outcome is not outcome-free/);
     assert.match((await page.textContent("#compare-table")) ?? "", /not outcome-free: the outcome is computed/);
     assert.equal(await page.locator("#methods-hidden").count(), 0);
@@ -85,7 +85,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     for (const pair of ["", "trial"]) {
       const query = `?arm=condition&arm_a=none&arm_b=curated${pair ? `&pair=${pair}` : ""}`;
       const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
-      await page.waitForSelector("#arms-result", { timeout: 60_000 });
+      await page.waitForSelector("#arms-result");
       const expected = gcpcCompareJson(store, "condition=none", "condition=curated", pair ? ["--pair", pair] : []);
       await assertArmsDigits(page, expected);
       if (pair === "trial")
@@ -105,7 +105,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const [a, b] = [expected.a.selector.harness, expected.b.selector.harness];
     const url = `${origin}/explorer?arm=harness&arm_a=${encodeURIComponent(a)}&arm_b=${encodeURIComponent(b)}`;
     const { page, problems } = await openOffline(browser, url);
-    await page.waitForSelector("#arms-ff-count", { timeout: 60_000 });
+    await page.waitForSelector("#arms-ff-count");
     // The pairs with both sides scored are the CLI's n; a pair with an all-Abstain side is listed (Δ n/a) and
     // counted apart, as the CLI's `unscored`.
     const ff = expected.transitions["FAIL→FAIL"];
@@ -123,7 +123,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
       // and the criteria must then show.
       for (let attempt = 1; ; attempt++) {
         await firstRow.locator("input").click({ force: true });
-        const shown = await page.waitForSelector("#arms-changed-count", { timeout: 15_000 }).then(
+        const shown = await page.waitForSelector("#arms-changed-count").then(
           () => true,
           () => false,
         );
@@ -145,12 +145,10 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
 
   test("brushing the explorer's Δ histogram filters the table to the CLI's count for that range", async () => {
     const { page, problems } = await openOffline(browser, `${origin}/explorer`);
-    await page.waitForSelector("#delta-histogram svg", { timeout: 60_000 });
+    await page.waitForSelector("#delta-histogram svg");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL");
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff.length, {
-        timeout: 60_000,
-      })
+      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff.length, {})
       .catch(() => {});
     const svg = page.locator("#delta-histogram svg").first();
     const box = (await svg.boundingBox())!;
@@ -162,9 +160,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.mouse.move(px(0.5), box.y + 80, { steps: 8 });
     await page.mouse.up();
     const expected = ff.filter((p: any) => p.delta >= 0.1 && p.delta <= 0.5).length;
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {});
     assert.equal(Number(await page.textContent("#pair-count")), expected);
     assert.match(page.url(), /min=0\.1&max=0\.5/);
     assert.deepEqual(problems.consoleErrors, []);
@@ -174,33 +170,27 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
   test("clicking a criterion bar keeps the CLI's count of pairs in which it moved; a category click survives a reload", async () => {
     const count = async (page: import("playwright-core").Page) => Number(await page.textContent("#pair-count"));
     const { page, problems } = await openOffline(browser, `${origin}/explorer`);
-    await page.waitForSelector("#criterion-bars rect[data-key]", { timeout: 60_000 });
+    await page.waitForSelector("#criterion-bars rect[data-key]");
     const all = await count(page);
     const key = (await page.getAttribute("#criterion-bars rect[data-key]", "data-key"))!;
     const [task, item] = key.split(" · ");
     const c = cli.rq3.criteria_fail_fail.find((x: any) => x.task_id === task && x.item_id === item);
     await page.click(`#criterion-bars rect[data-key="${key}"]`);
-    await page.waitForSelector("#clear-criterion", { timeout: 60_000 });
+    await page.waitForSelector("#clear-criterion");
     // A pair counts once per criterion: the pairs in which it moved are its improved + regressed pairs.
     await page.waitForFunction(
       (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
       c.improved + c.regressed,
-      {
-        timeout: 60_000,
-      },
+      {},
     );
     assert.match(page.url(), new RegExp(`ctask=${encodeURIComponent(task)}&citem=${encodeURIComponent(item)}`));
     await page.click("#clear-criterion");
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, all, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, all, {});
     // Category: click, note the count and URL, reload that URL: same filter, same count.
     const category = (await page.getAttribute("#category-bars rect[data-key]", "data-key"))!;
     await page.click(`#category-bars rect[data-key="${category}"]`);
-    await page.waitForSelector("#clear-category", { timeout: 60_000 });
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, all, {
-      timeout: 60_000,
-    });
+    await page.waitForSelector("#clear-category");
+    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, all, {});
     const filtered = await count(page);
     assert.ok(filtered > 0 && filtered < all, `${filtered} of ${all}`);
     const url = page.url();
@@ -208,25 +198,23 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     assert.deepEqual(problems.consoleErrors, []);
     await page.close();
     const again = await openOffline(browser, url);
-    await again.page.waitForSelector("#clear-category", { timeout: 60_000 });
+    await again.page.waitForSelector("#clear-category");
     await again.page.waitForFunction(
       (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
       filtered,
-      {
-        timeout: 60_000,
-      },
+      {},
     );
     await again.page.close();
   });
 
   test("the explorer's per-criterion McNemar p and BH q equal the library's (the CLI's RQ3 criteria)", async () => {
     const { page } = await openOffline(browser, `${origin}/explorer`);
-    await page.waitForSelector("#criteria-table tbody tr td", { timeout: 60_000 });
+    await page.waitForSelector("#criteria-table tbody tr td");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL").length;
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 })
+      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff)
       .catch(() => {});
-    await page.waitForTimeout(500);
+    await settled(page);
     const header = await page.locator("#criteria-table thead th").allTextContents();
     const cells = await page.locator("#criteria-table tbody tr").first().locator("td").allTextContents();
     const col = (name: string) => cells[header.indexOf(name)];
@@ -243,7 +231,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
 
   test("figures download as SVG and PNG with no network", async () => {
     const { page, problems } = await openOffline(browser, `${origin}/rq1`);
-    await page.waitForSelector(".download-svg", { timeout: 60_000 });
+    await page.waitForSelector(".download-svg");
     const [svg] = await Promise.all([page.waitForEvent("download"), page.locator(".download-svg").first().click()]);
     const svgText = readFileSync((await svg.path())!, "utf8");
     assert.match(svgText, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -274,7 +262,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     for (let attempt = 1; ; attempt++) {
       await page.locator("form table tbody tr").first().locator("td").nth(2).click();
       const shown = await page
-        .waitForSelector("#pair-detail tr.changed", { timeout: 60_000 })
+        .waitForSelector("#pair-detail tr.changed")
         .then(() => true)
         .catch(() => false);
       if (shown) return;
@@ -286,7 +274,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     // Pairs with Δ ≥ 0.05 have changed criteria. "#pair-detail" exists before any choice (its
     // placeholder), so wait for the changed rows themselves, not for the element.
     const { page } = await openOffline(browser, `${origin}/explorer?min=0.05`, "networkidle", { colorScheme: "dark" });
-    await page.waitForSelector("form table tbody tr", { timeout: 60_000 });
+    await page.waitForSelector("form table tbody tr");
     await choosePairWithChanges(page);
     const rows = await page.locator("#pair-detail tr.changed td").evaluateAll((tds) =>
       tds.slice(0, 5).map((td) => {
@@ -302,20 +290,18 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
 
   test("the explorer filters pairs, shows a chosen pair's changed criteria, and renders hostile evidence as text", async () => {
     const { page, problems } = await openOffline(browser, `${origin}/explorer`);
-    await page.waitForSelector("#pair-count", { timeout: 60_000 });
+    await page.waitForSelector("#pair-count");
     const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
     // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff, { timeout: 60_000 })
+      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff)
       .catch(() => {});
     const before = Number(await page.textContent("#pair-count"));
     assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
     const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
     await atLeast.fill("0.05");
     await atLeast.dispatchEvent("input");
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, {});
     const after = Number(await page.textContent("#pair-count"));
     const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
     assert.equal(after, expected);
@@ -333,18 +319,16 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     assert.deepEqual(problems.dialogs, []);
     // The filter and the selected pair are in the URL; opening that URL restores both (same count, same pair).
     assert.match(page.url(), /[?&]min=0\.05/);
-    await page.waitForFunction(() => /[?&]pair=/.test(location.search), null, { timeout: 60_000 });
+    await page.waitForFunction(() => /[?&]pair=/.test(location.search), null);
     const detail = await page.textContent("#pair-detail");
     const shared = await openOffline(browser, page.url());
     await shared.page.waitForFunction(
       (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
       expected,
-      {
-        timeout: 60_000,
-      },
+      {},
     );
     assert.equal(Number(await shared.page.textContent("#pair-count")), expected);
-    await shared.page.waitForSelector("#changed-count", { timeout: 60_000 });
+    await shared.page.waitForSelector("#changed-count");
     assert.equal(await shared.page.textContent("#pair-detail"), detail, "the shared URL selects the same pair");
     await shared.page.close();
     await page.close();

@@ -33,7 +33,7 @@ after(async () => {
 test("on the real τ² store the Compare page's arms mode prints the CLI's pass-rate Δ, interval and McNemar p", async () => {
   const query = `?arm=model&arm_a=gpt-4.1&arm_b=${encodeURIComponent(FINETUNED)}`;
   const { page, problems } = await openOffline(browser, `${origin}/compare${query}`);
-  await page.waitForSelector("#arms-result", { timeout: 60_000 });
+  await page.waitForSelector("#arms-result");
   const expected = gcpcCompareJson(store, "model=gpt-4.1", `model=${FINETUNED}`);
   assert.equal(await page.textContent("#arms-pairing"), "trial");
   assert.equal(Number(await page.textContent("#arms-pairs")), 140);
@@ -50,7 +50,7 @@ test("the first page is the store's arms: the CLI's leaderboard rows, what the s
   });
   const board = JSON.parse(r.stdout);
   const { page, problems } = await openOffline(browser, `${origin}/index.html`);
-  await page.waitForSelector("#arms-pass-rate table", { timeout: 60_000 });
+  await page.waitForSelector("#arms-pass-rate table");
   const rows = await page.locator("#arms-pass-rate tbody tr").allTextContents();
   assert.equal(rows.length, board.rows.length);
   board.rows.forEach((x: { arm: string; value: number }, i: number) => {
@@ -80,7 +80,7 @@ test("Compare drills down to the evidence: a τ² task's attempts side by side, 
   const k = run.evidence!.findIndex((e) => e);
   const query = `?arm=model&arm_a=gpt-4.1&arm_b=${encodeURIComponent(FINETUNED)}&where=harness&where_value=llm_agent&task=${encodeURIComponent(base.task_id)}`;
   const { page, problems } = await openOffline(browser, `${origin}/compare.html${query}`);
-  await page.waitForSelector("#task-drill table", { timeout: 60_000 });
+  await page.waitForSelector("#task-drill table");
   const text = (await page.textContent("#task-drill")) ?? "";
   assert.ok(text.includes(run.evidence![k]!.slice(0, 60)), "the judge's evidence is shown");
   assert.ok(/outcome\s*(PASS|FAIL)/.test(text.replace(/\s+/g, " ")));
@@ -92,7 +92,7 @@ test("Compare drills down to the evidence: a τ² task's attempts side by side, 
 
 test("Compare on τ² has no outcome-free pair of methods: one line says so, naming the methods that are not", async () => {
   const { page, problems } = await openOffline(browser, `${origin}/compare.html?a=gcpc&b=gcpc_outcome`);
-  await page.waitForSelector("#methods-hidden", { timeout: 60_000 });
+  await page.waitForSelector("#methods-hidden");
   assert.match((await page.textContent("#methods-hidden")) ?? "", /gcpc_outcome, not outcome-free/);
   assert.equal(await page.locator("#compare-table, #compare-busy").count(), 0);
   assert.deepEqual(problems.consoleErrors, []);

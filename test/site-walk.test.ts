@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
-import { launch, openOffline, PAGES, serve } from "./browser/harness.js";
+import { launch, openOffline, PAGES, serve, settled } from "./browser/harness.js";
 import { lowContrastText } from "./browser/contrast.js";
 import { hostileSite, tau2Site } from "./browser/site-fixture.js";
 import { join } from "node:path";
@@ -47,9 +47,9 @@ async function pool<T>(items: T[], width: number, each: (item: T) => Promise<voi
 async function walkPage(origin: string, path: string, synthetic: boolean): Promise<void> {
   const { page, problems } = await openOffline(browser, `${origin}${path}`, "networkidle", VIEWS[0]);
   // A synthetic store's pages say so in a banner, rendered once the page's data is in.
-  if (synthetic) await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
-  if (path === "/explorer") await page.waitForSelector("#engine-status:has-text('ready')", { timeout: 60_000 });
-  await page.waitForTimeout(300);
+  if (synthetic) await page.waitForSelector("#synthetic-banner, #real-banner");
+  if (path === "/explorer") await page.waitForSelector("#engine-status:has-text('ready')");
+  await settled(page);
   for (const view of VIEWS) {
     const where = `${path} at ${view.width} px, ${view.colorScheme}`;
     await page.setViewportSize({ width: view.width, height: 900 });

@@ -9,7 +9,7 @@ import type { Server } from "node:http";
 import { generateDemoStore } from "../store/generate/demo-store.js";
 import { writeStore } from "../store/write-store.js";
 import { treeHash } from "./helpers/run-cli.js";
-import { buildSite, offLoopbackConnections, openOffline, PAGES } from "./browser/harness.js";
+import { buildSite, offLoopbackConnections, openOffline, PAGES, until } from "./browser/harness.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { FRAMEWORK_NPM_PINS } from "../cli/site-guard.js";
 import { siteKey } from "../cli/site.js";
@@ -91,7 +91,8 @@ test("the test browser is offline: a request off 127.0.0.1, by name or by addres
   const before = offLoopbackConnections(browser);
   const urls = ["http://example.com/x", "http://93.184.216.34/y", "http://localhost:8080/z"];
   await page.evaluate(`Promise.allSettled(${JSON.stringify(urls)}.map((u) => fetch(u)))`);
-  await page.waitForTimeout(300);
+  // The failures reach the test through the browser's events: wait until each is recorded.
+  await until(() => urls.every((u) => problems.failed.some((f) => f.startsWith(u))));
   for (const url of urls)
     assert.ok(
       problems.failed.some((f) => f.startsWith(url)),
@@ -135,7 +136,7 @@ test("every sidebar link works on a plain python3 -m http.server (no clean-URL r
     for (const href of links) {
       await page.goto(`${base}/`);
       await page.locator(`#observablehq-sidebar a[href="${href}"]`).first().click();
-      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
+      await page.waitForSelector("#synthetic-banner, #real-banner");
     }
     // Navigating on aborts the previous page's pending loads (net::ERR_ABORTED): not a failure of the server.
     assert.deepEqual(

@@ -172,6 +172,11 @@ export async function openOffline(
   view: { width?: number; colorScheme?: "light" | "dark" } = {},
 ): Promise<{ page: Page; problems: PageProblems }> {
   const page = await (await sharedContext(browser)).newPage();
+  // Waits end on the page's readiness (a selector), never on a clock: a loaded machine only makes them longer
+  // (issue 55.5: site-explorer failed 6 of 9 tests at load 25 on fixed 30 s and 60 s waits). A page that never
+  // gets ready fails the run's watchdog (scripts/run-tests.ts), not a guess at how long a load takes.
+  page.setDefaultTimeout(0);
+  page.setDefaultNavigationTimeout(0);
   await page.setViewportSize({ width: view.width ?? 1280, height: 900 });
   await page.emulateMedia({ colorScheme: view.colorScheme ?? "light" });
   const problems: PageProblems = { failed: [], consoleErrors: [], dialogs: [] };
@@ -189,4 +194,28 @@ export async function openOffline(
   });
   await page.goto(url, { waitUntil });
   return { page, problems };
+}
+
+/**
+ * Resolves once the page is quiet: no DOM mutation in its main element for 5 animation frames in a row (the
+ * Observable runtime has re-rendered after an input, a resize or a scheme change). Readiness, not a clock: on a
+ * loaded machine the frames come later and the wait is longer.
+ */
+export async function settled(page: Page): Promise<void> {
+  // A string, not a function: tsx's keepNames would put a __name helper into a function's source, which the
+  // page does not define.
+  await page.evaluate(`new Promise((done) => {
+    let quiet = 0;
+    const observer = new MutationObserver(() => { quiet = 0; });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    const frame = () => {
+      if (++quiet >= 5) { observer.disconnect(); done(); } else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
+}
+
+/** Resolves once `ready()` holds, checked every 25 ms (a poll that ends on the condition, not a fixed sleep). */
+export async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setTimeout(r, 25));
 }

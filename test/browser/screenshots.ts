@@ -17,14 +17,14 @@ for (const path of PAGES) {
   for (const width of [1280, 390]) {
     for (const colorScheme of ["light", "dark"] as const) {
       const { page } = await openOffline(browser, origin + path, "networkidle", { width, colorScheme });
-      await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
+      await page.waitForSelector("#synthetic-banner, #real-banner");
       if (path === "/explorer") {
-        await page.waitForSelector("#pair-count", { timeout: 60_000 });
+        await page.waitForSelector("#pair-count");
         await page.locator("table input[type=radio]").first().check({ force: true });
-        await page.waitForSelector("#changed-count", { timeout: 60_000 });
+        await page.waitForSelector("#changed-count");
       }
       // The Compare page computes in a worker: wait for its numbers, not the "Computing…" line.
-      if (path === "/compare") await page.waitForSelector("#recompute-ms", { timeout: 60_000 });
+      if (path === "/compare") await page.waitForSelector("#recompute-ms");
       await page.waitForTimeout(500);
       const name = `${path === "/" ? "index" : path.slice(1)}-${width}-${colorScheme}.jpg`;
       await page.screenshot({ path: join(out, name), fullPage: true, type: "jpeg", quality: 70 });
