@@ -71,6 +71,23 @@ async function same(store: string, url: string, args: string[]) {
 
 const TB = join(ROOT, "data", "real", "terminal-bench");
 
+/**
+ * The store copied to `db` on the cluster unless it is there already: each test sets up the data it reads, so any
+ * one of them runs alone (issue 55.5: one run alone failed with a misleading "no database").
+ */
+async function copied(store: string, db: string): Promise<string> {
+  const url = `${base}/${db}`;
+  const held = await sql<{ n: string }>(
+    base,
+    `SELECT count() AS n FROM system.tables WHERE database = '${db}' AND name = 'gcpc_manifest'`,
+  );
+  if (Number(held[0].n) === 0) {
+    const r = await cli(["copy", store, url, "--cluster", "gcpc_two_shards"]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  return url;
+}
+
 test("Terminal-Bench copied to the two-shard cluster: the judgments are Distributed over both shards", async () => {
   const r = await cli(["copy", TB, `${base}/tb`, "--cluster", "gcpc_two_shards"]);
   assert.equal(r.code, 0, r.stderr);
@@ -104,7 +121,7 @@ test("Terminal-Bench copied to the two-shard cluster: the judgments are Distribu
 });
 
 test("Terminal-Bench: leaderboard and compare JSON are byte for byte the folder's", async () => {
-  const url = `${base}/tb`;
+  const url = await copied(TB, "tb");
   const board = await same(TB, url, ["leaderboard", "--format", "json"]);
   assert.ok(board.rows.length > 1);
   await same(TB, url, ["leaderboard", "--metric", "gcpc", "--format", "json"]);
@@ -279,4 +296,49 @@ test("--into refuses a layout change up front, both ways, and the store stays re
   // The same layout is merged as before.
   const again = await cli(["copy", TAU2, cluster, "--cluster", "gcpc_two_shards", "--into"]);
   assert.equal(again.code, 0, again.stderr);
+});
+
+test("the server's checks reach a duplicate judgment and a row sharded under another task (issue 57.6)", async () => {
+  const SFT = join(ROOT, "data", "real", "tau2-sft");
+  // A fresh database per check, each written by this test.
+  for (const db of ["dup_check", "shard_check"]) {
+    await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+    assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+  }
+  const [row] = await sql<Record<string, unknown>>(base, "SELECT * FROM dup_check.judgments ORDER BY _row LIMIT 1");
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/dup_check`));
+  try {
+    // One duplicate: the first judgment again, one row more.
+    await conn.insert("dup_check.judgments", [{ ...row, _row: 900_000 }], { insert_distributed_sync: 1 });
+  } finally {
+    await conn.close();
+  }
+  const dup = await cli(["validate", `${base}/dup_check`]);
+  assert.equal(dup.code, 2);
+  assert.match(
+    dup.stderr,
+    /dup_check\.judgments, row 1, field "trajectory_id,item_id,judge,run": duplicate key \(.*\): 2 rows/,
+  );
+  // The same row under another task's sharding value (a row on the wrong shard for its trajectory).
+  const [first] = await sql<Record<string, unknown>>(base, "SELECT * FROM shard_check.judgments ORDER BY _row LIMIT 1");
+  const other = await sql<{ t: string }>(
+    base,
+    `SELECT any(_task) AS t FROM shard_check.judgments WHERE _task != '${String(first._task).replaceAll("'", "\\'")}'`,
+  );
+  const conn2 = new ClickhouseConnection(parseClickhouseLocation(`${base}/shard_check`));
+  try {
+    await conn2.insert(
+      "shard_check.judgments",
+      [{ ...first, item_id: first.item_id, judge: "a second judge", _row: 900_001, _task: other[0].t }],
+      { insert_distributed_sync: 1 },
+    );
+  } finally {
+    await conn2.close();
+  }
+  const misplaced = await cli(["validate", `${base}/shard_check`]);
+  assert.equal(misplaced.code, 2);
+  assert.match(
+    misplaced.stderr,
+    /shard_check\.judgments, row 900002, field "_task": _task ".*" is not trajectory ".*"'s task/,
+  );
 });
