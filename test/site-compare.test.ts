@@ -206,6 +206,23 @@ test("the item × arm heat map: one cell per row and arm, marks only where an in
   await page.close();
 });
 
+test("the heat map keeps its text legible on a phone and its row labels distinct (issue 55.3)", async () => {
+  for (const width of [390, 1280]) {
+    const page = await openCompare("?arm=harness", width);
+    await page.waitForSelector("#item-heat svg g[aria-label='cell'] rect");
+    // The chart keeps its own size (its box scrolls sideways) instead of shrinking: rendered width = its width.
+    const sizes = await page.evaluate(
+      `(() => { const svg = [...document.querySelectorAll("#item-heat svg")].find((s) => s.querySelector("g[aria-label='cell']")); return [svg.getBoundingClientRect().width, Number(svg.getAttribute("width"))]; })()`,
+    );
+    const [rendered, own] = sizes as [number, number];
+    assert.ok(Math.abs(rendered - own) < 1, `at ${width} px the chart is drawn at ${rendered} of its ${own} px`);
+    const labels = await page.locator("#item-heat svg g[aria-label='y-axis tick label'] text").allTextContents();
+    assert.ok(labels.length > 1);
+    assert.equal(new Set(labels).size, labels.length, `distinct row labels at ${width} px: ${labels.join(" | ")}`);
+    await page.close();
+  }
+});
+
 test("Terminal-Bench has no outcome-free pair of methods: the methods comparison says so in one line and runs nothing", async () => {
   const page = await openCompare(DROID_GOOSE);
   assert.match(
