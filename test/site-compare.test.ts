@@ -206,6 +206,25 @@ test("the item × arm heat map: one cell per row and arm, marks only where an in
   await page.close();
 });
 
+test("the drill-down collapses a side's attempts into one column per arm, their verdicts counted (issue 55.3)", async () => {
+  const page = await openCompare(`${DROID_GOOSE}&collapse=1`);
+  const task = (await taskSelect(page).locator("option").nth(1).textContent())!;
+  await taskSelect(page).selectOption(task);
+  await page.waitForFunction((t) => document.querySelector("#task-drill")?.getAttribute("data-task") === t, task);
+  const heads = (await page.locator("#task-drill thead th").allTextContents()).slice(1);
+  assert.equal(heads.length, 2, heads.join(" | "));
+  assert.match(heads[0], /^a · droid .* · \d+ attempt\(s\)$/);
+  assert.match(heads[1], /^b · goose .* · \d+ attempt\(s\)$/);
+  // The outcome cell counts each side's attempts: the counts add up to the side's attempts.
+  const attempts = heads.map((h) => Number(/(\d+) attempt/.exec(h)![1]));
+  const outcomes = await page.locator("#task-drill tbody tr").first().locator("td").allTextContents();
+  outcomes.slice(1).forEach((cell, i) => {
+    const total = [...cell.matchAll(/(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    assert.equal(total, attempts[i], cell);
+  });
+  await page.close();
+});
+
 test("the heat map keeps its text legible on a phone and its row labels distinct (issue 55.3)", async () => {
   for (const width of [390, 1280]) {
     const page = await openCompare("?arm=harness", width);
