@@ -180,3 +180,62 @@ test("pass^k's caveat tells 'ran fewer tasks' from 'fewer than k attempts on som
   assert.doesNotMatch(md, /Every arm has one run/);
   assert.match(md, /pass\^k is computed per task from its attempts/);
 });
+
+test("compare's pass^k counts only attempts with an outcome (issue 55.5): 2 PASS and 1 unknown is pass^2 = 1", async () => {
+  const { writeFileSync } = await import("node:fs");
+  const { tempDir } = await import("./helpers/temp-dir.js");
+  const dir = tempDir("gcpc-pass-k-unknown-");
+  // Arm a: on each of 5 tasks, two PASS attempts and one with no outcome (an empty cell). Arm b: PASS, FAIL.
+  const rows = ["task,model,trial,item,label,ok"];
+  for (let t = 1; t <= 5; t++) {
+    rows.push(`t${t},a,1,q,yes,y`, `t${t},a,2,q,yes,y`, `t${t},a,3,q,yes,`);
+    rows.push(`t${t},b,1,q,yes,y`, `t${t},b,2,q,no,n`);
+  }
+  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
+  const store = join(dir, "store");
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    "--out",
+    store,
+    "--task",
+    "task",
+    "--model",
+    "model",
+    "--trial",
+    "trial",
+    "--item",
+    "item",
+    "--label",
+    "label",
+    "--outcome",
+    "ok",
+    "--pass",
+    "y",
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const r = await cli([
+    "compare",
+    store,
+    "--a",
+    "model=a",
+    "--b",
+    "model=b",
+    "--metric",
+    "pass^k",
+    "--k",
+    "2",
+    "--pair",
+    "task",
+    "--resamples",
+    "100",
+    "--format",
+    "json",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout).attempt_delta;
+  // a: n 2, c 2 → C(2,2)/C(2,2) = 1 (counting the unknown attempt: C(2,2)/C(3,2) = 1/3); b: n 2, c 1 → 0.
+  assert.equal(d.value_a, 1);
+  assert.equal(d.value_b, 0);
+});
