@@ -20,7 +20,15 @@ stop_pids() { # pid files: TERM to each, then wait up to 30 s for all to end (a 
   for file in "$@"; do
     [ -f "$file" ] || continue
     pid="$(cat "$file")"
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; pids+=("$pid"); fi
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      # Only a process this script started: its command line names this folder (a reused pid does not).
+      if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$dir/"; then
+        kill "$pid" 2>/dev/null || true
+        pids+=("$pid")
+      else
+        echo "clickhouse-cluster: pid $pid of $file is not a process this script started in $dir; left alone" >&2
+      fi
+    fi
   done
   for _ in $(seq 1 300); do
     local alive=0
@@ -39,6 +47,7 @@ stop_pids() { # pid files: TERM to each, then wait up to 30 s for all to end (a 
 
 if [ "$cmd" = "stop" ]; then
   [ -d "$dir" ] || { echo "clickhouse-cluster: no folder $dir" >&2; exit 2; }
+  dir="$(cd "$dir" && pwd)"
   # The servers first (they hold ZooKeeper sessions), then ZooKeeper.
   stop_pids "$dir/n1/pid" "$dir/n2/pid"
   stop_pids "$dir/zk/pid"
@@ -69,6 +78,10 @@ if [ -z "$base" ]; then
   done
 fi
 zk_port=$base
+# Every port free before anything starts: a port another program holds is named, not met later as a crash.
+for i in 0 1 2 3 4 5 6; do
+  port_free $((base + i)) || { echo "clickhouse-cluster: port $((base + i)) on 127.0.0.1 is taken by another program" >&2; exit 1; }
+done
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 
@@ -124,8 +137,31 @@ wait_http() { # port name log
   exit 1
 }
 wait_http "$zk_port" "ZooKeeper" "$dir/zk/log"
+# ZooKeeper itself answers there (its srvr command), and the process this script started is alive: a port taken
+# between the check and the start would otherwise pass for a running ZooKeeper.
+for _ in $(seq 1 300); do
+  zk_says="$(exec 3<>"/dev/tcp/127.0.0.1/$zk_port"; printf 'srvr' >&3; head -1 <&3)" || true
+  [[ "$zk_says" == Zookeeper* ]] && break
+  kill -0 "$(cat "$dir/zk/pid")" 2>/dev/null || break
+  sleep 0.1
+done
+if ! kill -0 "$(cat "$dir/zk/pid")" 2>/dev/null || [[ "$zk_says" != Zookeeper* ]]; then
+  echo "clickhouse-cluster: ZooKeeper did not start on 127.0.0.1:$zk_port (the port answered \"$zk_says\"); its log: $dir/zk/log" >&2
+  "$0" stop "$dir" || true
+  exit 1
+fi
 wait_http $((base + 1)) "node 1" "$dir/n1/err"
 wait_http $((base + 4)) "node 2" "$dir/n2/err"
+# Each node is ClickHouse (its /ping answers "Ok.") and alive.
+for n in 1 2; do
+  port=$((base + 3 * n - 2))
+  pong="$(exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'GET /ping HTTP/1.0\r\n\r\n' >&3; tail -1 <&3)" || true
+  if [ "$pong" != "Ok." ] || ! kill -0 "$(cat "$dir/n$n/pid" 2>/dev/null || echo 0)" 2>/dev/null; then
+    echo "clickhouse-cluster: node $n is not answering as ClickHouse on http port $port (got \"$pong\"); its log: $dir/n$n/err" >&2
+    "$0" stop "$dir" || true
+    exit 1
+  fi
+done
 # Both nodes see the cluster (its two shards) before the URL is handed out.
 for port in $((base + 1)) $((base + 4)); do
   for _ in $(seq 1 100); do
@@ -133,7 +169,7 @@ for port in $((base + 1)) $((base + 4)); do
     [ "$got" = "2" ] && break
     sleep 0.1
   done
-  [ "$got" = "2" ] || { echo "clickhouse-cluster: node on $port does not list the cluster gcpc_two_shards" >&2; "$0" stop "$dir"; exit 1; }
+  [ "$got" = "2" ] || { echo "clickhouse-cluster: the node on http port $port does not list the cluster gcpc_two_shards" >&2; "$0" stop "$dir"; exit 1; }
 done
 echo "zookeeper 127.0.0.1:$zk_port; node 1 http $((base + 1)) tcp $((base + 2)); node 2 http $((base + 4)) tcp $((base + 5))"
 echo "clickhouse://127.0.0.1:$((base + 1))/gcpc"
