@@ -48,3 +48,42 @@ test("Newcombe's interval: null without trials on a side, inside [−1, 1], and 
     assert.ok(Math.abs(ab[0] + ba[1]) < 1e-12 && Math.abs(ab[1] + ba[0]) < 1e-12);
   }
 });
+
+test("the registry's per-task uplift rows: the interval of curated − none, recomputed here by the formula (issue 55.5)", async () => {
+  const { cli } = await import("./helpers/run-cli.js");
+  const { join } = await import("node:path");
+  const repo = new URL("..", import.meta.url).pathname;
+  const r = await cli([
+    "report",
+    join(repo, "data/real/skillsbench-registry"),
+    "--format",
+    "json",
+    "--resamples",
+    "50",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  // Wilson's score interval and Newcombe's hybrid (1998, method 10), written out here, not imported.
+  const z = 1.959963984540054;
+  const wilson = (x: number, n: number): [number, number] => {
+    const p = x / n;
+    const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+    const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+    return [mid - half, mid + half];
+  };
+  let checked = 0;
+  for (const u of JSON.parse(r.stdout).outcomes.by_task) {
+    if (!u.interval || u.uplift_ci === null) continue;
+    const [a, b] = [u.rate_none, u.rate_curated];
+    const [la, ua] = wilson(a * u.trials_none, u.trials_none);
+    const [lb, ub] = wilson(b * u.trials_curated, u.trials_curated);
+    const d = b - a;
+    const lower = d - Math.sqrt((b - lb) ** 2 + (ua - a) ** 2);
+    const upper = d + Math.sqrt((ub - b) ** 2 + (a - la) ** 2);
+    assert.ok(
+      Math.abs(u.uplift_ci[0] - lower) < 1e-9 && Math.abs(u.uplift_ci[1] - upper) < 1e-9,
+      `${u.group}: ${u.uplift_ci} vs [${lower}, ${upper}]`,
+    );
+    checked++;
+  }
+  assert.ok(checked > 50, `${checked} rows`);
+});
