@@ -258,3 +258,25 @@ test("gcpc power --judge-corrected: the half-widths by number of labelled tasks 
   const none = await cli(["power", join(repo, "data/real/devai"), "--judge-corrected"]);
   assert.match(none.stderr, /needs --arm FIELD=VALUE/);
 });
+
+test("the expanded level is the labelled tasks' count, not all tasks' (issue 55.5): 4 of 40 labelled spans [0, 1]", () => {
+  // h = 0, 1/3, 2/3, 1 on 4 labelled tasks; 36 more tasks carry the judge only. At the level expanded for 4 tasks
+  // (0.99976) the percentile interval of mean_ref(h) reaches both extremes (each drawn with probability 1/256);
+  // expanded for 40 tasks (0.959) it would not.
+  const n = 40;
+  const c: PpiClusters = {
+    fAll: new Float64Array(n).fill(0.5),
+    nAll: new Float64Array(n).fill(1),
+    hRef: new Float64Array(n),
+    fRef: new Float64Array(n),
+    nRef: new Float64Array(n),
+  };
+  [0, 1 / 3, 2 / 3, 1].forEach((h, t) => {
+    c.hRef[t] = h;
+    c.fRef[t] = 0.5;
+    c.nRef[t] = 1;
+  });
+  const r = ppiMean(c, { seed: "s", resamples: 4000, level: 0.95, lambda: 0 })!;
+  assert.deepEqual(r.classical.ci, [0, 1]);
+  assert.deepEqual(r.ci, [0, 1]);
+});
