@@ -32,3 +32,35 @@ test("gcpc judges on a store with no reference judge says so and exits 0", async
   assert.match(r.stdout, /the reference judge is not named/);
   assert.match(r.stdout, /## Judge-corrected means\n\nNot available: store\.json names no reference\\_judge/);
 });
+
+test("sensitivity and specificity intervals are the judge's against the reference, not the other way (issue 55.5)", async () => {
+  const { writeFileSync } = await import("node:fs");
+  const { tempDir } = await import("./helpers/temp-dir.js");
+  const dir = tempDir("gcpc-sens-spec-");
+  // The judge says Yes to everything; the reference says Yes to 3 of every 10 items: sensitivity 1, specificity 0
+  // (swapped coders would give P(reference Yes | judge Yes) = 0.3 and no specificity at all).
+  const rows = ["task,item,judge,label"];
+  for (let t = 1; t <= 15; t++)
+    for (let i = 1; i <= 10; i++) rows.push(`t${t},q${i},llm,yes`, `t${t},q${i},human,${i <= 3 ? "yes" : "no"}`);
+  writeFileSync(join(dir, "labels.csv"), `${rows.join("\n")}\n`);
+  const store = join(dir, "store");
+  const cols = ["--task", "task", "--item", "item", "--label", "label", "--judge-column", "judge"];
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "labels.csv"),
+    "--out",
+    store,
+    ...cols,
+    "--reference-judge",
+    "human",
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const j = JSON.parse((await cli(["judges", store, "--resamples", "200", "--format", "json"])).stdout);
+  const o = j.agreement[0].overall;
+  assert.equal(j.agreement[0].judge, "llm");
+  assert.equal(o.sensitivity, 1);
+  assert.equal(o.specificity, 0);
+  assert.deepEqual(o.sensitivity_ci, [1, 1]);
+  assert.deepEqual(o.specificity_ci, [0, 0]);
+});
