@@ -13,6 +13,7 @@ Usage:
   gcpc import skillsbench-registry FILE.csv --out STORE   import registry cells
   gcpc import terminal-bench|tau2|inspect INPUT... --out STORE   import harness runs
   gcpc import devai DIR | table FILE --out STORE   import graded / hierarchical rubric verdicts
+  gcpc import metr FILE --out STORE   import METR's task runs (all_runs.jsonl[.gz])
   gcpc power STORE [options]          power of the paired ΔAUC, or with --a/--b of a two-arm comparison
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
@@ -23,7 +24,8 @@ Usage:
   gcpc help COMMAND                   help for one command
   gcpc --version
 
-Exit codes: 0 ok, 1 internal error (a bug: please report it), 2 bad input or usage.
+Exit codes: 0 ok, 1 internal error (a bug: please report it), 2 bad input or usage; gcpc gate adds 1 for a
+regression and 3 for inconclusive (gcpc help gate).
 A store may be a ClickHouse database (clickhouse://HOST:HTTP_PORT/DATABASE); --timeout SECONDS (default 300)
 bounds each request to it.
 Nothing is ever written into a store, over an input, or over an existing store.`,
@@ -193,6 +195,7 @@ gcpc import terminal-bench DIR... --out STORE [--harness H] [--model M] [--name 
 gcpc import tau2 RESULTS... [--judge-summaries FILE ...] --out STORE [--name NAME] [--format ...]
 gcpc import inspect LOG... [--outcome SCORER] [--items SCORER] [--threshold X] --out STORE [--name NAME]
 gcpc import devai DIR [--weights FILE.csv] --out STORE
+gcpc import metr FILE --out STORE
 gcpc import table FILE --out STORE --task COL (--item COL --label COL | --items COL,COL,...)
     [--model COL] [--harness COL] [--condition COL] [--trial COL] [--trajectory COL]
     [--judge NAME | --judge-column COL [--primary-judge NAME]] [--reference-judge NAME] [--scale MIN:MAX]
@@ -226,6 +229,9 @@ inspect: .json and .eval logs (zip archives): a sample × epoch is a trajectory 
 names the scorer deciding PASS/FAIL (C/I, true/false, 1/0, or ≥ --threshold; default: a log's only scalar
 scorer); --items names a dict-valued scorer (each key an item: C/true/1 Yes, I/false/0 No, else Abstain);
 other scalar scorers become method scores.
+metr: METR's all_runs.jsonl (.gz too; METR/eval-analysis-public): a run is a trajectory (model = alias, trial =
+order by started_at within its task), outcome score_binarized, METR's score one graded outcome-determining item,
+run times, duration, tokens and cost where given.
 devai: the DevAI benchmark folder (judgment/<agent>/{human_as_a_judge,agent_as_a_judge/gray_box},
 devai/instances): an agent × task is a trajectory, a requirement an item (prerequisites, category as group);
 judges "human consensus" (reference) and "agent-as-a-judge (gray box)" (primary); outcome executed_successfully.
