@@ -32,13 +32,8 @@ export function parseSelector(flag: string, raw: unknown): Selector {
   return out;
 }
 
-/** A selector as the command line writes it: FIELD=VALUE,FIELD=VALUE. */
-export const selectorArg = (s: Selector) =>
-  Object.entries(s)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(",");
-
-function settingsOf(values: Parsed["values"]): BootstrapSettings {
+/** --seed and --resamples (every interval, the headline ones included) over the default settings. */
+export function settingsOf(values: Parsed["values"]): BootstrapSettings {
   const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
   return {
     ...DEFAULT_SETTINGS,

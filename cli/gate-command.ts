@@ -2,29 +2,21 @@ import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, type ArmField } from "../analysis/rq/arms/compare-arms.js";
 import { gate, type GateGuard, type GateMetric } from "../analysis/rq/arms/gate.js";
 import { sequentialGate } from "../analysis/rq/arms/sequential-gate.js";
-import { sequentialMarkdown } from "../report/gate-render.js";
-import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { gateJunit, gateMarkdown } from "../report/gate-render.js";
+
+import { gateJunit, gateMarkdown, sequentialMarkdown } from "../report/gate-render.js";
+import { selectorText } from "../report/arms-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
-import { parseSelector, selectorArg } from "./arms-command.js";
+import { parseSelector, settingsOf } from "./arms-command.js";
 import { UsageError } from "./errors.js";
-import { choiceOption, intOption, type Parsed } from "./options.js";
+import { choiceOption, intOption, numberOption, type Parsed } from "./options.js";
 import type { Io } from "./terminal.js";
 
 /** gate's exit codes (docs/statistics.md): pass, regression, inconclusive or insufficient data. Bad input is 2. */
 export const GATE_EXIT = { pass: 0, regression: 1, inconclusive: 3 } as const;
 
 const METRICS: GateMetric[] = ["pass_rate", "gcpc", "pass^k", "pass@k"];
-
-function numberOption(flag: string, raw: unknown, fallback: number, ok: (x: number) => boolean, want: string): number {
-  if (raw === undefined) return fallback;
-  const x = Number(raw);
-  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(x) || !ok(x))
-    throw new UsageError(`--${flag} must be ${want}, got "${String(raw)}"`);
-  return x;
-}
 
 const GUARD_FIELDS: Record<string, GateGuard["field"]> = { cost: "cost_usd", tokens: "tokens", duration: "duration_s" };
 
@@ -56,7 +48,6 @@ function gateOptions(values: Parsed["values"]) {
   const by = values.by === undefined ? undefined : (String(values.by) as ArmField);
   if (by !== undefined && !ARM_FIELDS.includes(by))
     throw new UsageError(`--by takes one of ${ARM_FIELDS.join(", ")}; got "${by}"`);
-  const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
   const o = {
     baseline,
     candidate,
@@ -70,12 +61,7 @@ function gateOptions(values: Parsed["values"]) {
     by,
     where: parseSelector("where", values.where),
     guards: parseGuards(values.guard),
-    settings: {
-      ...DEFAULT_SETTINGS,
-      seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
-      resamples,
-      headline_resamples: resamples,
-    },
+    settings: settingsOf(values),
   };
   if (values.sequential) {
     if (metrics.length !== 1 || !(metrics[0] === "pass_rate" || metrics[0] === "gcpc"))
@@ -102,7 +88,7 @@ function sequentialText(p: ReturnType<typeof prepareStore>, name: string, o: Gat
   const metric = o.metrics[0] as "pass_rate" | "gcpc";
   const r = sequentialGate(p, { ...o, metric });
   if ("available" in r) throw new UsageError(`gate --sequential not available: ${r.reason}`);
-  const names = { baseline: selectorArg(o.baseline), candidate: selectorArg(o.candidate) };
+  const names = { baseline: selectorText(o.baseline), candidate: selectorText(o.candidate) };
   const text =
     o.format === "json"
       ? [...prettyJsonChunks({ store: name, baseline: o.baseline, candidate: o.candidate, ...r })].join("")
@@ -114,7 +100,7 @@ function sequentialText(p: ReturnType<typeof prepareStore>, name: string, o: Gat
 function gateText(p: ReturnType<typeof prepareStore>, name: string, o: GateOptionsParsed) {
   const r = gate(p, o);
   if ("available" in r) throw new UsageError(`gate not available: ${r.reason}`);
-  const names = { baseline: selectorArg(o.baseline), candidate: selectorArg(o.candidate) };
+  const names = { baseline: selectorText(o.baseline), candidate: selectorText(o.candidate) };
   const text =
     o.format === "json"
       ? [

@@ -3,13 +3,14 @@ import { csvParse, tsvParse } from "d3";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { ARM_FIELDS, fieldOf, type ArmField } from "../analysis/rq/arms/compare-arms.js";
 import { history } from "../analysis/rq/arms/history.js";
-import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
+
 import { historyMarkdown } from "../report/history-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
 import { UsageError } from "./errors.js";
-import { choiceOption, intOption, type Parsed } from "./options.js";
+import { choiceOption, numberOption, type Parsed } from "./options.js";
+import { settingsOf } from "./arms-command.js";
 import type { Io } from "./terminal.js";
 
 /**
@@ -51,20 +52,11 @@ export async function historyCommand({ values, positionals }: Parsed, io: Io, pr
   if (values.order === undefined) throw new UsageError("history needs --order FILE (arm, date or version) or FIELD");
   const orderArg = String(values.order);
   const metric = choiceOption("metric", values.metric, ["pass_rate", "gcpc"] as const, "pass_rate");
-  const margin = values.margin === undefined ? 0 : Number(values.margin);
-  if (!(Number.isFinite(margin) && margin >= 0 && margin < 1))
-    throw new UsageError(`--margin must be a number in [0, 1), got "${String(values.margin)}"`);
-  const alpha = values.alpha === undefined ? 0.05 : Number(values.alpha);
-  if (!(alpha > 0 && alpha < 0.5))
-    throw new UsageError(`--alpha must be a number in (0, 0.5), got "${String(values.alpha)}"`);
+  // As gcpc gate reads them: history gates each step.
+  const margin = numberOption("margin", values.margin, 0, (x) => x >= 0 && x < 1, "a number in [0, 1)");
+  const alpha = numberOption("alpha", values.alpha, 0.05, (x) => x > 0 && x < 0.5, "a number in (0, 0.5)");
   const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
-  const resamples = intOption("resamples", values.resamples, DEFAULT_SETTINGS.resamples, 1);
-  const settings = {
-    ...DEFAULT_SETTINGS,
-    seed: intOption("seed", values.seed, DEFAULT_SETTINGS.seed),
-    resamples,
-    headline_resamples: resamples,
-  };
+  const settings = settingsOf(values);
   const fromFile = existsSync(orderArg) ? orderFile(orderArg) : undefined;
   const { store } = await loadValidStore(positionals[0], values, io, progress);
   const p = prepareStore(store);

@@ -175,6 +175,21 @@ export function parseCommand(command: string, args: string[]): Parsed {
   }
 }
 
+/** A number option checked by `ok` (what it must be, in words: `want`); `fallback` when it is not given. */
+export function numberOption(
+  flag: string,
+  raw: unknown,
+  fallback: number,
+  ok: (x: number) => boolean,
+  want: string,
+): number {
+  if (raw === undefined) return fallback;
+  const x = Number(raw);
+  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(x) || !ok(x))
+    throw new UsageError(`--${flag} must be ${want}, got "${String(raw)}"`);
+  return x;
+}
+
 export function intOption(name: string, v: unknown, def: number, min = 0): number {
   if (v === undefined) return def;
   if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v)))
