@@ -36,6 +36,6 @@ export function judgesReport(p: PreparedStore, settings: BootstrapSettings): Jud
     primary_judge: p.primaryJudge,
     reference_judge: reference,
     agreement: judgesVsReference(p, settings),
-    corrected: "available" in corrected ? corrected : corrected.correction ? corrected : notAvailable("no arm"),
+    corrected,
   };
 }

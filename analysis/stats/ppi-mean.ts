@@ -106,10 +106,12 @@ export function ppiMean(
   if (o.lambda === "classic" && !(nAll > nRef)) return null;
   const fixed = o.lambda === "classic" ? nAll / (nAll - nRef) : o.lambda;
   const shrink = labelled.length / (labelled.length + LAMBDA_SHRINK);
-  const tuned = (wL: Float64Array, wU: Float64Array) => shrink * plugInLambda(c, labelled, other, wL, wU);
+  // λ of a weighting from that weighting's terms (computed once per draw, for the estimate and for λ).
+  const tuned = (wL: Float64Array, wU: Float64Array, x: Terms) => shrink * plugInLambda(c, labelled, other, wL, wU, x);
   const ones = (n: number) => new Float64Array(n).fill(1);
-  const sample = terms(c, labelled, other, ones(labelled.length), ones(other.length));
-  const lambda = fixed ?? tuned(ones(labelled.length), ones(other.length));
+  const [oneL, oneU] = [ones(labelled.length), ones(other.length)];
+  const sample = terms(c, labelled, other, oneL, oneU);
+  const lambda = fixed ?? tuned(oneL, oneU, sample);
   const B = o.resamples;
   const a = new Float64Array(B);
   const corrected = new Float64Array(B);
@@ -123,7 +125,7 @@ export function ppiMean(
     drawU?.draw(wU);
     const x = terms(c, labelled, other, wL, wU);
     a[d] = x.a;
-    corrected[d] = x.a + (fixed ?? tuned(wL, wU)) * x.b;
+    corrected[d] = x.a + (fixed ?? tuned(wL, wU, x)) * x.b;
     judge[d] = x.judge;
   }
   // Expanded percentile (Hesterberg 2015) on the labelled tasks' count: a plain percentile interval over 10
@@ -153,6 +155,9 @@ export function ppiMean(
   };
 }
 
+/** A weighting's sums (n_ref, f_ref, n_all) and the ratios built from them. */
+type Terms = ReturnType<typeof terms>;
+
 /** A = mean_ref(h), B = mean_all(f) − mean_ref(f) and mean_all(f) on task weights (wL over labelled, wU other). */
 function terms(c: PpiClusters, labelled: number[], other: number[], wL: Float64Array, wU: Float64Array) {
   let h = 0;
@@ -173,7 +178,7 @@ function terms(c: PpiClusters, labelled: number[], other: number[], wL: Float64A
     nAll += wU[i] * c.nAll[t];
   });
   const judge = fAll / nAll;
-  return { a: h / nRef, b: judge - fRef / nRef, judge };
+  return { a: h / nRef, b: judge - fRef / nRef, judge, nRef, fRef, nAll };
 }
 
 /** −Cov(A, B)/Var(B), clipped to [0, 1]; 0 when B does not vary. */
@@ -186,7 +191,8 @@ export function clippedLambda(cov: number, varB: number): number {
  * The plug-in λ of one weighting of the tasks (a draw, or the sample with every weight 1): −Cov(A, B)/Var(B) from
  * the tasks' linearised contributions to the ratios A = mean_ref(h) = Σh/Σn and B = mean_all(f) − mean_ref(f) (a
  * ratio's contribution: (x_t − R·n_t)/Σn), each stratum's (labelled, other) variance of a sum of its resampled
- * tasks being Σ w (x − x̄)² (with replacement, the stratum's size fixed), clipped to [0, 1].
+ * tasks being Σ w (x − x̄)² (with replacement, the stratum's size fixed), clipped to [0, 1]. `s`: the weighting's
+ * terms when the caller has them already (a draw computes them once for the estimate and for λ).
  */
 export function plugInLambda(
   c: PpiClusters,
@@ -194,19 +200,9 @@ export function plugInLambda(
   other: number[],
   wL: Float64Array,
   wU: Float64Array,
+  s: Terms = terms(c, labelled, other, wL, wU),
 ): number {
-  const s = terms(c, labelled, other, wL, wU);
-  let nRef = 0;
-  let nAll = 0;
-  let fRef = 0;
-  labelled.forEach((t, i) => {
-    nRef += wL[i] * c.nRef[t];
-    fRef += wL[i] * c.fRef[t];
-    nAll += wL[i] * c.nAll[t];
-  });
-  other.forEach((t, i) => {
-    nAll += wU[i] * c.nAll[t];
-  });
+  const { nRef, nAll, fRef } = s;
   const A = s.a;
   const F = fRef / nRef;
   const G = s.judge;

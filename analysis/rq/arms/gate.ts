@@ -207,7 +207,8 @@ export function gate(p: PreparedStore, o: GateOptions): GateResult | NotAvailabl
         reason,
       });
     }
-  for (const g of guards) checks.push(guardCheck(p, o, g, settings));
+  const guardUnits = guards.length ? matchedRuns(p, o) : undefined;
+  for (const g of guards) checks.push(guardCheck(p, guardUnits!, g, settings));
   const verdict = SEVERITY.find((v) => checks.some((c) => c.verdict === v)) ?? "insufficient data";
   return {
     verdict,
@@ -231,7 +232,12 @@ export function gate(p: PreparedStore, o: GateOptions): GateResult | NotAvailabl
  * (rows without the field left out), with a task-clustered percentile interval of the ratio at the family level.
  * better: upper < 1; not worse: upper < 1 + limit; worse: lower > 1 + limit; inconclusive otherwise.
  */
-function guardCheck(p: PreparedStore, o: GateOptions, g: GateGuard, settings: BootstrapSettings): GateCheck {
+function guardCheck(
+  p: PreparedStore,
+  matched: ReturnType<typeof matchedRuns>,
+  g: GateGuard,
+  settings: BootstrapSettings,
+): GateCheck {
   const base = { metric: `guard:${g.name}` as const, slice: "all", p: null, test: "none (an interval only)" };
   const none = (reason: string): GateCheck => ({
     ...base,
@@ -243,11 +249,8 @@ function guardCheck(p: PreparedStore, o: GateOptions, g: GateGuard, settings: Bo
     interval: "none",
     reason,
   });
-  const table = armTable(p, "gcpc");
-  if ("available" in table) return none(table.reason);
-  const units = armMatchedUnits(table, { a: o.baseline, b: o.candidate, where: o.where });
-  if ("available" in units) return none(units.reason);
-  const { sums, tasks: T, used } = guardSums(p, table, units.units, g.field);
+  if ("available" in matched) return none(matched.reason);
+  const { sums, tasks: T, used } = guardSums(p, matched, g.field);
   if (T < GATE_MIN_TASKS) return none(`${T} matched tasks carry ${g.field} on both sides (< ${GATE_MIN_TASKS})`);
   const ratio = (w: ArrayLike<number>) => {
     let a = 0;
@@ -290,15 +293,19 @@ function guardCheck(p: PreparedStore, o: GateOptions, g: GateGuard, settings: Bo
   };
 }
 
+/** The matched units of the gate's two arms (compare's matching), each side's runs as store slots. */
+function matchedRuns(p: PreparedStore, o: GateOptions): { task: string; a: number[]; b: number[] }[] | NotAvailable {
+  const table = armTable(p, "gcpc");
+  if ("available" in table) return table;
+  const units = armMatchedUnits(table, { a: o.baseline, b: o.candidate, where: o.where });
+  if ("available" in units) return units;
+  const slot = (k: number) => p.slots.get(table.rows[k].id)!;
+  return units.units.map((u) => ({ task: u.task, a: u.a.map(slot), b: u.b.map(slot) }));
+}
+
 /** Per matched task with the field on both sides: the sums and counts of each side's runs' values. */
-function guardSums(
-  p: PreparedStore,
-  table: Exclude<ReturnType<typeof armTable>, NotAvailable>,
-  units: { task: string; a: number[]; b: number[] }[],
-  field: GateGuard["field"],
-) {
-  const slot = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
-  const runValue = (k: number) => p.trajectories[slot.get(table.rows[k].id)!][field] ?? NaN;
+function guardSums(p: PreparedStore, units: { task: string; a: number[]; b: number[] }[], field: GateGuard["field"]) {
+  const runValue = (k: number) => p.trajectories[k][field] ?? NaN;
   const tasks = new Map<string, number>();
   const sums = { a: [] as number[], na: [] as number[], b: [] as number[], nb: [] as number[] };
   let used = 0;

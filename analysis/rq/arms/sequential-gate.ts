@@ -52,7 +52,6 @@ function taskDifferences(
   if ("available" in table) return table;
   const units = armMatchedUnits(table, { a: o.baseline, b: o.candidate, where: o.where, pair: "task" });
   if ("available" in units) return units;
-  const slot = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
   const value = (k: number) => {
     const r = table.rows[k];
     return o.metric === "pass_rate" ? (r.outcome === null ? NaN : r.outcome === "PASS" ? 1 : 0) : (r.score ?? NaN);
@@ -69,7 +68,7 @@ function taskDifferences(
     cell.sum += d;
     cell.n++;
     for (const k of [...u.a, ...u.b]) {
-      const s = slot.get(table.rows[k].id)!;
+      const s = p.slots.get(table.rows[k].id)!;
       const t = p.trajectories[s];
       const when = t.completed_at ?? t.started_at ?? null;
       if (when !== null && (cell.completed === null || when > cell.completed)) cell.completed = when;
