@@ -83,3 +83,22 @@ test("Terminal-Bench: each trial's tokens are total_input_tokens + total_output_
   }
   assert.ok(checked > 3000, `${checked} trials with times`);
 });
+
+test("Inspect's EvalSample start and completion times, and role_usage left out (it counts the same calls again)", async () => {
+  const { sampleUsage } = await import("../store/import/inspect.js");
+  // Fields as Inspect's EvalSample defines them (inspect_ai/log/_log.py): UTC datetime strings, usage per model.
+  const u = sampleUsage({
+    started_at: "2025-11-15T22:59:42.123456+00:00",
+    completed_at: "2025-11-15T23:00:01+00:00",
+    total_time: 19.2,
+    model_usage: { "openai/gpt-4o": { input_tokens: 100, output_tokens: 20, total_tokens: 120, total_cost: 0.004 } },
+    role_usage: { grader: { input_tokens: 100, output_tokens: 20, total_tokens: 120 } },
+  } as Parameters<typeof sampleUsage>[0]);
+  assert.deepEqual(u, {
+    tokens: 120,
+    cost_usd: 0.004,
+    duration_s: 19.2,
+    started_at: "2025-11-15T22:59:42.123Z",
+    completed_at: "2025-11-15T23:00:01.000Z",
+  });
+});

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { amount, isoTime } from "./run-fields.js";
 import { basename } from "node:path";
 import { InputError } from "../problems.js";
 import type { Item, Judgment, MethodScore, Task, Trajectory } from "../../analysis/schema/tables.js";
@@ -34,31 +35,39 @@ interface Sample {
   /** Per model: input_tokens, output_tokens, total_tokens (and total_cost in newer logs). */
   model_usage?: unknown;
   total_time?: unknown;
+  /** When the sample started and completed (UTC datetime strings; Inspect's EvalSample and EvalSampleSummary). */
+  started_at?: unknown;
+  completed_at?: unknown;
 }
 
 /**
- * A sample's tokens (Σ over its models of total_tokens, else input + output), cost (Σ total_cost, where every
- * model gives one) and wall-clock seconds (total_time), as the contract's trajectory fields; absent when absent.
+ * A sample's run fields (Inspect's EvalSample): tokens (Σ over its models of total_tokens, else input + output),
+ * cost (Σ total_cost, where every model gives one), wall-clock seconds (total_time) and its start and completion
+ * times; absent when absent. `model_usage` only: `role_usage` counts the same calls again by role.
  */
-export function sampleUsage(s: Sample): { tokens?: number; cost_usd?: number; duration_s?: number } {
-  const out: { tokens?: number; cost_usd?: number; duration_s?: number } = {};
-  const count = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
+export function sampleUsage(s: Sample): Partial<Pick<Trajectory, RunField>> {
+  const out: Partial<Pick<Trajectory, RunField>> = {};
   if (isObject(s.model_usage)) {
     const usages = Object.values(s.model_usage).filter(isObject);
-    const tokens = usages.map((u) =>
-      count(u.total_tokens)
-        ? u.total_tokens
-        : count(u.input_tokens) && count(u.output_tokens)
-          ? u.input_tokens + u.output_tokens
-          : NaN,
-    );
+    const tokens = usages.map((u) => {
+      const input = amount(u.input_tokens);
+      const output = amount(u.output_tokens);
+      return amount(u.total_tokens) ?? (input !== undefined && output !== undefined ? input + output : NaN);
+    });
     if (usages.length && tokens.every(Number.isFinite)) out.tokens = tokens.reduce((a, b) => a + b, 0);
-    const costs = usages.map((u) => (count(u.total_cost) ? u.total_cost : NaN));
+    const costs = usages.map((u) => amount(u.total_cost) ?? NaN);
     if (usages.length && costs.every(Number.isFinite)) out.cost_usd = costs.reduce((a, b) => a + b, 0);
   }
-  if (count(s.total_time)) out.duration_s = s.total_time;
+  const duration = amount(s.total_time);
+  if (duration !== undefined) out.duration_s = duration;
+  const started = isoTime(s.started_at);
+  const completed = isoTime(s.completed_at);
+  if (started) out.started_at = started;
+  if (completed) out.completed_at = completed;
   return out;
 }
+
+type RunField = "tokens" | "cost_usd" | "duration_s" | "started_at" | "completed_at";
 
 interface Log {
   file: string;

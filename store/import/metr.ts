@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import type { Store } from "../../analysis/schema/store.js";
 import type { Item, Judgment, Task, Trajectory } from "../../analysis/schema/tables.js";
 import { compareCodePoints } from "../../analysis/order.js";
 import { InputError, StoreValidationError, type Problem } from "../problems.js";
-import { decodeUtf8 } from "../parse-text.js";
 import type { Importer } from "./importer.js";
+import { readUserTable, type UserTable } from "./table-file.js";
+import { amount } from "./run-fields.js";
 
 /**
  * METR's task runs (`all_runs.jsonl` of METR/eval-analysis-public, MIT; "Measuring AI Ability to Complete Long
@@ -34,7 +33,11 @@ interface MetrRun {
 }
 
 /** A run's fields checked, or the problems that name them. */
-function checkRun(v: Record<string, unknown>, at: { file: string; line: number }, problems: Problem[]): MetrRun | null {
+function checkRun(
+  v: Record<string, unknown>,
+  at: { file: string; line?: number; row?: number },
+  problems: Problem[],
+): MetrRun | null {
   const bad = (field: string, message: string) => {
     problems.push({ ...at, field, message });
     return null;
@@ -46,7 +49,7 @@ function checkRun(v: Record<string, unknown>, at: { file: string; line: number }
   if (typeof v.score !== "number" || !(v.score >= 0 && v.score <= 1)) return bad("score", "must be a number in [0, 1]");
   if (v.score_binarized !== 0 && v.score_binarized !== 1) return bad("score_binarized", "must be 0 or 1");
   for (const f of ["started_at", "completed_at", "total_tokens", "dollar_equivalent"])
-    if (v[f] !== null && v[f] !== undefined && !(typeof v[f] === "number" && Number.isFinite(v[f]) && v[f] >= 0))
+    if (v[f] !== null && v[f] !== undefined && amount(v[f]) === undefined)
       return bad(f, "must be a number ≥ 0 or null");
   return v as unknown as MetrRun;
 }
@@ -54,37 +57,29 @@ function checkRun(v: Record<string, unknown>, at: { file: string; line: number }
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
 
-/** The file's runs, each checked; throws naming every problem's line and field. */
-function parseRuns(file: string, text: string): MetrRun[] {
+/**
+ * The table's runs, each checked; throws naming every problem's line (JSONL) or row and field. The table is read by
+ * the reader `import table` uses (table-file.ts: JSONL, CSV, TSV or Parquet, gzipped or not).
+ */
+function parseRuns(t: UserTable): MetrRun[] {
   const problems: Problem[] = [];
   const runs: MetrRun[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    const at = { file, line: i + 1 };
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      problems.push({ ...at, message: `not JSON: ${(e as Error).message}` });
-      return;
-    }
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      problems.push({ ...at, message: "a run must be a JSON object" });
-      return;
-    }
-    const run = checkRun(v as Record<string, unknown>, at, problems);
+  for (const r of t.rows) {
+    const at = { file: t.file, line: r.line, row: r.line === undefined ? r.row : undefined };
+    const run = checkRun({ ...r.values }, at, problems);
     if (run) runs.push(run);
-  });
+  }
   const seen = new Set<string>();
   for (const r of runs) {
-    if (seen.has(r.run_id)) problems.push({ file, field: "run_id", message: `run ${JSON.stringify(r.run_id)} twice` });
+    if (seen.has(r.run_id))
+      problems.push({ file: t.file, field: "run_id", message: `run ${JSON.stringify(r.run_id)} twice` });
     seen.add(r.run_id);
   }
   if (problems.length)
-    throw new StoreValidationError(file, problems.slice(0, 50), Math.max(0, problems.length - 50), {
+    throw new StoreValidationError(t.file, problems.slice(0, 50), Math.max(0, problems.length - 50), {
       what: "METR runs",
     });
-  if (runs.length === 0) throw new InputError(`${file}: no run in it`);
+  if (runs.length === 0) throw new InputError(`${t.file}: no run in it`);
   return runs;
 }
 
@@ -105,8 +100,9 @@ function trialsOf(runs: MetrRun[]): Map<string, number> {
   return trial;
 }
 
-export function importMetr(file: string, text: string): { store: Store; notes: string[] } {
-  const runs = parseRuns(file, text);
+export function importMetr(t: UserTable): { store: Store; notes: string[] } {
+  const file = t.file;
+  const runs = parseRuns(t);
   const trial = trialsOf(runs);
   const tasks = new Map<string, Task>();
   const items: Item[] = [];
@@ -180,11 +176,7 @@ export const importer: Importer = {
   options: {},
   async read(inputs) {
     if (inputs.length !== 1) throw new InputError("import metr takes one file (all_runs.jsonl or .jsonl.gz)");
-    const file = inputs[0];
-    const bytes = readFileSync(file);
-    const text = decodeUtf8(file.endsWith(".gz") ? gunzipSync(bytes) : bytes, file);
-    if (typeof text !== "string") throw new InputError(`${file}: ${text.message}`);
-    const { store, notes } = importMetr(file, text);
+    const { store, notes } = importMetr(await readUserTable(inputs[0]));
     return { store, skipped: [], notes };
   },
 };

@@ -1,6 +1,7 @@
 // τ²-bench results files read into simulations: the run's agent, model and domain, each simulation's checks
 // (DB, ACTION, NL_ASSERTION, COMMUNICATE, ENV_ASSERTION) and which of them decide its reward.
 import { basename } from "node:path";
+import { amount, isoTime } from "./run-fields.js";
 import type { Judgment, Trajectory } from "../../analysis/schema/tables.js";
 import type { Skipped } from "./walk.js";
 
@@ -253,17 +254,12 @@ export function checksOf(r: Record<string, unknown>): Check[] {
 /**
  * A simulation's times and cost as the contract's trajectory fields (τ²'s SimulationRun: start_time, end_time,
  * duration in seconds, agent_cost and user_cost in US dollars): cost_usd is the agent's cost (the user simulator's
- * is the benchmark's, not the agent's); absent fields stay absent. τ² writes its times without a zone: read as UTC.
+ * is the benchmark's, not the agent's); absent fields stay absent. τ² writes its times without a zone: read as UTC
+ * (run-fields.ts).
  */
 export function simulationUsage(s: Record<string, unknown>): Partial<Trajectory> {
-  const time = (x: unknown) => {
-    if (typeof x !== "string" || x === "") return undefined;
-    const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(x) ? x : `${x}Z`);
-    return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
-  };
-  const amount = (x: unknown) => (typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : undefined);
-  const started = time(s.start_time);
-  const completed = time(s.end_time);
+  const started = isoTime(s.start_time);
+  const completed = isoTime(s.end_time);
   const duration = amount(s.duration);
   const cost = amount(s.agent_cost);
   return {

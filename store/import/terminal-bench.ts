@@ -1,4 +1,5 @@
 import { basename, dirname, join, relative, sep } from "node:path";
+import { amount, isoTime } from "./run-fields.js";
 import type { Item, Judgment, Task, Trajectory } from "../../analysis/schema/tables.js";
 import type { Store } from "../../analysis/schema/store.js";
 import { compareCodePoints } from "../../analysis/order.js";
@@ -237,14 +238,9 @@ function trialRecord(t: TrialJson, c: RunContext): TrialRecord | string {
 
 /** Input plus output tokens when both are counts (Terminal-Bench leaves them null when the agent reports none). */
 function tokensOf(t: TrialJson): number | null {
-  const ok = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
-  return ok(t.total_input_tokens) && ok(t.total_output_tokens) ? t.total_input_tokens + t.total_output_tokens : null;
-}
-
-/** An ISO 8601 time as the contract writes it (UTC, Z), or undefined when it does not parse. */
-function isoTime(x: string): string | undefined {
-  const ms = Date.parse(x);
-  return x && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+  const input = amount(t.total_input_tokens);
+  const output = amount(t.total_output_tokens);
+  return input !== undefined && output !== undefined ? input + output : null;
 }
 
 /** parser_results as test → status; null stays null (the tests did not run); anything else is undefined. */
