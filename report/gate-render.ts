@@ -2,6 +2,7 @@
 // XML with one test case per metric and slice, so CI systems show each check natively. JSON is the result itself.
 import type { GateCheck, GateResult, GateVerdict } from "../analysis/rq/arms/gate.js";
 import type { SequentialGateResult } from "../analysis/rq/arms/sequential-gate.js";
+import { ci, f3, pv } from "./format.js";
 import { escapeMarkdownCell } from "./render.js";
 
 const ICON: Record<GateVerdict, string> = {
@@ -11,10 +12,6 @@ const ICON: Record<GateVerdict, string> = {
   inconclusive: "⚠️ inconclusive",
   "insufficient data": "⚠️ insufficient data",
 };
-
-const num = (x: number | null) => (x === null ? "n/a" : Math.abs(x) < 5e-4 ? "0.000" : x.toFixed(3));
-const interval = (c: [number, number] | null) => (c ? `[${num(c[0])}, ${num(c[1])}]` : "n/a");
-const pValue = (p: number | null) => (p === null ? "n/a" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
 
 export function gateMarkdown(r: GateResult, name: string, selectors: { baseline: string; candidate: string }): string {
   return [
@@ -28,9 +25,9 @@ export function gateMarkdown(r: GateResult, name: string, selectors: { baseline:
     "|---|---|---|---|---|---|---|---|",
     ...r.checks.map(
       (c) =>
-        `| ${c.metric} | ${escapeMarkdownCell(c.slice)} | ${ICON[c.verdict]} | ${num(c.estimate)} | ` +
-        `${interval(c.ci)} | ` +
-        `${pValue(c.p)} | ${c.tasks} | ${escapeMarkdownCell(c.reason)} |`,
+        `| ${c.metric} | ${escapeMarkdownCell(c.slice)} | ${ICON[c.verdict]} | ${f3(c.estimate)} | ` +
+        `${ci(c.ci)} | ` +
+        `${pv(c.p)} | ${c.tasks} | ${escapeMarkdownCell(c.reason)} |`,
     ),
     "",
     `<details><summary>How</summary>\n\n${escapeMarkdownCell(r.familywise)}. Intervals: ` +
@@ -58,7 +55,7 @@ export function gateJunit(r: GateResult, name: string): string {
   const failures = r.checks.filter((c) => c.verdict === "worse").length;
   const skipped = r.checks.filter((c) => c.verdict === "inconclusive" || c.verdict === "insufficient data").length;
   const caseOf = (c: GateCheck) => {
-    const detail = `Δ ${num(c.estimate)} ${interval(c.ci)}, p ${pValue(c.p)}, ${c.tasks} tasks: ${c.reason}`;
+    const detail = `Δ ${f3(c.estimate)} ${ci(c.ci)}, p ${pv(c.p)}, ${c.tasks} tasks: ${c.reason}`;
     const head = `    <testcase classname="gcpc.gate.${xml(c.metric)}" name="${xml(`${c.metric} ${c.slice}`)}">`;
     const body =
       c.verdict === "worse"
@@ -104,7 +101,7 @@ export function sequentialMarkdown(
     ...shown.map(
       (l) =>
         `| ${l.tasks} | ${escapeMarkdownCell(l.task)} | ${escapeMarkdownCell(l.completed_at ?? "n/a")} | ` +
-        `${num(l.mean)} | ${interval([l.lower, l.upper])} | ${l.decision} |`,
+        `${f3(l.mean)} | ${ci([l.lower, l.upper])} | ${l.decision} |`,
     ),
     "",
     `${escapeMarkdownCell(r.method)}; ${escapeMarkdownCell(r.order)}. ` +

@@ -1,11 +1,8 @@
 // How `gcpc history` prints: the versions in order with their intervals, then each step's gate verdict.
 import type { BootstrapSettings } from "../analysis/estimates/bootstrap-interval.js";
 import type { HistoryResult } from "../analysis/rq/arms/history.js";
+import { ci, f3, pv } from "./format.js";
 import { escapeMarkdownCell } from "./render.js";
-
-const num = (x: number | null) => (x === null ? "n/a" : Math.abs(x) < 5e-4 ? "0.000" : x.toFixed(3));
-const pValue = (p: number | null) => (p === null ? "n/a" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
-const interval = (c: [number, number] | null) => (c ? `[${num(c[0])}, ${num(c[1])}]` : "n/a");
 
 export function historyMarkdown(r: HistoryResult, name: string, s: BootstrapSettings): string {
   return [
@@ -17,7 +14,7 @@ export function historyMarkdown(r: HistoryResult, name: string, s: BootstrapSett
     "|---|---|---|---|---|",
     ...r.versions.map(
       (v) =>
-        `| ${escapeMarkdownCell(v.arm)} | ${escapeMarkdownCell(v.order)} | ${num(v.value)} ${interval(v.ci)} | ` +
+        `| ${escapeMarkdownCell(v.arm)} | ${escapeMarkdownCell(v.order)} | ${f3(v.value)} ${ci(v.ci)} | ` +
         `${v.tasks} | ${v.trajectories} |`,
     ),
     "",
@@ -28,7 +25,7 @@ export function historyMarkdown(r: HistoryResult, name: string, s: BootstrapSett
     ...r.steps.map(
       (x) =>
         `| ${escapeMarkdownCell(x.from)} → ${escapeMarkdownCell(x.to)} | ${x.check.verdict} | ` +
-        `${num(x.check.estimate)} | ${interval(x.check.ci)} | ${pValue(x.check.p)} | ` +
+        `${f3(x.check.estimate)} | ${ci(x.check.ci)} | ${pv(x.check.p)} | ` +
         `${x.check.tasks} | ${escapeMarkdownCell(x.check.reason)} |`,
     ),
     "",
