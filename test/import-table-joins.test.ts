@@ -33,28 +33,15 @@ chat,c1,1
 chat,c2,5
 `;
 
+/** The HelloBench-shaped tables' columns as import table reads them. */
+const HELLO_COLUMNS = ["--task", "task", "--model", "model", "--item", "checklist_id", "--label", "verdict"];
+
 test("a weights file keyed by (category, item) is joined on both: each item its own category's weight, items counted", async () => {
   const dir = tempDir("gcpc-weights-join-");
   const table = write(dir, "hello.csv", HELLO);
   const weights = write(dir, "weights.csv", HELLO_WEIGHTS);
   const store = join(dir, "store");
-  const r = await cli([
-    "import",
-    "table",
-    table,
-    "--out",
-    store,
-    "--task",
-    "task",
-    "--model",
-    "model",
-    "--item",
-    "checklist_id",
-    "--label",
-    "verdict",
-    "--weights",
-    weights,
-  ]);
+  const r = await cli(["import", "table", table, "--out", store, ...HELLO_COLUMNS, "--weights", weights]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /weights: 6 of 6 items weighted from .*weights\.csv, joined on checklist_id, category/);
   const items = (await readStore(store)).store.items;
@@ -74,23 +61,7 @@ test("an item the weights would give two values is refused, naming both weights 
   const table = write(dir, "t.csv", "task,category,model,checklist_id,verdict\nt1,qa,a,c1,yes\nt1,chat,b,c1,no\n");
   const weights = write(dir, "w.csv", "category,checklist_id,weight\nqa,c1,3\nchat,c1,1\n");
   const store = join(dir, "store");
-  const r = await cli([
-    "import",
-    "table",
-    table,
-    "--out",
-    store,
-    "--task",
-    "task",
-    "--model",
-    "model",
-    "--item",
-    "checklist_id",
-    "--label",
-    "verdict",
-    "--weights",
-    weights,
-  ]);
+  const r = await cli(["import", "table", table, "--out", store, ...HELLO_COLUMNS, "--weights", weights]);
   assert.equal(r.code, 2);
   assert.match(
     r.stderr,

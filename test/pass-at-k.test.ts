@@ -132,7 +132,6 @@ test("gcpc compare --metric pass^k|pass@k: per matched cell over each arm's own 
 });
 
 test("pass^k's caveat tells 'ran fewer tasks' from 'fewer than k attempts on some'; no 'one run' line (issue 55.3)", async () => {
-  const { writeFileSync } = await import("node:fs");
   const { tempDir } = await import("./helpers/temp-dir.js");
   const dir = tempDir("gcpc-pass-k-caveat-");
   // Arm a: 3 attempts on t1..t5. Arm b: 3 attempts on t1..t4 and 1 on t5 (it ran all five tasks).
@@ -145,30 +144,7 @@ test("pass^k's caveat tells 'ran fewer tasks' from 'fewer than k attempts on som
   ] as const)
     for (const [task, n] of Object.entries(tasks))
       for (let i = 1; i <= n; i++) rows.push(`${task},${model},${i},q,yes,${i === 1 ? "y" : "n"}`);
-  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
-  const store = join(dir, "store");
-  const imported = await cli([
-    "import",
-    "table",
-    join(dir, "runs.csv"),
-    "--out",
-    store,
-    "--task",
-    "task",
-    "--model",
-    "model",
-    "--trial",
-    "trial",
-    "--item",
-    "item",
-    "--label",
-    "label",
-    "--outcome",
-    "ok",
-    "--pass",
-    "y",
-  ]);
-  assert.equal(imported.code, 0, imported.stderr);
+  const store = await importRuns(dir, rows);
   const args = ["leaderboard", store, "--by", "model", "--metric", "pass^k", "--k", "2", "--resamples", "50"];
   const json = JSON.parse((await cli([...args, "--format", "json"])).stdout);
   const caveat = (arm: string) => json.rows.find((r: { arm: string }) => r.arm === arm).caveat ?? "";
@@ -182,7 +158,6 @@ test("pass^k's caveat tells 'ran fewer tasks' from 'fewer than k attempts on som
 });
 
 test("compare's pass^k counts only attempts with an outcome (issue 55.5): 2 PASS and 1 unknown is pass^2 = 1", async () => {
-  const { writeFileSync } = await import("node:fs");
   const { tempDir } = await import("./helpers/temp-dir.js");
   const dir = tempDir("gcpc-pass-k-unknown-");
   // Arm a: on each of 5 tasks, two PASS attempts and one with no outcome (an empty cell). Arm b: PASS, FAIL.
@@ -191,30 +166,7 @@ test("compare's pass^k counts only attempts with an outcome (issue 55.5): 2 PASS
     rows.push(`t${t},a,1,q,yes,y`, `t${t},a,2,q,yes,y`, `t${t},a,3,q,yes,`);
     rows.push(`t${t},b,1,q,yes,y`, `t${t},b,2,q,no,n`);
   }
-  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
-  const store = join(dir, "store");
-  const imported = await cli([
-    "import",
-    "table",
-    join(dir, "runs.csv"),
-    "--out",
-    store,
-    "--task",
-    "task",
-    "--model",
-    "model",
-    "--trial",
-    "trial",
-    "--item",
-    "item",
-    "--label",
-    "label",
-    "--outcome",
-    "ok",
-    "--pass",
-    "y",
-  ]);
-  assert.equal(imported.code, 0, imported.stderr);
+  const store = await importRuns(dir, rows);
   const r = await cli([
     "compare",
     store,
@@ -239,3 +191,25 @@ test("compare's pass^k counts only attempts with an outcome (issue 55.5): 2 PASS
   assert.equal(d.value_a, 1);
   assert.equal(d.value_b, 0);
 });
+
+/** CSV rows (task, model, trial, item, label, ok) imported as a store in `dir`; outcome ok = y is PASS. */
+async function importRuns(dir: string, rows: string[]): Promise<string> {
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(join(dir, "runs.csv"), `${rows.join("\n")}\n`);
+  const store = join(dir, "store");
+  const columns = ["--task", "task", "--model", "model", "--trial", "trial", "--item", "item", "--label", "label"];
+  const imported = await cli([
+    "import",
+    "table",
+    join(dir, "runs.csv"),
+    "--out",
+    store,
+    ...columns,
+    "--outcome",
+    "ok",
+    "--pass",
+    "y",
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  return store;
+}
