@@ -30,16 +30,23 @@ export interface CoverageRow {
   width_corrected: number;
   width_classical: number;
   lambda: number;
+  /** Corrected minus reference-only coverage, paired on the replicates, and its standard error. */
+  difference: number;
+  difference_se: number;
 }
 
 /** Running sums of one row of the table. */
-function tally(source: string, arm: string, labelled: number) {
-  const t = { n: 0, hit: 0, hitC: 0, w: 0, wC: 0, lambda: 0 };
+export function tally(source: string, arm: string, labelled: number) {
+  const t = { n: 0, hit: 0, hitC: 0, w: 0, wC: 0, lambda: 0, onlyCorrected: 0, onlyClassical: 0 };
   return {
     add(e: PpiEstimate, truth: number) {
+      const hit = e.ci[0] <= truth && truth <= e.ci[1];
+      const hitC = e.classical.ci[0] <= truth && truth <= e.classical.ci[1];
       t.n++;
-      t.hit += e.ci[0] <= truth && truth <= e.ci[1] ? 1 : 0;
-      t.hitC += e.classical.ci[0] <= truth && truth <= e.classical.ci[1] ? 1 : 0;
+      t.hit += hit ? 1 : 0;
+      t.hitC += hitC ? 1 : 0;
+      t.onlyCorrected += hit && !hitC ? 1 : 0;
+      t.onlyClassical += hitC && !hit ? 1 : 0;
       t.w += e.ci[1] - e.ci[0];
       t.wC += e.classical.ci[1] - e.classical.ci[0];
       t.lambda += e.lambda;
@@ -54,6 +61,10 @@ function tally(source: string, arm: string, labelled: number) {
       width_corrected: t.w / t.n,
       width_classical: t.wC / t.n,
       lambda: t.lambda / t.n,
+      // The paired difference of the two coverages and its SE: Var = ((b + c) − (b − c)²/n) / n².
+      difference: (t.onlyCorrected - t.onlyClassical) / t.n,
+      difference_se:
+        Math.sqrt(t.onlyCorrected + t.onlyClassical - (t.onlyCorrected - t.onlyClassical) ** 2 / t.n) / t.n,
     }),
   };
 }

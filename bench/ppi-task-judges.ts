@@ -20,6 +20,7 @@
 // corrected and the reference-only interval, their mean widths and the mean λ.
 import seedrandom from "seedrandom";
 import { emptyPpiClusters, ppiMean, type PpiClusters } from "../analysis/stats/ppi-mean.js";
+import { tally, type CoverageRow } from "./ppi-coverage.js";
 
 type Rng = () => number;
 const gauss = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
@@ -116,20 +117,8 @@ export function replicate(d: Design, judge: Judge, labelled: number, rng: Rng): 
   return c;
 }
 
-export interface TaskJudgeRow {
-  design: string;
-  judge: string;
-  labelled: number;
-  replicates: number;
-  corrected: number;
-  classical: number;
-  width_corrected: number;
-  width_classical: number;
-  lambda: number;
-  /** Corrected minus reference-only coverage, paired on the replicates, and its standard error. */
-  difference: number;
-  difference_se: number;
-}
+/** A row of the table: `source` the design, `arm` the judge (bench/ppi-coverage.ts's rows and tally). */
+export type TaskJudgeRow = CoverageRow;
 
 export function taskJudgeCoverage(o: {
   replicates: number;
@@ -145,40 +134,16 @@ export function taskJudgeCoverage(o: {
     for (const name of o.judges ?? Object.keys(JUDGES))
       for (const m of o.sizes ?? [5, 8, 10]) {
         const rng = seedrandom(`${o.seed}:${d.name}:${name}:${m}`);
-        const t = { n: 0, hit: 0, hitC: 0, w: 0, wC: 0, lambda: 0, onlyCorrected: 0, onlyClassical: 0 };
+        const row = tally(d.name, name, m);
         for (let r = 0; r < o.replicates; r++) {
           const e = ppiMean(replicate(d, JUDGES[name], m, rng), {
             seed: `${o.seed}:${r}`,
             resamples: o.resamples,
             level: 0.95,
           });
-          if (!e) continue;
-          t.n++;
-          const hit = e.ci[0] <= truth && truth <= e.ci[1];
-          const hitC = e.classical.ci[0] <= truth && truth <= e.classical.ci[1];
-          t.hit += hit ? 1 : 0;
-          t.hitC += hitC ? 1 : 0;
-          t.onlyCorrected += hit && !hitC ? 1 : 0;
-          t.onlyClassical += hitC && !hit ? 1 : 0;
-          t.w += e.ci[1] - e.ci[0];
-          t.wC += e.classical.ci[1] - e.classical.ci[0];
-          t.lambda += e.lambda;
+          if (e) row.add(e, truth);
         }
-        rows.push({
-          design: d.name,
-          judge: name,
-          labelled: m,
-          replicates: t.n,
-          corrected: t.hit / t.n,
-          classical: t.hitC / t.n,
-          width_corrected: t.w / t.n,
-          width_classical: t.wC / t.n,
-          lambda: t.lambda / t.n,
-          // The paired difference of the two coverages and its SE: Var = ((b + c) − (b − c)²/n) / n².
-          difference: (t.onlyCorrected - t.onlyClassical) / t.n,
-          difference_se:
-            Math.sqrt(t.onlyCorrected + t.onlyClassical - (t.onlyCorrected - t.onlyClassical) ** 2 / t.n) / t.n,
-        });
+        rows.push(row.row());
       }
   }
   return rows;
@@ -192,7 +157,7 @@ export function taskJudgeTable(rows: TaskJudgeRow[]): string {
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.design} | ${r.judge} | ${r.labelled} | ${r.replicates} | ${pct(r.corrected)} | ${pct(r.classical)} | ` +
+        `| ${r.source} | ${r.arm} | ${r.labelled} | ${r.replicates} | ${pct(r.corrected)} | ${pct(r.classical)} | ` +
         `${(100 * r.difference).toFixed(1)} ± ${(100 * r.difference_se).toFixed(1)} | ` +
         `${r.width_corrected.toFixed(3)} | ${r.width_classical.toFixed(3)} | ${r.lambda.toFixed(2)} |`,
     ),
