@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { csvParse, tsvParse } from "d3";
 import { prepareStore } from "../analysis/rq/prepared.js";
-import { ARM_FIELDS, fieldOf, type ArmField } from "../analysis/rq/arms/compare-arms.js";
-import { history } from "../analysis/rq/arms/history.js";
+import { ARM_FIELDS, type ArmField } from "../analysis/rq/arms/compare-arms.js";
+import { history, orderByField, type OrderField } from "../analysis/rq/arms/history.js";
 
 import { historyMarkdown } from "../report/history-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
@@ -63,19 +63,11 @@ export async function historyCommand({ values, positionals }: Parsed, io: Io, pr
   let order = fromFile;
   if (!order) {
     // A field: each arm ordered by its trajectories' least value of it (e.g. started_at: its first run).
-    const field = orderArg as keyof (typeof p.trajectories)[number];
     if (!(["started_at", "completed_at", ...ARM_FIELDS] as string[]).includes(orderArg))
       throw new UsageError(
         `--order ${orderArg}: no such file, and not a field (started_at, completed_at, ${ARM_FIELDS.join(", ")})`,
       );
-    order = new Map();
-    for (const t of p.trajectories) {
-      const arm = fieldOf(p, t, by) ?? "";
-      const v = (ARM_FIELDS as readonly string[]).includes(orderArg) ? fieldOf(p, t, orderArg as ArmField) : t[field];
-      if (v === null || v === undefined) continue;
-      const before = order.get(arm);
-      if (before === undefined || String(v) < before) order.set(arm, String(v));
-    }
+    order = orderByField(p, by, orderArg as OrderField);
   }
   progress(`the history of ${order.size} versions`);
   const r = history(p, { by, order, metric, margin, alpha, settings });

@@ -6,7 +6,7 @@ import { notAvailable, type NotAvailable } from "../../analysis/estimates/not-de
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
 import { overviewArmFields } from "../../analysis/rq/arms/arm-fields.js";
 import { fieldOf, type ArmField } from "../../analysis/rq/arms/compare-arms.js";
-import { history, type HistoryResult } from "../../analysis/rq/arms/history.js";
+import { history, orderByField, type HistoryResult } from "../../analysis/rq/arms/history.js";
 import { PLAIN } from "../../analysis/scoring/official-outcome.js";
 
 /** How many tasks get a sparkline: those whose value moved most between successive versions. */
@@ -32,13 +32,7 @@ export function siteHistory(
   if (!order) {
     if (!p.trajectories.length || !p.trajectories.every((t) => t.started_at))
       return notAvailable("no order of versions: build the site with --order FILE, or store each run's started_at");
-    const first = new Map<string, string>();
-    for (const t of p.trajectories) {
-      const arm = fieldOf(p, t, by) ?? "";
-      const before = first.get(arm);
-      if (before === undefined || t.started_at! < before) first.set(arm, t.started_at!);
-    }
-    order = first;
+    order = orderByField(p, by, "started_at");
     source = "each version's first run (started_at)";
   }
   const binary = p.trajectories.some((t) => t.outcome === "PASS" || t.outcome === "FAIL");

@@ -37,6 +37,25 @@ export interface HistoryResult {
   familywise: string;
 }
 
+/** The fields a history can be ordered by: a run's times, or an arm field. */
+export type OrderField = "started_at" | "completed_at" | ArmField;
+
+/**
+ * Each arm (by `by`) ordered by its runs' least value of `field` (started_at: the arm's first run), as text: the
+ * order `gcpc history --order FIELD` and the site's History page without an order file use.
+ */
+export function orderByField(p: PreparedStore, by: ArmField, field: OrderField): Map<string, string> {
+  const order = new Map<string, string>();
+  for (const t of p.trajectories) {
+    const arm = fieldOf(p, t, by) ?? "";
+    const v = field === "started_at" || field === "completed_at" ? t[field] : fieldOf(p, t, field);
+    if (v === null || v === undefined) continue;
+    const before = order.get(arm);
+    if (before === undefined || String(v) < before) order.set(arm, String(v));
+  }
+  return order;
+}
+
 /**
  * The versions `order` places (arm → its order key; sorted by key, then name), each one's value and interval
  * (the leaderboard's: task-clustered percentile bootstrap of the arm's mean), and each successive pair gated as
