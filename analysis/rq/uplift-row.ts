@@ -1,7 +1,7 @@
 // One uplift row (a group's pass rates without and with skills, their difference and its interval: a
 // task-clustered bootstrap, or score intervals for a single task's row) as a job: its columns in, its figures out.
 import { shareAbove } from "../stats/bootstrap.js";
-import { newcombeDifference } from "../stats/newcombe.js";
+import { newcombePairedDifference } from "../stats/newcombe.js";
 import { wilsonInterval } from "../stats/wilson.js";
 import { ClusteredProportions, ratesOfSumsMany } from "../stats/clustered-proportion.js";
 import {
@@ -12,6 +12,14 @@ import {
   type BootstrapSettings,
 } from "../estimates/bootstrap-interval.js";
 import type { UpliftColumns } from "./uplift-columns.js";
+
+/** A 2 × 2 table of pairs (one configuration without and with skills); counts may be fractional. */
+export interface UpliftPairs {
+  both: number;
+  only_curated: number;
+  only_none: number;
+  neither: number;
+}
 
 /** One uplift row as a job (analysis/rq/jobs.ts). */
 export interface UpliftJob {
@@ -53,20 +61,25 @@ export interface UpliftRow {
   degenerate?: true;
   /** The per-task rows' intervals: score intervals, no draws ({@link SCORE_INTERVALS}); absent on bootstrapped rows. */
   interval?: string;
+  /** A per-task row's configurations as pairs across the conditions ({@link configurationPairs}), whose table
+   * gives the uplift's paired interval; absent on bootstrapped rows. */
+  pairs?: UpliftPairs;
 }
 
 /**
  * How a per-task row's intervals are computed (issue 49.5: 8,700 rows at scale 100 drew bootstraps no reader
- * looked at): each pass rate's Wilson score interval and Newcombe's hybrid score interval for the uplift
- * (analysis/stats/newcombe.ts), from the rate times its trials. No draws. The trials are counted as independent,
- * within a condition and between them: a configuration's trials are not resampled together (narrower where they
- * agree with each other), nor paired across conditions (wider where a configuration does alike with and without
- * skills; Newcombe's paired interval needs one trial per condition and configuration, which cells do not have).
+ * looked at): each pass rate's Wilson score interval and, for the uplift, Newcombe's interval for paired
+ * proportions (analysis/stats/newcombe.ts), because each configuration ran both conditions (issue 55.4: the
+ * independent-samples form ignored that pairing and was about 1.8× too wide on the demo). A configuration with
+ * n₀ trials without and n₁ with skills adds m = (n₀ + n₁)/2 pairs, split over the 2 × 2 table as its two pass
+ * rates would be if its trials were paired at random (m·p₁·p₀ both pass, m·p₁·(1 − p₀) only with skills, …):
+ * with one trial a side that is the plain table of pairs, and its margins are the standardised rates. No draws.
  */
 export const SCORE_INTERVALS =
-  "Wilson score interval per pass rate; Newcombe's hybrid score interval (1998, method 10) for the uplift; " +
-  "from the (standardised) rate × trials of each condition; trials counted as independent within and between the " +
-  "conditions (a configuration's trials are neither resampled together nor paired); no draws";
+  "Wilson score interval per pass rate; for the uplift, Newcombe's interval for paired proportions (1998b, method " +
+  "10: square-and-add with the correlation of the pairs), each configuration paired with itself across the " +
+  "conditions (a configuration of several trials a side adds (n₀ + n₁)/2 pairs, its trials paired at random in " +
+  "expectation); no draws";
 
 export const UPLIFT_ESTIMATOR =
   "pass rate per condition over the matched (task, harness, model, source) cells only (cells that ran both " +
@@ -120,7 +133,7 @@ export function upliftRow(o: {
     bootstrap: null,
     few_clusters: clusters < FEW_CLUSTERS,
   };
-  if (unit === "configuration") return scoreIntervals(row);
+  if (unit === "configuration") return scoreIntervals(row, o.columns);
   if (clusters < 2 || row.uplift === null) return row;
   const r = new Float64Array(2);
   const res = bootstrapIntervals({
@@ -152,15 +165,49 @@ export function upliftRow(o: {
 }
 
 /** A per-task row's intervals without draws (see {@link SCORE_INTERVALS}). */
-function scoreIntervals(row: UpliftRow): UpliftRow {
+function scoreIntervals(row: UpliftRow, columns: UpliftColumns): UpliftRow {
   if (row.rate_none === null || row.rate_curated === null) return row;
   const none = row.rate_none * row.trials_none;
   const curated = row.rate_curated * row.trials_curated;
+  const pairs = configurationPairs(columns);
   return {
     ...row,
     rate_none_ci: wilsonInterval(none, row.trials_none),
     rate_curated_ci: wilsonInterval(curated, row.trials_curated),
-    uplift_ci: newcombeDifference(none, row.trials_none, curated, row.trials_curated),
+    pairs,
+    uplift_ci: newcombePairedDifference({
+      both: pairs.both,
+      onlyB: pairs.only_curated,
+      onlyA: pairs.only_none,
+      neither: pairs.neither,
+    }),
     interval: SCORE_INTERVALS,
   };
+}
+
+/**
+ * The 2 × 2 table of a task's configurations without (A) and with (B) skills ({@link SCORE_INTERVALS}): each
+ * configuration adds m = (n₀ + n₁)/2 pairs split by the product of its two pass rates.
+ */
+export function configurationPairs(columns: UpliftColumns): UpliftPairs {
+  const { arm, pass, clusterOf, clusters } = columns;
+  const trials = new Float64Array(2 * clusters);
+  const passes = new Float64Array(2 * clusters);
+  for (let i = 0; i < arm.length; i++) {
+    trials[2 * clusterOf[i] + arm[i]]++;
+    passes[2 * clusterOf[i] + arm[i]] += pass[i];
+  }
+  const t: UpliftPairs = { both: 0, only_curated: 0, only_none: 0, neither: 0 };
+  for (let c = 0; c < clusters; c++) {
+    const [n0, n1] = [trials[2 * c], trials[2 * c + 1]];
+    if (n0 === 0 || n1 === 0) continue;
+    const m = (n0 + n1) / 2;
+    const p0 = passes[2 * c] / n0;
+    const p1 = passes[2 * c + 1] / n1;
+    t.both += m * p1 * p0;
+    t.only_curated += m * p1 * (1 - p0);
+    t.only_none += m * (1 - p1) * p0;
+    t.neither += m * (1 - p1) * (1 - p0);
+  }
+  return t;
 }
