@@ -66,7 +66,14 @@ function pairedByHand([both, onlyB, onlyA, neither]: number[]): [number, number]
   const [pb, pa] = [xb / n, xa / n];
   const margins = xb * (n - xb) * xa * (n - xa);
   const cross = both * neither - onlyB * onlyA;
-  const psi = margins === 0 ? 0 : cross > n / 2 ? (cross - n / 2) / Math.sqrt(margins) : cross >= 0 ? 0 : cross / Math.sqrt(margins);
+  const psi =
+    margins === 0
+      ? 0
+      : cross > n / 2
+        ? (cross - n / 2) / Math.sqrt(margins)
+        : cross >= 0
+          ? 0
+          : cross / Math.sqrt(margins);
   const d = pb - pa;
   return [
     d - Math.sqrt(Math.max(0, (pb - lb) ** 2 + (ua - pa) ** 2 - 2 * psi * (pb - lb) * (ua - pa))),
@@ -140,7 +147,11 @@ test("the demo's per-task uplift: each task's configurations paired across the c
   for (const u of JSON.parse(r.stdout).outcomes.by_task) {
     if (u.uplift_ci === null) continue;
     const sql = byTask.get(u.group)!;
-    assert.deepEqual(u.pairs, { both: sql.both, only_curated: sql.only_curated, only_none: sql.only_none, neither: sql.neither }, u.group);
+    assert.deepEqual(
+      u.pairs,
+      { both: sql.both, only_curated: sql.only_curated, only_none: sql.only_none, neither: sql.neither },
+      u.group,
+    );
     const hand = pairedByHand([u.pairs.both, u.pairs.only_curated, u.pairs.only_none, u.pairs.neither]);
     assert.ok(Math.abs(u.uplift_ci[0] - hand[0]) < 1e-12 && Math.abs(u.uplift_ci[1] - hand[1]) < 1e-12, u.group);
     checked++;
@@ -149,7 +160,10 @@ test("the demo's per-task uplift: each task's configurations paired across the c
   const sb1 = JSON.parse(r.stdout).outcomes.by_task.find((u: { group: string }) => u.group === "sb-0001");
   // 17 pass both ways, 4 only without skills, 4 fail both: −0.160, [−0.3275, +0.0074] (the independent form's was
   // [−0.3781, +0.0781]).
-  assert.deepEqual(sb1.uplift_ci.map((v: number) => Number(v.toFixed(4))), [-0.3275, 0.0074]);
+  assert.deepEqual(
+    sb1.uplift_ci.map((v: number) => Number(v.toFixed(4))),
+    [-0.3275, 0.0074],
+  );
 });
 
 test("the registry's per-task uplift rows (three trials a side): pairs whose margins are the rates, and the paired interval (issue 55.4)", async () => {

@@ -58,7 +58,13 @@ export function newcombePairedDifference(t: PairedTable, z = Z95): [number, numb
   const pa = passA / n;
   const margins = passB * (n - passB) * passA * (n - passA);
   const cross = t.both * t.neither - t.onlyB * t.onlyA;
-  const psi = !(margins > 0) ? 0 : cross > n / 2 ? (cross - n / 2) / Math.sqrt(margins) : cross >= 0 ? 0 : cross / Math.sqrt(margins);
+  const psi = !(margins > 0)
+    ? 0
+    : cross > n / 2
+      ? (cross - n / 2) / Math.sqrt(margins)
+      : cross >= 0
+        ? 0
+        : cross / Math.sqrt(margins);
   const d = pb - pa;
   const spread = (x: number, y: number) => Math.sqrt(Math.max(0, x * x + y * y - 2 * psi * x * y));
   return [d - spread(pb - b[0], a[1] - pa), d + spread(pa - a[0], b[1] - pb)];
