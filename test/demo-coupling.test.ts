@@ -105,3 +105,28 @@ test("verifier coupling: a hidden-failure cell fails its runs in every condition
   const without = (s: typeof off) => s.judgments.filter((j) => /-k\d+-n1$/.test(j.trajectory_id) && !j.judge);
   assert.deepEqual(without(on), without(off));
 });
+
+test("verifier coupling keys on the verifier's tests, not on the official outcome: hidden failures move too (issue 55.5)", () => {
+  // Hidden failures per run (the tests pass, the official outcome is FAIL) are drawn from the main stream whatever
+  // their share, so the same seed's runs whose tests passed are the PASS runs of the store without them.
+  const base = { passAssertionYes: 0, hiddenFailureCellShare: 0 };
+  const truth = generateDemoStore({ seed: 7, model: { ...base, hiddenFailureShare: 0 } });
+  const testsPassed = new Set(truth.trajectories.filter((t) => t.outcome === "PASS").map((t) => t.trajectory_id));
+  const off = generateDemoStore({ seed: 7, model: { ...base, hiddenFailureShare: 0.3 } });
+  const on = generateDemoStore({ seed: 7, model: { ...base, hiddenFailureShare: 0.3, passAssertionYes: 0.9 } });
+  assert.deepEqual(on.trajectories, off.trajectories, "outcomes unchanged by the coupling");
+  const outcomeOf = new Map(off.trajectories.map((t) => [t.trajectory_id, t.outcome]));
+  const hidden = [...testsPassed].filter((id) => outcomeOf.get(id) === "FAIL");
+  assert.ok(hidden.length > 100, `${hidden.length} hidden failures`);
+  const firstRuns = (s: typeof off) =>
+    s.judgments.filter((j) => /-k\d+-[ncs]1$/.test(j.trajectory_id) && !j.judge && (j.run ?? 1) === 1);
+  const [a, b] = [firstRuns(off), firstRuns(on)];
+  let movedOnFail = 0;
+  a.forEach((j, i) => {
+    if (b[i].label === j.label) return;
+    assert.ok(testsPassed.has(j.trajectory_id), `${j.trajectory_id} ${j.item_id} moved, but its tests failed`);
+    if (outcomeOf.get(j.trajectory_id) === "FAIL") movedOnFail++;
+  });
+  // A run whose tests passed shows them passing in its log, whatever the official outcome says.
+  assert.ok(movedOnFail > 50, `${movedOnFail} labels moved on hidden failures`);
+});

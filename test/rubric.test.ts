@@ -4,7 +4,7 @@
 // project's code); the table and DevAI importers, their errors, and re-import of the committed stores.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { displayLabelAt, gradeAt, gradeChar, gradeTableOf, NOT_APPLICABLE_CHAR } from "../analysis/schema/grades.js";
@@ -480,4 +480,26 @@ test("--weights: one reader for both importers; DevAI's needs task_id; a bad wei
   const c = await cli(["import", "devai", devai, "--weights", unknown, "--out", join(dir, "c")]);
   assert.match(c.stderr, /u\.csv, row 1, field "item_id": no item "R0" of task "nope"/);
   for (const out of ["a", "b", "c"]) assert.ok(!existsSync(join(dir, out)));
+});
+
+test("DevAI: two judgment files of one task that number their requirements differently are refused, even at equal length (issue 55.5)", async () => {
+  // A copy of the raw benchmark with one human file's last requirement renumbered (R4 → R9): as many requirements
+  // as the other files of the task, but R9's verdict would have no requirement of the others to sit on.
+  const dir = tempDir("gcpc-devai-ids-");
+  const copy = join(dir, "devai");
+  cpSync(join(repo, "data/real/raw/devai"), copy, { recursive: true });
+  const task = "01_Image_Classification_ResNet18_Fashion_MNIST_DL";
+  const file = join(copy, "benchmark/judgment/OpenHands/human_as_a_judge", `${task}.json`);
+  const judged = JSON.parse(readFileSync(file, "utf8"));
+  assert.deepEqual(
+    judged.requirements.map((r: { requirement_id: number }) => r.requirement_id),
+    [0, 1, 2, 3, 4],
+  );
+  judged.requirements[4].requirement_id = 9;
+  writeFileSync(file, JSON.stringify(judged));
+  const res = await cli(["import", "devai", copy, "--out", join(dir, "out")]);
+  assert.equal(res.code, 2, res.stderr);
+  assert.match(res.stderr, /human_as_a_judge\/01_Image_Classification_ResNet18_Fashion_MNIST_DL\.json.*requirements/);
+  assert.match(res.stderr, /R0,R1,R2,R3,R9/);
+  assert.ok(!existsSync(join(dir, "out")));
 });
