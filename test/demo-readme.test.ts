@@ -25,13 +25,38 @@ function numericParameters(o: object, prefix = ""): [string, number][] {
   );
 }
 
-test("data/README.md states every parameter of the demo generator's MODEL at its current value", () => {
+/** data/README.md's table "Every parameter, by name": name → value as written (− read as -). */
+function parameterTable(): Map<string, number> {
+  const section = readme.slice(readme.indexOf("#### Every parameter, by name"));
+  const rows = [...section.matchAll(/^\| `([\w.]+)` \| (-?[\d.]+) \|/gm)];
+  return new Map(rows.map((m) => [m[1], Number(m[2])]));
+}
+
+test("data/README.md's parameter table names every parameter of the demo generator's MODEL at its value, and no other", () => {
+  const table = parameterTable();
+  const model = new Map(numericParameters(MODEL));
+  assert.ok(model.size > 50, `${model.size} parameters`);
+  const wrong = [...model].filter(([k, v]) => table.get(k) !== v).map(([k, v]) => `${k}: ${table.get(k)} (MODEL ${v})`);
+  assert.deepEqual(wrong, [], "parameters the table states at another value or not at all");
+  assert.deepEqual(
+    [...table.keys()].filter((k) => !model.has(k)),
+    [],
+    "table rows naming no parameter of MODEL",
+  );
+});
+
+test("the prose of data/README.md's model states each parameter's current value (as a decimal or a percentage)", () => {
+  // Only the model's prose, not the table above nor the figures below, so a value cannot be found by accident in
+  // another figure of the file.
+  const prose = readme.slice(
+    readme.indexOf("### Latent-progress model"),
+    readme.indexOf("#### Every parameter, by name"),
+  );
   const missing = numericParameters(MODEL).filter(([, v]) => {
-    // As written in the prose: the decimal itself, or a share as a percentage with one decimal.
     const forms = [String(v), `${Number((v * 100).toFixed(1))}%`];
-    return !forms.some((f) => new RegExp(`(^|[^\\d.])${f.replaceAll(".", "\\.")}($|[^\\d])`).test(readme));
+    return !forms.some((f) => new RegExp(`(^|[^\\d.])${f.replaceAll(".", "\\.")}($|[^\\d])`).test(prose));
   });
-  assert.deepEqual(missing, [], "parameters whose value data/README.md does not state");
+  assert.deepEqual(missing, [], "parameters whose value the model's prose does not state");
 });
 
 const figure = (path: string): number => {
