@@ -10,6 +10,8 @@ import { cli } from "./helpers/run-cli.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { ClickhouseConnection } from "../store/clickhouse/connection.js";
 import { parseClickhouseLocation } from "../store/clickhouse/location.js";
+import { copyToClickhouse } from "../store/clickhouse/copy-store.js";
+import { storeRows } from "../store/import/merge-store.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SCRIPT = join(ROOT, "scripts", "clickhouse-cluster.sh");
@@ -51,6 +53,10 @@ after(() => {
 async function sql<T = Record<string, unknown>>(url: string, query: string): Promise<T[]> {
   const conn = new ClickhouseConnection(parseClickhouseLocation(`${url}/system`));
   try {
+    if (!/^\s*SELECT\b/i.test(query)) {
+      await conn.command(query);
+      return [];
+    }
     return await conn.rows<T>(query);
   } finally {
     await conn.close();
@@ -341,4 +347,73 @@ test("the server's checks reach a duplicate judgment and a row sharded under ano
     misplaced.stderr,
     /shard_check\.judgments, row 900002, field "_task": _task ".*" is not trajectory ".*"'s task/,
   );
+});
+
+test("a rename that fails on one host is undone on every host: the store reads as before from both nodes (issue 57.1)", async () => {
+  const HARBOR = join(ROOT, "data", "real", "harbor-sample");
+  const SFT = join(ROOT, "data", "real", "tau2-sft");
+  const db = "undo_check";
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  assert.equal((await cli(["copy", HARBOR, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+  const before = await Promise.all([base, node2].map((u) => cli(["validate", `${u}/${db}`])));
+  for (const r of before) assert.equal(r.code, 0, r.stderr);
+  // Merge τ² into it, and just before the cluster-wide rename, put a table on node 2 alone under the name its
+  // rename moves the old `trajectories` to: node 2 then stops half-way (tasks already moved aside), node 1 does
+  // all of it. A real clash on one host, as a failing host would leave it.
+  const { store } = await storeRows(SFT);
+  let clashed = "";
+  const copy = copyToClickhouse(store, parseClickhouseLocation(`${base}/${db}`), {
+    cluster: "gcpc_two_shards",
+    into: true,
+    onProgress: (step) => {
+      if (step !== "putting the tables in place") return;
+      const http = node2.replace("clickhouse://", "http://");
+      const staged = execFileSync(
+        "curl",
+        [
+          "-sS",
+          http,
+          "--data-binary",
+          `SELECT name FROM system.tables WHERE database = '${db}' AND name LIKE '_stage_%' LIMIT 1`,
+        ],
+        { encoding: "utf8" },
+      );
+      const token = /^_stage_([0-9a-f]{8})_/.exec(staged.trim())![1];
+      clashed = `_old_${token}_trajectories`;
+      execFileSync("curl", [
+        "-sS",
+        "--fail",
+        http,
+        "--data-binary",
+        `CREATE TABLE ${db}.${clashed} (x UInt8) ENGINE = Memory`,
+      ]);
+    },
+  });
+  await assert.rejects(copy, (e: Error) => {
+    assert.match(e.message, /already exists/);
+    assert.match(e.message, /the copy was undone: every host holds the store as it was before \(nothing was written\)/);
+    return true;
+  });
+  assert.ok(clashed, "the clash was planted");
+  // Both nodes read the store as it was, and nothing of the copy is left on either (the planted table stays: not ours).
+  const after = await Promise.all([base, node2].map((u) => cli(["validate", `${u}/${db}`])));
+  assert.deepEqual(
+    after.map((r) => [r.code, r.stdout]),
+    before.map((r) => [r.code, r.stdout]),
+  );
+  await same(HARBOR, `${base}/${db}`, ["leaderboard", "--format", "json", "--metric", "pass_rate"]);
+  for (const u of [base, node2]) {
+    const left = await sql<{ name: string }>(u, `SELECT name FROM system.tables WHERE database = '${db}'`);
+    const names = left.map((r) => r.name).sort();
+    assert.deepEqual(
+      names.filter((n) => /^_stage_|^_old_/.test(n) && n !== clashed),
+      [],
+      `${u}: ${names}`,
+    );
+    assert.ok(!names.some((n) => n.startsWith("items") || n.startsWith("judgments")), `${u}: ${names}`);
+  }
+  // The store takes the same merge once the clash is gone.
+  await sql(node2, `DROP TABLE ${db}.${clashed}`);
+  const merged = await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards", "--into"]);
+  assert.equal(merged.code, 0, merged.stderr);
 });

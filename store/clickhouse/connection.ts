@@ -19,6 +19,10 @@ export const clickhouseRequest = { timeoutMs: CLICKHOUSE_TIMEOUT_MS };
 export class ClickhouseConnection {
   private readonly client: ClickHouseClient;
   private readonly timeoutMs = clickhouseRequest.timeoutMs;
+  /** The request time-out in seconds (what ON CLUSTER statements may wait for every host). */
+  get timeoutSeconds(): number {
+    return this.timeoutMs / 1000;
+  }
 
   constructor(readonly location: ClickhouseLocation) {
     // The client logs every failed request to the console itself; the caller reports them instead.
@@ -26,16 +30,31 @@ export class ClickhouseConnection {
       url: location.url,
       log: { level: ClickHouseLogLevel.OFF },
       request_timeout: this.timeoutMs,
+      // An idle socket is closed well before the server's keep-alive (3 s on ClickHouse before 23.11, the
+      // client's 2.5 s default left 0.5 s): a socket the server had closed was reused under load, and the read
+      // failed with ECONNRESET with both servers up (issue 57.3).
+      keep_alive: { idle_socket_ttl: 1000, eagerly_destroy_stale_sockets: true },
     });
   }
 
   /** Rows of a SELECT, as JSON objects (64-bit integers arrive as strings: read them with Number). */
   async rows<T = Record<string, unknown>>(query: string, settings?: ClickHouseSettings): Promise<T[]> {
-    try {
+    const read = async () => {
       const result = await this.client.query({ query, format: "JSONEachRow", clickhouse_settings: settings });
       return (await result.json()) as T[];
+    };
+    try {
+      return await read();
     } catch (e) {
-      throw this.failure(e, query);
+      // A read is retried once when the connection broke under it (nothing was changed by a SELECT); a second
+      // failure says that it was the retry's.
+      if (!(isReset(e) && /^\s*(SELECT|WITH|SHOW|DESCRIBE|EXISTS)\b/i.test(query))) throw this.failure(e, query);
+      try {
+        return await read();
+      } catch (again) {
+        const f = this.failure(again, query);
+        throw new InputError(`${f.message} (a read retried once after ${(e as { code?: string }).code ?? "a reset"})`);
+      }
     }
   }
 
@@ -90,6 +109,12 @@ export class ClickhouseConnection {
       .replace(/, e\.what\(\) = DB::Exception\s*$/, "");
     return new InputError(`${this.location.text}: ClickHouse said: ${text}`);
   }
+}
+
+/** A connection that broke under a request (the server or the network closed it). */
+function isReset(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code === "ECONNRESET" || err.code === "EPIPE" || /socket hang up/i.test(String(err.message ?? ""));
 }
 
 /** A string as a ClickHouse SQL literal (backslash and quote escaped: ClickHouse reads backslash escapes). */

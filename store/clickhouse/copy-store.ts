@@ -187,29 +187,144 @@ class Staging {
     }
   }
 
-  /** One RENAME: the old tables aside, the staged ones in place, the manifest last; then the old ones dropped. */
+  private old = (t: string) => `_old_${this.token}_${t}`;
+
+  /**
+   * One RENAME: the old tables aside, the staged ones in place, the manifest last; then what no live table
+   * points to any more is dropped. A rename that fails on some host (ClickHouse renames table by table, on each
+   * host of ON CLUSTER separately, so a failure can stop half-way) is undone on every host ({@link undo}).
+   */
   async swap(existing: Set<string>): Promise<void> {
-    const { db, token } = this;
-    const old = (t: string) => `_old_${token}_${t}`;
+    const { db } = this;
     const moves = [
-      ...this.names.filter((t) => existing.has(t)).map((t) => `${db}.${t} TO ${db}.${old(t)}`),
+      ...this.names.filter((t) => existing.has(t)).map((t) => `${db}.${t} TO ${db}.${this.old(t)}`),
       ...this.names.map((t) => `${db}.${this.stage(t)} TO ${db}.${t}`),
     ];
     this.options.onProgress?.("putting the tables in place");
-    await this.conn.command(`RENAME TABLE ${moves.join(", ")}${this.onCluster}`);
-    this.staged.length = 0;
-    // The tables moved aside and the shard tables under them (named by an earlier copy's token).
-    for (const name of await tablesIn(this.conn, db)) {
-      const oldLocal = /_local_([0-9a-f]{8})$/.exec(name);
-      if (name.startsWith(`_old_${token}_`) || (oldLocal && oldLocal[1] !== token && !name.startsWith("_stage_")))
-        await this.conn.command(`DROP TABLE IF EXISTS ${db}.${name}${this.onCluster}`);
+    try {
+      await this.conn.command(`RENAME TABLE ${moves.join(", ")}${this.onCluster}`, this.ddlSettings());
+    } catch (e) {
+      const hosts = await this.hostTables();
+      // The rename reached every host and only its report failed (a time-out waiting for the last host): done.
+      if (!hosts.every((h) => h.tables && this.names.every((t) => this.isNew(h.tables!, t, existing)))) {
+        this.staged.length = 0; // undo decides what may be dropped
+        await this.undo(existing, e as Error);
+      }
     }
+    this.staged.length = 0;
+    await this.dropUnreferenced((name) => name.startsWith(`_old_${this.token}_`) || /_local_[0-9a-f]{8}$/.test(name));
   }
 
-  /** Best effort: a failed copy drops what it staged (a killed one leaves staging tables, never a store). */
+  /** Whether a host holds the copy's table `t` in place: the staged name gone, and the new table under `t`. */
+  private isNew(tables: Map<string, string>, t: string, existing: Set<string>): boolean {
+    if (!tables.has(t) || tables.has(this.stage(t))) return false;
+    // On a cluster the new Distributed table names this copy's shard table; alone, the old one was moved aside.
+    if (this.options.cluster) return tables.get(t)!.includes(`${t}_local_${this.token}`);
+    return !existing.has(t) || tables.has(this.old(t));
+  }
+
+  /**
+   * After a failed swap: on every host, each table the rename put in place goes back to its staged name and the
+   * old table moved aside comes back (issue 57.1: the error path dropped the shard tables that the renamed
+   * tables on node 1 pointed to, and the store was lost). Each statement runs ON CLUSTER and does something only
+   * on the hosts in the state it undoes: elsewhere its source is missing or its target exists, and ClickHouse
+   * refuses it there without changing anything. What each host then holds is read back; the staged tables are
+   * dropped only when every host answers and holds the old store, else they are left and named.
+   */
+  private async undo(existing: Set<string>, cause: Error): Promise<never> {
+    const { db, onCluster } = this;
+    this.options.onProgress?.("the rename failed on some host: putting the old store back");
+    const before = await this.hostTables();
+    const tried = async (sql: string) => this.conn.command(sql, this.ddlSettings()).catch(() => {});
+    for (const t of [...this.names].reverse()) {
+      if (before.some((h) => h.tables && this.isNew(h.tables, t, existing)))
+        await tried(`RENAME TABLE ${db}.${t} TO ${db}.${this.stage(t)}${onCluster}`);
+      if (existing.has(t) && before.some((h) => h.tables?.has(this.old(t))))
+        await tried(`RENAME TABLE ${db}.${this.old(t)} TO ${db}.${t}${onCluster}`);
+    }
+    const after = await this.hostTables();
+    const silent = after.filter((h) => !h.tables);
+    const wrong = after.filter(
+      (h) =>
+        h.tables &&
+        // The old store in place: every staged table back under its staged name, every old table under its own.
+        this.names.some((t) => !h.tables!.has(this.stage(t)) || (existing.has(t) && !h.tables!.has(t))),
+    );
+    const reason = cause.message.replace(/\.$/, "");
+    if (silent.length === 0 && wrong.length === 0) {
+      this.staged.push(...this.names.map((t) => this.stage(t)));
+      if (this.options.cluster) this.staged.push(...this.names.map((t) => `${t}_local_${this.token}`));
+      await this.dropStaged();
+      throw new InputError(
+        `${reason}; the copy was undone: every host holds the store as it was before (nothing was written)`,
+      );
+    }
+    const names = this.names.map((t) => this.stage(t)).join(", ");
+    throw new InputError(
+      `${reason}; ` +
+        (silent.length
+          ? `${silent.map((h) => h.host).join(", ")} did not answer: the statements that put the old store back ` +
+            "wait in ZooKeeper's queue and run there, in order, when it returns; "
+          : "") +
+        (wrong.length ? `${wrong.map((h) => h.host).join(", ")} could not be put back; ` : "") +
+        `no table was dropped: the staged tables ${names} are left in ${db}`,
+    );
+  }
+
+  /**
+   * Each host's tables in the database (name → engine_full): the connected server alone, or every host of the
+   * cluster read through remote() from it; a host that does not answer has `tables` null.
+   */
+  async hostTables(): Promise<{ host: string; tables: Map<string, string> | null }[]> {
+    const query = (from: string) => `SELECT name, engine_full FROM ${from} WHERE database = ${sqlString(this.db)}`;
+    const read = async (from: string) =>
+      new Map(
+        (await this.conn.rows<{ name: string; engine_full: string }>(query(from))).map((r) => [r.name, r.engine_full]),
+      );
+    if (!this.options.cluster) return [{ host: this.conn.location.text, tables: await read("system.tables") }];
+    const hosts = await this.conn.rows<{ host_address: string; port: number }>(
+      `SELECT host_address, port FROM system.clusters WHERE cluster = ${sqlString(this.options.cluster)}`,
+    );
+    return Promise.all(
+      hosts.map(async (h) => {
+        const host = `${h.host_address}:${h.port}`;
+        return { host, tables: await read(`remote(${sqlString(host)}, system, tables)`).catch(() => null) };
+      }),
+    );
+  }
+
+  /**
+   * Drops the tables `dropped` chooses that no table left on any host points to (a Distributed table names its
+   * shard table in engine_full): never what a live table reads. Only when every host answers.
+   */
+  private async dropUnreferenced(dropped: (name: string) => boolean): Promise<void> {
+    const hosts = await this.hostTables();
+    if (hosts.some((h) => !h.tables)) return;
+    const names = new Set(hosts.flatMap((h) => [...h.tables!.keys()]));
+    const gone = [...names].filter((n) => dropped(n) && !n.startsWith("_stage_"));
+    const live = hosts.flatMap((h) => [...h.tables!].filter(([n]) => !gone.includes(n)).map(([, engine]) => engine));
+    const pointedAt = (n: string) => live.some((engine) => new RegExp(`[\\s,'(]${n}['),\\s]`).test(engine));
+    // Distributed tables first, then the shard tables nothing points to any more.
+    for (const n of gone.filter((n) => !/_local_[0-9a-f]{8}$/.test(n)))
+      await this.conn.command(`DROP TABLE IF EXISTS ${this.db}.${n}${this.onCluster}`, this.ddlSettings());
+    for (const n of gone.filter((n) => /_local_[0-9a-f]{8}$/.test(n) && !pointedAt(n)))
+      await this.conn.command(`DROP TABLE IF EXISTS ${this.db}.${n}${this.onCluster}`, this.ddlSettings());
+  }
+
+  /** ON CLUSTER statements wait for every host at most the request time-out (not ClickHouse's 180 s). */
+  private ddlSettings() {
+    return this.options.cluster
+      ? { distributed_ddl_task_timeout: String(Math.ceil(this.conn.timeoutSeconds)) }
+      : undefined;
+  }
+
+  /** Best effort: a copy that failed before its swap drops what it staged (a killed one leaves staging tables). */
   async dropStaged(): Promise<void> {
     for (const t of this.staged.reverse())
-      await this.conn.command(`DROP TABLE IF EXISTS ${this.db}.${t}${this.onCluster}`).catch(() => {});
+      await this.conn
+        .command(`DROP TABLE IF EXISTS ${this.db}.${t}${this.onCluster}`, this.ddlSettings())
+        .catch(() => {});
+    this.staged.length = 0;
   }
 }
 
