@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { cli } from "./helpers/run-cli.js";
 import { tempDir } from "./helpers/temp-dir.js";
@@ -416,4 +417,42 @@ test("a rename that fails on one host is undone on every host: the store reads a
   await sql(node2, `DROP TABLE ${db}.${clashed}`);
   const merged = await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards", "--into"]);
   assert.equal(merged.code, 0, merged.stderr);
+});
+
+test("a read whose connection is reset is retried once, and a second reset says so (issue 57.3)", async () => {
+  const url = await copied(join(ROOT, "data", "real", "tau2-sft"), "reset_check");
+  const port = Number(/:(\d+)$/.exec(base)![1]);
+  // A TCP relay in front of node 1 that resets the first `resets` connections once a request arrives on them (what
+  // a server closing a kept-alive socket under the client does), and relays the rest to the real server.
+  const relay = async (resets: number) => {
+    let seen = 0;
+    const server = createNetServer((socket) => {
+      if (seen++ < resets) {
+        socket.once("data", () => socket.resetAndDestroy());
+        return;
+      }
+      const upstream = connect(port, "127.0.0.1");
+      socket.pipe(upstream).pipe(socket);
+      upstream.on("error", () => socket.destroy());
+      socket.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return { server, url: url.replace(base, `clickhouse://127.0.0.1:${(server.address() as AddressInfo).port}`) };
+  };
+  const once = await relay(1);
+  try {
+    const r = await cli(["validate", once.url]);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    once.server.close();
+  }
+  const always = await relay(1_000);
+  try {
+    const r = await cli(["validate", always.url]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /ECONNRESET.*\(a read retried once after ECONNRESET\)/);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  } finally {
+    always.server.close();
+  }
 });
