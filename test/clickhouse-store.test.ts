@@ -456,3 +456,33 @@ test("a read whose connection is reset is retried once, and a second reset says 
     always.server.close();
   }
 });
+
+test("a shard that is down is named with its cause, on a read and before a copy writes anything (issue 57.3)", async () => {
+  // A cluster of this test's own, so the others keep both nodes.
+  const own = tempDir("gcpc-ch-down-");
+  const out = execFileSync("bash", [SCRIPT, "start", own], { encoding: "utf8" }).trim().split("\n");
+  const url = out.at(-1)!.replace(/\/gcpc$/, "");
+  try {
+    const SFT = join(ROOT, "data", "real", "tau2-sft");
+    assert.equal((await cli(["copy", SFT, `${url}/down`, "--cluster", "gcpc_two_shards"])).code, 0);
+    const node2Pid = Number(readFileSync(join(own, "n2/pid"), "utf8"));
+    process.kill(node2Pid);
+    const tcp2 = /node 2 http \d+ tcp (\d+)/.exec(out.at(-2)!)![1];
+    const read = await cli(["validate", `${url}/down`]);
+    assert.equal(read.code, 2);
+    assert.match(
+      read.stderr,
+      new RegExp(`shard 2 of cluster gcpc_two_shards \\(127\\.0\\.0\\.1:${tcp2}\\) did not answer: Connection (refused|reset)`),
+    );
+    const copy = await cli(["copy", SFT, `${url}/down2`, "--cluster", "gcpc_two_shards"]);
+    assert.equal(copy.code, 2);
+    assert.match(
+      copy.stderr,
+      /shard 2 of cluster gcpc_two_shards .* did not answer: .*\(checked before writing: nothing was written\)/,
+    );
+    const dbs = await sql<{ name: string }>(url, "SELECT name FROM system.databases WHERE name = 'down2'");
+    assert.deepEqual(dbs, [], "nothing was written");
+  } finally {
+    execFileSync("bash", [SCRIPT, "stop", own]);
+  }
+});

@@ -48,11 +48,11 @@ export class ClickhouseConnection {
     } catch (e) {
       // A read is retried once when the connection broke under it (nothing was changed by a SELECT); a second
       // failure says that it was the retry's.
-      if (!(isReset(e) && /^\s*(SELECT|WITH|SHOW|DESCRIBE|EXISTS)\b/i.test(query))) throw this.failure(e, query);
+      if (!(isReset(e) && /^\s*(SELECT|WITH|SHOW|DESCRIBE|EXISTS)\b/i.test(query))) throw await this.explain(e, query);
       try {
         return await read();
       } catch (again) {
-        const f = this.failure(again, query);
+        const f = await this.explain(again, query);
         throw new InputError(`${f.message} (a read retried once after ${(e as { code?: string }).code ?? "a reset"})`);
       }
     }
@@ -63,7 +63,7 @@ export class ClickhouseConnection {
     try {
       await this.client.command({ query, clickhouse_settings: settings });
     } catch (e) {
-      throw this.failure(e, query);
+      throw await this.explain(e, query);
     }
   }
 
@@ -77,7 +77,7 @@ export class ClickhouseConnection {
         clickhouse_settings: settings,
       });
     } catch (e) {
-      throw this.failure(e, `INSERT INTO ${table}`);
+      throw await this.explain(e, `INSERT INTO ${table}`);
     }
   }
 
@@ -88,6 +88,32 @@ export class ClickhouseConnection {
 
   close(): Promise<void> {
     return this.client.close();
+  }
+
+  /**
+   * The error as one line; a shard that did not answer is named with its cluster and shard number and the cause
+   * (ClickHouse's "All connection tries failed. Log:" puts them on the lines the first-line rule would cut).
+   */
+  private async explain(e: unknown, what: string): Promise<InputError> {
+    const message = String((e as { message?: string }).message ?? e);
+    if (!/All connection tries failed/.test(message)) return this.failure(e, what);
+    const tries = [...message.matchAll(/Exception: (.+?) \(([^()\s]+:\d+)\)/g)].map((m) => ({ cause: m[1], at: m[2] }));
+    const shards = await this.client
+      .query({ query: "SELECT cluster, shard_num, host_address, port FROM system.clusters", format: "JSONEachRow" })
+      .then((r) => r.json<{ cluster: string; shard_num: number; host_address: string; port: number }>())
+      .catch(() => []);
+    const named = [...new Set(tries.map((t) => t.at))].map((at) => {
+      const causes = [...new Set(tries.filter((t) => t.at === at).map((t) => t.cause))].join("; ");
+      const count = tries.filter((t) => t.at === at).length;
+      const shard = shards.filter((c) => `${c.host_address}:${c.port}` === at);
+      const which = shard.length
+        ? shard.map((c) => `shard ${c.shard_num} of cluster ${c.cluster}`).join(", ")
+        : "a shard";
+      return `${which} (${at}) did not answer: ${causes} (${count} ${count === 1 ? "try" : "tries"})`;
+    });
+    return new InputError(
+      `${this.location.text}: ${named.length ? named.join("; ") : "a shard did not answer (ClickHouse gave no address)"}`,
+    );
   }
 
   private failure(e: unknown, what: string): InputError {

@@ -51,7 +51,10 @@ export async function copyToClickhouse(
   const staging = new Staging(conn, db, options);
   try {
     await conn.reach();
-    if (options.cluster) await checkCluster(conn, location.text, options.cluster);
+    if (options.cluster) {
+      await checkCluster(conn, location.text, options.cluster);
+      await checkHosts(conn, options.cluster);
+    }
     await conn.command(`CREATE DATABASE IF NOT EXISTS ${db}${staging.onCluster}`);
     const existing = await tablesIn(conn, db);
     const { store, merged } = await storeToWrite(conn, location, existing, source, options);
@@ -341,6 +344,23 @@ async function checkCluster(conn: ClickhouseConnection, text: string, cluster: s
   );
   if (Number(rows[0]?.n ?? 0) === 0)
     throw new InputError(`${text}: the server has no cluster "${cluster}" (its remote_servers configuration)`);
+}
+
+/**
+ * Every host of the cluster answers, before anything is written (issue 57.3: with a shard down, the first ON
+ * CLUSTER statement waited ClickHouse's 180 s in silence and then failed). A host that does not is named with its
+ * shard and the cause.
+ */
+async function checkHosts(conn: ClickhouseConnection, cluster: string): Promise<void> {
+  const hosts = await conn.rows<{ shard_num: number; host_address: string; port: number }>(
+    `SELECT shard_num, host_address, port FROM system.clusters WHERE cluster = ${sqlString(cluster)}`,
+  );
+  for (const h of hosts) {
+    const at = `${h.host_address}:${h.port}`;
+    await conn.rows(`SELECT 1 FROM remote(${sqlString(at)}, system, one)`).catch((e: Error) => {
+      throw new InputError(`${e.message} (checked before writing: nothing was written)`);
+    });
+  }
 }
 
 /** Every table of a ClickHouse store as rows (a merge reads them: --into). */
