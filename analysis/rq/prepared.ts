@@ -362,7 +362,24 @@ function scoringChecklist(store: Pick<Store, "items" | "tasks">) {
     mixed && it.determines_outcome ? ({ ...it, left_out: true } as Item) : it,
   );
   const weighted = store.items.some((it) => it.weight != null);
+  if (weighted) for (const [task, items] of checklist) checklist.set(task, weightsThatSum(items));
   return { outcomeItems, mixed, checklist, weighted };
+}
+
+/**
+ * A task's items with weights whose sum cannot overflow: when the task's largest weight times its item count
+ * passes 2^1000, every weight is divided by the power of two at or above the largest, which is exact in binary
+ * floating point, so every ratio of weighted sums (a credit, the endpoint's mean weight) is the one the weights
+ * as given define (issue 57.2: weights of 1e307 summed to Infinity, and `report` stopped with a stack trace).
+ * Weights too small to matter beside the largest may round to 0 on the way, where they changed no sum anyway.
+ */
+export function weightsThatSum(items: Item[]): Item[] {
+  let largest = 0;
+  for (const it of items) largest = Math.max(largest, it.weight ?? 1);
+  if (!(largest * items.length > 2 ** 1000)) return items;
+  const scale = 2 ** -Math.ceil(Math.log2(largest));
+  // An item without a weight weighs 1 beside the others, so it is scaled alike.
+  return items.map((it) => ({ ...it, weight: (it.weight ?? 1) * scale }));
 }
 
 /**
