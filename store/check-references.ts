@@ -61,6 +61,7 @@ export function checkReferences(
   c.uniqueKeys(primaryJudge, judgments?.duplicates, o.trajectoryIdsUnique);
   c.taskReferences();
   c.prerequisites();
+  c.weightSpread();
   if ((o.schemaVersion ?? 1) < 2) c.versionTwoFields();
   for (const p of judgments?.references ?? []) add(p);
   for (const table of ITEM_NAMING) {
@@ -187,6 +188,40 @@ class ReferenceCheck {
       });
     check("items", ["weight", "prerequisites", "group"]);
     check("human_item_labels", ["grade", "raw"], true);
+  }
+
+  /**
+   * items.weight: one task's weights lie within a factor of 2^960 of each other. Beyond that no double holds a
+   * sum of the largest beside the smallest (the scoring divides a task's weights by a power of two when their
+   * sum could overflow, analysis/rq/prepared.ts weightsThatSum, and a weight 2^960 below the largest would then
+   * round to 0, leaving a trajectory judged on it alone with credit 0/0). The smallest is named, beside the
+   * largest.
+   */
+  weightSpread(): void {
+    if (this.incomplete.has("items")) return;
+    const extremes = new Map<string, { small: number; large: number }>();
+    const rows = this.rows("items") as unknown as { task_id: string; item_id: string; weight?: number | null }[];
+    rows.forEach((r, i) => {
+      if (typeof r.weight !== "number") return;
+      const e = extremes.get(r.task_id);
+      if (!e) extremes.set(r.task_id, { small: i, large: i });
+      else {
+        if (r.weight < rows[e.small].weight!) e.small = i;
+        if (r.weight > rows[e.large].weight!) e.large = i;
+      }
+    });
+    for (const [task, e] of extremes) {
+      const [small, large] = [rows[e.small], rows[e.large]];
+      if (large.weight! / small.weight! > 2 ** 960)
+        this.problem(
+          "items",
+          e.small,
+          "weight",
+          `weight ${small.weight} is more than 2^960 below weight ${large.weight} of item "${large.item_id}" of ` +
+            `task "${task}": one task's weights must lie within a factor of 2^960 (about 1e289) of each other, ` +
+            "or no double holds their sum",
+        );
+    }
   }
 
   /**

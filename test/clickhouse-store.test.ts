@@ -13,6 +13,7 @@ import { ClickhouseConnection } from "../store/clickhouse/connection.js";
 import { parseClickhouseLocation } from "../store/clickhouse/location.js";
 import { copyToClickhouse } from "../store/clickhouse/copy-store.js";
 import { storeRows } from "../store/import/merge-store.js";
+import { writeStore } from "../store/write-store.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SCRIPT = join(ROOT, "scripts", "clickhouse-cluster.sh");
@@ -472,7 +473,9 @@ test("a shard that is down is named with its cause, on a read and before a copy 
     assert.equal(read.code, 2);
     assert.match(
       read.stderr,
-      new RegExp(`shard 2 of cluster gcpc_two_shards \\(127\\.0\\.0\\.1:${tcp2}\\) did not answer: Connection (refused|reset)`),
+      new RegExp(
+        `shard 2 of cluster gcpc_two_shards \\(127\\.0\\.0\\.1:${tcp2}\\) did not answer: Connection (refused|reset)`,
+      ),
     );
     const copy = await cli(["copy", SFT, `${url}/down2`, "--cluster", "gcpc_two_shards"]);
     assert.equal(copy.code, 2);
@@ -485,4 +488,85 @@ test("a shard that is down is named with its cause, on a read and before a copy 
   } finally {
     execFileSync("bash", [SCRIPT, "stop", own]);
   }
+});
+
+/** Doubles a text parser gets wrong: subnormals, ±0, the largest, near rounding boundaries, and random bit patterns. */
+function hardDoubles(count: number, seed: number): number[] {
+  const fixed = [
+    5e-324, 1.5e-323, 2.2250738585072014e-308, 2.225073858507201e-308, 2.2250738585072011e-308, 1e-300, -0, 0, 1e300,
+    1.7976931348623157e308, 0.1, 0.30000000000000004, 1.0000000000000002, 0.9999999999999999, 9007199254740993,
+    123456789012345680000, 4.35667e-311, 8.98846567431158e307,
+  ];
+  const view = new DataView(new ArrayBuffer(8));
+  let s = seed >>> 0;
+  const next = () => {
+    // xorshift32: the bit patterns only need to be many and varied.
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return s >>> 0;
+  };
+  const random: number[] = [];
+  while (random.length < count) {
+    view.setUint32(0, next(), true);
+    view.setUint32(4, next() & 0x7fefffff, true); // sign bit clear, exponent below Infinity/NaN
+    random.push(view.getFloat64(0, true));
+  }
+  return [...fixed, ...random];
+}
+
+test("doubles arrive exactly as they left: subnormals, ±0, 1e300, rounding boundaries and 20,000 random bit patterns (issue 57.2)", async () => {
+  const { store } = await storeRows(join(ROOT, "data", "real", "tau2-sft"));
+  const values = hardDoubles(20_000, 20261206);
+  // Every Float64 column a store has: a trajectory's duration and cost (≥ 0: |v|), an item's weight (> 0).
+  const nonNegative = values.map(Math.abs);
+  const positive = nonNegative.filter((v) => v > 0);
+  const extra = [];
+  for (let k = 0; k < nonNegative.length; k++) {
+    const t = store.trajectories[k % store.trajectories.length];
+    extra.push({
+      ...t,
+      trajectory_id: `${t.trajectory_id}~${k}`,
+      duration_s: nonNegative[k],
+      cost_usd: nonNegative[(k * 7) % nonNegative.length],
+    });
+  }
+  store.trajectories.push(...extra);
+  // In increasing order over the items (a task's items are consecutive), so one task's weights lie within the
+  // contract's factor of 2^960 while the table holds the extremes.
+  const ascending = [...positive].sort((a, b) => a - b);
+  store.items.forEach((it, k) => {
+    it.weight = ascending[Math.floor((k * ascending.length) / store.items.length)];
+  });
+  store.manifest.schema_version = 2; // weights are a version 2 field
+  const dir = tempDir("gcpc-ch-doubles-");
+  await writeStore(join(dir, "store"), store, "jsonl");
+  const db = "doubles_check";
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  const copy = await cli(["copy", join(dir, "store"), `${base}/${db}`, "--cluster", "gcpc_two_shards"]);
+  assert.equal(copy.code, 0, copy.stderr);
+  const bits = (v: unknown) => {
+    if (typeof v !== "number") return String(v);
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, v);
+    return view.getBigUint64(0).toString(16);
+  };
+  const read = await sql<Record<string, unknown>>(
+    base,
+    `SELECT trajectory_id, duration_s, cost_usd FROM ${db}.trajectories ORDER BY _row`,
+  );
+  const wrong: string[] = [];
+  store.trajectories.forEach((t, k) => {
+    for (const f of ["duration_s", "cost_usd"] as const)
+      if (bits(read[k][f]) !== bits(t[f] ?? null))
+        wrong.push(`${t.trajectory_id}.${f}: ${t[f]} came back ${read[k][f]}`);
+  });
+  const weights = await sql<{ weight: number }>(base, `SELECT weight FROM ${db}.items ORDER BY _row`);
+  store.items.forEach((it, k) => {
+    if (bits(weights[k].weight) !== bits(it.weight))
+      wrong.push(`items[${k}].weight: ${it.weight} came back ${weights[k].weight}`);
+  });
+  assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} values differ`);
+  // And through the reader: the same report as the folder's, byte for byte.
+  await same(join(dir, "store"), `${base}/${db}`, ["report", "--format", "json"]);
 });

@@ -43,3 +43,22 @@ test("weightsThatSum: a power of two, only when the sum could overflow; an item 
   assert.deepEqual(scaled, [1e307 / 2 ** 1022, 3e307 / 2 ** 1022, 1 / 2 ** 1022]);
   assert.equal(scaled[1] / scaled[0], 3e307 / 1e307);
 });
+
+test("one task's weights more than 2^960 apart are refused by validate, naming the row, the field and both weights", async () => {
+  const dir = tempDir("gcpc-weights-spread-");
+  const { store } = await storeRows(join(repo, "data/real/devai"));
+  const task = store.items[0].task_id;
+  const ofTask = store.items.filter((it) => it.task_id === task);
+  ofTask[0].weight = 1e300;
+  ofTask[1].weight = 1e-10;
+  await writeStore(join(dir, "spread"), store, "jsonl");
+  const r = await cli(["validate", join(dir, "spread")]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `items\\.jsonl, line 2, field "weight": weight 1e-10 is more than 2\\^960 below weight 1e\\+300 of item "${ofTask[0].item_id}"`,
+    ),
+  );
+  assert.equal(r.stderr.match(/more than 2\^960/g)?.length, 1, "one problem, for the one task");
+});

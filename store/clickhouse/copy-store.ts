@@ -4,11 +4,14 @@ import { TABLE_NAMES } from "../../analysis/schema/tables.js";
 import { InputError } from "../problems.js";
 import { mergeStores, type MergeCounts } from "../import/merge-store.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
+import { binaryColumn } from "./row-binary.js";
 import type { ClickhouseLocation } from "./location.js";
 import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
 import {
   columnDefinitions,
+  columnTypes,
   fromClickhouseRow,
+  MANIFEST_COLUMNS,
   MANIFEST_TABLE,
   ROW_COLUMN,
   TASK_COLUMN,
@@ -65,9 +68,9 @@ export async function copyToClickhouse(
       if (!list || list.length === 0) continue;
       rows[table] = list.length;
       const values = list.map((r, k) => toClickhouseRow(table, r, k, taskOfRow(r, taskOf)));
-      await staging.write(table, columnDefinitions(table), values);
+      await staging.write(table, columnTypes(table), values);
     }
-    await staging.write(MANIFEST_TABLE, `manifest String, ${ROW_COLUMN} UInt64, ${TASK_COLUMN} String`, [
+    await staging.write(MANIFEST_TABLE, MANIFEST_COLUMNS, [
       { manifest: JSON.stringify(store.manifest), [ROW_COLUMN]: 0, [TASK_COLUMN]: "" },
     ]);
     await staging.swap(existing);
@@ -167,7 +170,9 @@ class Staging {
 
   private stage = (t: string) => `_stage_${this.token}_${t}`;
 
-  async write(table: string, columns: string, values: Record<string, unknown>[]): Promise<void> {
+  async write(table: string, types: [string, string][], values: Record<string, unknown>[]): Promise<void> {
+    const columns = columnDefinitions(types);
+    const binary = types.map(([name, type]) => binaryColumn(name, type));
     const { conn, db, options, onCluster } = this;
     const stage = this.stage(table);
     const local = `${table}_local_${this.token}`;
@@ -184,7 +189,7 @@ class Staging {
     } else await conn.command(`CREATE TABLE ${db}.${stage} (${columns}) ${engine}`);
     for (let at = 0; at < values.length; at += INSERT_BATCH) {
       options.onProgress?.(`writing ${table}: ${Math.min(at + INSERT_BATCH, values.length)} of ${values.length} rows`);
-      await conn.insert(`${db}.${stage}`, values.slice(at, at + INSERT_BATCH), {
+      await conn.insertRowBinary(`${db}.${stage}`, binary, values.slice(at, at + INSERT_BATCH), {
         ...(options.cluster ? { insert_distributed_sync: 1 } : {}),
       });
     }

@@ -27,14 +27,25 @@ const TYPE_OF_KIND: Record<Column["kind"], string> = {
   list: "String",
 };
 
-/** The column list of a table's CREATE TABLE. */
-export function columnDefinitions(table: TableName): string {
-  const cols = COLUMNS[table].map((c) => {
+/** Each column of a table as ClickHouse holds it: its name and type, the contract's columns then `_row`, `_task`. */
+export function columnTypes(table: TableName): [string, string][] {
+  const cols = COLUMNS[table].map((c): [string, string] => {
     const type = TYPE_OF_KIND[c.kind];
-    return `\`${c.name}\` ${c.required ? type : `Nullable(${type})`}`;
+    return [c.name, c.required ? type : `Nullable(${type})`];
   });
-  return [...cols, `${ROW_COLUMN} UInt64`, `${TASK_COLUMN} String`].join(", ");
+  return [...cols, [ROW_COLUMN, "UInt64"], [TASK_COLUMN, "String"]];
 }
+
+/** The column list of a CREATE TABLE (names quoted: `group` is a keyword). */
+export const columnDefinitions = (columns: [string, string][]): string =>
+  columns.map(([name, type]) => `\`${name}\` ${type}`).join(", ");
+
+/** The manifest table's columns. */
+export const MANIFEST_COLUMNS: [string, string][] = [
+  ["manifest", "String"],
+  [ROW_COLUMN, "UInt64"],
+  [TASK_COLUMN, "String"],
+];
 
 /** A store row as the ClickHouse table holds it (every column present; null where absent). */
 export function toClickhouseRow(
