@@ -570,3 +570,38 @@ test("doubles arrive exactly as they left: subnormals, ±0, 1e300, rounding boun
   // And through the reader: the same report as the folder's, byte for byte.
   await same(join(dir, "store"), `${base}/${db}`, ["report", "--format", "json"]);
 });
+
+test("a 300 KB primary_judge: the store reads as the folder does, and a row naming it still duplicates one that leaves it out (issue 57.3)", async () => {
+  const { store } = await storeRows(join(ROOT, "data", "real", "tau2-sft"));
+  const big = `judge ${"é'\\\\x".repeat(75_000)}`;
+  assert.ok(Buffer.byteLength(big) > 300_000);
+  const primary = store.manifest.primary_judge;
+  for (const j of store.judgments) if ((j.judge ?? primary) === primary) j.judge = null;
+  store.manifest.primary_judge = big;
+  const dir = tempDir("gcpc-ch-bigjudge-");
+  await writeStore(join(dir, "store"), store);
+  const db = "bigjudge_check";
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  const copy = await cli(["copy", join(dir, "store"), `${base}/${db}`, "--cluster", "gcpc_two_shards"]);
+  assert.equal(copy.code, 0, copy.stderr);
+  await same(join(dir, "store"), `${base}/${db}`, ["leaderboard", "--format", "json"]);
+  // The first judgment again on the server, naming the primary judge (rule 13: the same key as leaving it out),
+  // and the folder with the same row: both name the duplicate (the folder's check ran DuckDB out of memory with a
+  // copy of the name in every row).
+  const [row] = await sql<Record<string, unknown>>(base, `SELECT * FROM ${db}.judgments ORDER BY _row LIMIT 1`);
+  assert.equal(row.judge, null);
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+  try {
+    await conn.insert(`${db}.judgments`, [{ ...row, judge: big, _row: 900_000 }], { insert_distributed_sync: 1 });
+  } finally {
+    await conn.close();
+  }
+  const server = await cli(["validate", `${base}/${db}`]);
+  assert.equal(server.code, 2);
+  assert.match(server.stderr, /field "trajectory_id,item_id,judge,run": duplicate key \(.*judge é'/);
+  store.judgments.push({ ...store.judgments[0], judge: big });
+  await writeStore(join(dir, "dup"), store);
+  const folder = await cli(["validate", join(dir, "dup")]);
+  assert.equal(folder.code, 2, folder.stderr);
+  assert.match(folder.stderr, /duplicate judgment \(trajectory \/ item \/ run \/ judge, normalized\)/);
+});

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Problem } from "../problems.js";
 import { issueField, issueMessage } from "../zod-issues.js";
 import { JudgmentRow } from "../../analysis/schema/tables.js";
@@ -59,11 +60,11 @@ export async function checkJudgments(
         message: issueMessage(issue, row),
       });
   }
-  const judge = `ifNull(judge, ${sqlString(primaryJudge)})`;
+  const judge = primaryAsNull(primaryJudge);
   const dup = await conn.rows<{
     trajectory_id: string;
     item_id: string;
-    j: string;
+    j: string | null;
     r: string;
     c: string;
     first: string;
@@ -75,7 +76,7 @@ export async function checkJudgments(
     file,
     row: Number(d.first) + 1,
     field: "trajectory_id,item_id,judge,run",
-    message: `duplicate key (${d.trajectory_id}, ${d.item_id}, ${d.j}, ${d.r}): ${d.c} rows`,
+    message: `duplicate key (${d.trajectory_id}, ${d.item_id}, ${d.j ?? primaryJudge}, ${d.r}): ${d.c} rows`,
   }));
   // GLOBAL: the right side is read once and sent to every shard, so the check holds however rows are sharded.
   const orphans = await conn.rows<{
@@ -115,7 +116,7 @@ export async function checkJudgments(
 /** One (trajectory, judge, run)'s verdicts: (checklist position, label code, grade or -1, evidence). */
 export interface LabelRunRow {
   trajectory_id: string;
-  jj: string;
+  jj: string | null;
   rr: string;
   /** The run's first judgment row in the store (runs keep the folder reader's order: by their first row). */
   first: string;
@@ -123,6 +124,21 @@ export interface LabelRunRow {
   v: [string | number, string, number][];
   /** [position, has evidence (0/1), evidence] per judged item, when asked. */
   e?: [string | number, number, string][];
+}
+
+/**
+ * A judgment row's judge with the primary judge as NULL, whether the row names it or leaves it out (contract rule
+ * 13: an absent judge is the primary one); the reader puts the name back. A name longer than 4 KiB is not written
+ * into the query: it is known by its UTF-8 length and SHA-256 (issue 57.3: a 300 KB primary_judge passed
+ * ClickHouse's max_query_size and every read failed with "Syntax error").
+ */
+export function primaryAsNull(primaryJudge: string): string {
+  const bytes = Buffer.byteLength(primaryJudge, "utf8");
+  const isPrimary =
+    bytes <= 4096
+      ? `judge = ${sqlString(primaryJudge)}`
+      : `(length(judge) = ${bytes} AND hex(SHA256(judge)) = '${createHash("sha256").update(primaryJudge, "utf8").digest("hex").toUpperCase()}')`;
+  return `if(isNull(judge) OR ${isPrimary}, NULL, judge)`;
 }
 
 /**
@@ -140,7 +156,7 @@ export function labelRunsSql(db: string, primaryJudge: string, evidence: boolean
     ARRAY JOIN ids AS item_id, arrayEnumerate(ids) AS pos`;
   // Each judgment sits on its trajectory's task (`_task`, checked against the trajectories above), so one join
   // to the small positions table places it.
-  return `SELECT trajectory_id, ifNull(judge, ${sqlString(primaryJudge)}) AS jj, ifNull(run, 1) AS rr,
+  return `SELECT trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, ifNull(run, 1) AS rr,
       min(${ROW_COLUMN}) AS first, groupArray((pos, ${code}, ifNull(grade, -1))) AS v
       ${evidence ? ", groupArray((pos, if(evidence IS NULL, 0, 1), ifNull(evidence, ''))) AS e" : ""}
     FROM ${db}.judgments GLOBAL ANY INNER JOIN (SELECT task_id AS ${TASK_COLUMN}, item_id, pos FROM (${positions}))

@@ -82,7 +82,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     options.onProgress?.("reading label vectors from the server");
     const labels =
       server && checks
-        ? labelVectors(await server.runs, read as StoreFrame, options.evidence === true, checks.rows)
+        ? labelVectors(await server.runs, read as StoreFrame, options.evidence === true, checks.rows, primaryJudge)
         : { judgments: 0, runs: new Map() };
     const store = { manifest, ...read, items: read.items ?? [], labels } as StoreFrame;
     return { store, files, warnings: [], rows };
@@ -170,7 +170,13 @@ async function validRows(
 }
 
 /** The label vectors from the server's rows, one per (trajectory, judge, run), in the order of each run's first row. */
-function labelVectors(got: LabelRunRow[], store: StoreFrame, evidence: boolean, judgments: number): LabelVectors {
+function labelVectors(
+  got: LabelRunRow[],
+  store: StoreFrame,
+  evidence: boolean,
+  judgments: number,
+  primaryJudge: string,
+): LabelVectors {
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
@@ -180,7 +186,8 @@ function labelVectors(got: LabelRunRow[], store: StoreFrame, evidence: boolean, 
     const n = size.get(taskOf.get(r.trajectory_id) ?? "") ?? 0;
     const chars = new Array<string>(n).fill(".");
     for (const [pos, code, grade] of r.v) chars[Number(pos) - 1] = code === "G" ? gradeChar(grade) : code;
-    const run: LabelRun = { judge: r.jj, run: Number(r.rr), labels: chars.join("") };
+    // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
+    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: Number(r.rr), labels: chars.join("") };
     if (evidence) {
       const e = new Array<string | null>(n).fill(null);
       for (const [pos, has, text] of r.e ?? []) e[Number(pos) - 1] = Number(has) ? text : null;
