@@ -605,3 +605,58 @@ test("a 300 KB primary_judge: the store reads as the folder does, and a row nami
   assert.equal(folder.code, 2, folder.stderr);
   assert.match(folder.stderr, /duplicate judgment \(trajectory \/ item \/ run \/ judge, normalized\)/);
 });
+
+test("a later copy drops what a killed copy staged, and leaves what a running copy stages (issue 57.1)", async () => {
+  const db = "stage_cleanup";
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  const url = `${base}/${db}`;
+  // Killed while writing the judgments: its staged tables stay behind.
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "gcpc.js"), "copy", join(ROOT, "data", "demo"), url, "--cluster", "gcpc_two_shards"],
+    { env: { ...process.env, GCPC_PROGRESS: "1" }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let err = "";
+  const ended = new Promise<void>((done) => child.on("close", () => done()));
+  child.stderr.on("data", (d) => {
+    err += d;
+    if (/writing judgments/.test(err)) child.kill("SIGKILL");
+  });
+  await ended;
+  assert.equal(child.signalCode, "SIGKILL", `the copy ended before it was killed: ${err}`);
+  const tablesOn = async (u: string) =>
+    (await sql<{ name: string }>(u, `SELECT name FROM system.tables WHERE database = '${db}'`)).map((r) => r.name);
+  const killed = await tablesOn(base);
+  const killedToken = /^_stage_([0-9a-f]{8})_/.exec(killed.find((n) => n.startsWith("_stage_"))!)![1];
+  // A copy that still runs: registered as this test's own process, with a staged table of its own.
+  const running = "0123abcd";
+  const conn = new ClickhouseConnection(parseClickhouseLocation(url));
+  try {
+    await conn.command(`CREATE TABLE ${db}._stage_${running}_tasks (x UInt8) ENGINE = Memory`);
+    const { thisCopy } = await import("../store/clickhouse/copy-registry.js");
+    await conn.insert(`${db}._gcpc_copies`, [{ ...thisCopy(running) }]);
+  } finally {
+    await conn.close();
+  }
+  const said: string[] = [];
+  const { store } = await storeRows(join(ROOT, "data", "real", "tau2-sft"));
+  await copyToClickhouse(store, parseClickhouseLocation(url), {
+    cluster: "gcpc_two_shards",
+    onProgress: (step) => said.push(step),
+  });
+  for (const u of [base, node2]) {
+    const after = await tablesOn(u);
+    assert.deepEqual(
+      after.filter((n) => n.includes(killedToken)),
+      [],
+      `${u}: the killed copy's staged and shard tables are gone: ${after}`,
+    );
+  }
+  assert.ok((await tablesOn(base)).includes(`_stage_${running}_tasks`), "the running copy's table is left");
+  assert.ok(said.includes("dropping the tables that 1 stopped copy(ies) staged"), said.join("\n"));
+  assert.ok(
+    said.some((s) => s.startsWith(`left the tables an earlier copy staged (_stage_${running}_*): process`)),
+    said.join("\n"),
+  );
+  await same(join(ROOT, "data", "real", "tau2-sft"), url, ["leaderboard", "--format", "json"]);
+});

@@ -5,6 +5,7 @@ import { InputError } from "../problems.js";
 import { mergeStores, type MergeCounts } from "../import/merge-store.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
 import { binaryColumn } from "./row-binary.js";
+import { deadOrWhy, REGISTRY_COLUMNS, REGISTRY_TABLE, thisCopy, type CopyProcess } from "./copy-registry.js";
 import type { ClickhouseLocation } from "./location.js";
 import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
 import {
@@ -59,6 +60,8 @@ export async function copyToClickhouse(
       await checkHosts(conn, options.cluster);
     }
     await conn.command(`CREATE DATABASE IF NOT EXISTS ${db}${staging.onCluster}`);
+    await staging.register();
+    await staging.cleanDead();
     const existing = await tablesIn(conn, db);
     const { store, merged } = await storeToWrite(conn, location, existing, source, options);
     const rows: Record<string, number> = {};
@@ -169,6 +172,54 @@ class Staging {
   }
 
   private stage = (t: string) => `_stage_${this.token}_${t}`;
+
+  /** This copy's row in the database's registry of copies (copy-registry.ts), written before anything is staged. */
+  async register(): Promise<void> {
+    const { conn, db } = this;
+    await conn.command(
+      `CREATE TABLE IF NOT EXISTS ${db}.${REGISTRY_TABLE}${this.onCluster} (${columnDefinitions(REGISTRY_COLUMNS)}) ` +
+        "ENGINE = MergeTree ORDER BY token",
+      this.ddlSettings(),
+    );
+    await conn.insertRowBinary(
+      `${db}.${REGISTRY_TABLE}`,
+      REGISTRY_COLUMNS.map(([name, type]) => binaryColumn(name, type)),
+      [{ ...thisCopy(this.token) }],
+    );
+  }
+
+  /**
+   * Drops what earlier copies that provably stopped left staged (their `_stage_TOKEN_*` tables and their shard
+   * tables `*_local_TOKEN`, unless a live table reads one); names the ones that may still run and leaves them.
+   */
+  async cleanDead(): Promise<void> {
+    const { conn, db } = this;
+    const hosts = await this.hostTables();
+    const names = new Set(hosts.flatMap((h) => [...(h.tables?.keys() ?? [])]));
+    const tokens = new Set(
+      [...names].flatMap((n) => /^_stage_([0-9a-f]{8})_/.exec(n)?.[1] ?? []).filter((t) => t !== this.token),
+    );
+    if (tokens.size === 0) return;
+    const copies = new Map(
+      (
+        await conn.rows<CopyProcess & { pid: string }>(
+          `SELECT token, host, boot, pid, started FROM ${db}.${REGISTRY_TABLE}`,
+        )
+      ).map((c) => [c.token, { ...c, pid: Number(c.pid) }]),
+    );
+    const dead: string[] = [];
+    for (const token of [...tokens].sort()) {
+      const copy = copies.get(token);
+      const verdict = copy ? deadOrWhy(copy) : "no copy of this tool registered it";
+      if (verdict === true) dead.push(token);
+      else this.options.onProgress?.(`left the tables an earlier copy staged (_stage_${token}_*): ${verdict}`);
+    }
+    if (dead.length === 0) return;
+    this.options.onProgress?.(`dropping the tables that ${dead.length} stopped copy(ies) staged`);
+    for (const n of [...names].filter((n) => dead.some((t) => n.startsWith(`_stage_${t}_`))))
+      await conn.command(`DROP TABLE IF EXISTS ${db}.${n}${this.onCluster}`, this.ddlSettings());
+    await this.dropUnreferenced((n) => dead.some((t) => n.endsWith(`_local_${t}`)));
+  }
 
   async write(table: string, types: [string, string][], values: Record<string, unknown>[]): Promise<void> {
     const columns = columnDefinitions(types);
