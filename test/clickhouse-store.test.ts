@@ -493,9 +493,24 @@ test("a shard that is down is named with its cause, on a read and before a copy 
 /** Doubles a text parser gets wrong: subnormals, ±0, the largest, near rounding boundaries, and random bit patterns. */
 function hardDoubles(count: number, seed: number): number[] {
   const fixed = [
-    5e-324, 1.5e-323, 2.2250738585072014e-308, 2.225073858507201e-308, 2.2250738585072011e-308, 1e-300, -0, 0, 1e300,
-    1.7976931348623157e308, 0.1, 0.30000000000000004, 1.0000000000000002, 0.9999999999999999, 9007199254740993,
-    123456789012345680000, 4.35667e-311, 8.98846567431158e307,
+    5e-324,
+    1.5e-323,
+    2.2250738585072014e-308,
+    2.225073858507201e-308,
+    Number("2.2250738585072011e-308"),
+    1e-300,
+    -0,
+    0,
+    1e300,
+    1.7976931348623157e308,
+    0.1,
+    0.30000000000000004,
+    1.0000000000000002,
+    0.9999999999999999,
+    Number("9007199254740993"),
+    123456789012345680000,
+    4.35667e-311,
+    8.98846567431158e307,
   ];
   const view = new DataView(new ArrayBuffer(8));
   let s = seed >>> 0;
