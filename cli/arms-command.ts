@@ -7,6 +7,8 @@ import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { judgesReport } from "../analysis/rq/judges.js";
+import { itemDiagnostics } from "../analysis/rq/item-diagnostics.js";
+import { itemsCsv, itemsMarkdown } from "../report/items-render.js";
 import { judgesMarkdown } from "../report/judges-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
@@ -159,6 +161,26 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
       : format === "csv"
         ? leaderboardCsv(r)
         : leaderboardMarkdown(r, store.manifest.name, settings);
+  emit(text, values, io);
+  return 0;
+}
+
+/** `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--out FILE]`: the checklist's items. */
+export async function itemsCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("items takes exactly one store (try gcpc help items)");
+  const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
+  const settings = settingsOf(values);
+  // At least 19: below that no shuffle p can fall under 0.05 ((1 + 0) / (1 + 19) = 0.05).
+  const shuffles = intOption("shuffles", values.shuffles, 1000, 19);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress("each checklist item's difficulty, discrimination, redundancy and judge quality");
+  const r = itemDiagnostics(prepareStore(store), settings, shuffles);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings: { seed: settings.seed }, ...r })].join("")
+      : format === "csv"
+        ? itemsCsv(r)
+        : itemsMarkdown(r, store.manifest.name, store.manifest.synthetic === true);
   emit(text, values, io);
   return 0;
 }

@@ -18,6 +18,7 @@ Usage:
   gcpc compare STORE --a SEL --b SEL  any two arms, matched and task-clustered (pass rate, transitions, items)
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
+  gcpc items STORE                    which checklist items to fix: constant, wrong sign, redundant, misjudged
   gcpc gate STORE --baseline SEL --candidate SEL   a verdict for CI: better, not worse, worse, inconclusive
   gcpc history STORE --by F --order FILE|FIELD     successive versions, each step gated against the one before
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
@@ -124,6 +125,16 @@ percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity 
 each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
 paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
 --judge-corrected), each row saying which figure to report. docs/statistics.md.`,
+  items: `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--out FILE]
+
+Each checklist item from the primary judge's first run, within its task: how many trajectories it decided; its
+difficulty (Yes rate, Wilson CI); whether it is constant; its discrimination against the official outcome (Yes rate
+on PASS − on FAIL with Newcombe's CI, the item's AUC, point-biserial r) or, where the task has no PASS/FAIL
+outcome, the item–rest r; a negative control (the outcomes, or rest scores, shuffled within the task --shuffles
+times, default 1000; p < 0.05 counts as informative); items whose verdicts repeat another's on ≥ 98% of shared
+trajectories; and, where store.json names a reference judge with labels, the judge's agreement, κ, sensitivity and
+specificity on the item. Then the items to fix, ranked: wrong sign, judge unreliable (κ < 0.4 on ≥ 10 units),
+constant, redundant. docs/statistics.md.`,
   copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]
 
 Validates the store folder STORE, then writes its tables into the ClickHouse database (created when missing),

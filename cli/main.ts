@@ -8,7 +8,7 @@ import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, validateCommand } from "./commands.js";
 import { siteCommand } from "./site-command.js";
 import { powerCommand } from "./power-command.js";
-import { compareCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
+import { compareCommand, itemsCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 import { gateCommand } from "./gate-command.js";
 import { CLICKHOUSE_TIMEOUT_MS, clickhouseRequest } from "../store/clickhouse/connection.js";
@@ -24,6 +24,7 @@ const COMMANDS = {
   compare: compareCommand,
   leaderboard: leaderboardCommand,
   judges: judgesCommand,
+  items: itemsCommand,
   gate: gateCommand,
   history: historyCommand,
   copy: copyCommand,

@@ -119,6 +119,13 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     out: { type: "string" },
     "max-problems": { type: "string" },
   },
+  items: {
+    format: { type: "string" },
+    seed: { type: "string" },
+    shuffles: { type: "string" },
+    out: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   // --out / --into / --format, and every importer's own flags (store/import/importers.ts): an importer
   // refuses another's flags when it runs (cli/commands.ts, importCommand).
   import: {
@@ -154,6 +161,7 @@ const READS_STORE = [
   "compare",
   "leaderboard",
   "judges",
+  "items",
   "gate",
   "history",
   "copy",

@@ -123,8 +123,6 @@ start_node() { # n http tcp interserver
     --logger.log="$node/log" --logger.errorlog="$node/err" --logger.level=warning --listen_host=127.0.0.1 \
     --http_port="$2" --tcp_port="$3" --interserver_http_port="$4" > "$node/stdout" 2>&1 &
 }
-start_node 1 $((base + 1)) $((base + 2)) $((base + 3))
-start_node 2 $((base + 4)) $((base + 5)) $((base + 6))
 
 wait_http() { # port name log
   for _ in $(seq 1 300); do
@@ -136,6 +134,10 @@ wait_http() { # port name log
   "$0" stop "$dir" || true
   exit 1
 }
+# ZooKeeper serves before either node starts: a node whose DDL worker finds no ZooKeeper session at start-up
+# (ClickHouse 18.16: "All connection tries failed while connecting to ZooKeeper" in DDLWorker::run) keeps no
+# session, and then segfaults on its first ON CLUSTER statement (zkutil::ZooKeeper::createImpl on a null pointer;
+# the nodes used to start beside ZooKeeper and won this race now and then).
 wait_http "$zk_port" "ZooKeeper" "$dir/zk/log"
 # ZooKeeper itself answers there (its srvr command), and the process this script started is alive: a port taken
 # between the check and the start would otherwise pass for a running ZooKeeper.
@@ -150,6 +152,8 @@ if ! kill -0 "$(cat "$dir/zk/pid")" 2>/dev/null || [[ "$zk_says" != Zookeeper* ]
   "$0" stop "$dir" || true
   exit 1
 fi
+start_node 1 $((base + 1)) $((base + 2)) $((base + 3))
+start_node 2 $((base + 4)) $((base + 5)) $((base + 6))
 wait_http $((base + 1)) "node 1" "$dir/n1/err"
 wait_http $((base + 4)) "node 2" "$dir/n2/err"
 # Each node is ClickHouse (its /ping answers "Ok.") and alive.
@@ -171,17 +175,13 @@ for port in $((base + 1)) $((base + 4)); do
   done
   [ "$got" = "2" ] || { echo "clickhouse-cluster: the node on http port $port does not list the cluster gcpc_two_shards" >&2; "$0" stop "$dir"; exit 1; }
 done
-# ClickHouse 18.16 segfaults on an ON CLUSTER statement sent in its first second (DDLWorker::enqueueQuery before the
-# worker holds its ZooKeeper session: zkutil::ZooKeeper::createImpl on a null pointer; measured: 3 of 3 crashed when sent at
-# once, 0 of 2 after one second), and no query shows when that session is set. So each node is handed out once its
-# own uptime() passes 2 s (the server's own clock: measured from its start, not from this script's checks).
-for port in $((base + 1)) $((base + 4)); do
-  for _ in $(seq 1 100); do
-    up="$(exec 3<>"/dev/tcp/127.0.0.1/$port"; printf 'GET /?query=SELECT%%20uptime()%%20%%3E%%3D%%202 HTTP/1.0\r\n\r\n' >&3; tail -1 <&3)" || true
-    [ "$up" = "1" ] && break
-    sleep 0.1
-  done
-  [ "$up" = "1" ] || { echo "clickhouse-cluster: the node on http port $port did not stay up for 2 s" >&2; "$0" stop "$dir"; exit 1; }
+# Neither node's DDL worker failed to reach ZooKeeper (see above): such a node would crash on ON CLUSTER.
+for n in 1 2; do
+  if grep -q "DDLWorker::run().*ZooKeeper" "$dir/n$n/err" 2>/dev/null; then
+    echo "clickhouse-cluster: node $n started without a ZooKeeper session for distributed DDL; its log: $dir/n$n/err" >&2
+    "$0" stop "$dir" || true
+    exit 1
+  fi
 done
 echo "zookeeper 127.0.0.1:$zk_port; node 1 http $((base + 1)) tcp $((base + 2)); node 2 http $((base + 4)) tcp $((base + 5))"
 echo "clickhouse://127.0.0.1:$((base + 1))/gcpc"
