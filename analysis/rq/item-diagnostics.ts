@@ -187,151 +187,181 @@ function shuffle(xs: number[], rng: Xor4096): void {
 }
 
 /** Every item's diagnostics, the store's summary, and the items to fix, ranked. */
+/** Every item's diagnostics, the store's summary, and the items to fix, ranked. */
 export function itemDiagnostics(p: PreparedStore, settings: BootstrapSettings, shuffles = 1000): ItemDiagnostics {
-  const referenceName = p.store.manifest.reference_judge ?? null;
-  const reference =
-    referenceName && referenceName !== p.primaryJudge && p.counts.judges.includes(referenceName) ? referenceName : null;
+  const named = p.store.manifest.reference_judge ?? null;
+  const reference = named && named !== p.primaryJudge && p.counts.judges.includes(named) ? named : null;
   const rowsOf = taskRows(p, reference);
   const byItem: ItemDiagnostic[] = [];
   const redundantPairs: ItemDiagnostics["redundant_pairs"] = [];
-  const tasks = [...p.checklist.keys()].sort(compareCodePoints);
-  for (const task of tasks) {
+  for (const task of [...p.checklist.keys()].sort(compareCodePoints)) {
     const items = p.checklist.get(task)!;
     const rows = rowsOf.get(task) ?? { grades: [], outcome: [], reference: [] };
     const rng = new Xor4096(seedFor(settings, `items:control:${task}`));
-    const redundantWith = items.map(() => [] as string[]);
-    for (let a = 0; a < items.length; a++)
-      for (let b = a + 1; b < items.length; b++) {
-        let shared = 0;
-        let same = 0;
-        for (const g of rows.grades)
-          if (decidedGrade(g[a]) && decidedGrade(g[b])) {
-            shared++;
-            if (g[a] === g[b]) same++;
-          }
-        if (shared >= REDUNDANT_MIN_SHARED && same / shared >= REDUNDANT_AGREEMENT) {
-          redundantPairs.push({
-            task_id: task,
-            a: items[a].item_id,
-            b: items[b].item_id,
-            shared,
-            agreement: same / shared,
-          });
-          redundantWith[a].push(items[b].item_id);
-          redundantWith[b].push(items[a].item_id);
-        }
-      }
+    const pairs = redundantPairsOf(task, items, rows);
+    redundantPairs.push(...pairs);
     items.forEach((item, i) => {
-      const x: number[] = [];
-      const outcome: (0 | 1 | null)[] = [];
-      const rest: number[] = [];
-      const refUnits: [number, number][] = [];
-      rows.grades.forEach((g, r) => {
-        if (!decidedGrade(g[i])) return;
-        x.push(g[i]);
-        outcome.push(rows.outcome[r]);
-        const others = g.filter((v, j) => j !== i && decidedGrade(v));
-        rest.push(others.length ? mean(others) : Number.NaN);
-        const ref = rows.reference[r]?.[i];
-        if (ref !== undefined && decidedGrade(ref)) refUnits.push([ref, g[i]]);
-      });
-      const n = x.length;
-      const yes = x.reduce((s, v) => s + v, 0);
-      const constant = n >= 2 && x.every((v) => v === x[0]);
-      // Against the outcome where the item's trajectories hold both PASS and FAIL; else against the rest.
-      const withOutcome = x.flatMap((v, r) => (outcome[r] === null ? [] : [[v, outcome[r]!] as const]));
-      const pass = withOutcome.filter(([, o]) => o === 1).map(([v]) => v);
-      const fail = withOutcome.filter(([, o]) => o === 0).map(([v]) => v);
-      const restPairs = x.flatMap((v, r) => (Number.isNaN(rest[r]) ? [] : [[v, rest[r]] as const]));
-      const against = pass.length && fail.length ? "outcome" : restPairs.length >= 3 ? "rest" : null;
-      const binaryItem = x.every((v) => v === 0 || v === 1);
-      let difference: number | null = null;
-      let differenceCi: [number, number] | null = null;
-      let auc: number | null = null;
-      let pointBiserial: number | null = null;
-      let itemRest: number | null = null;
-      let controlP: number | null = null;
-      let xs: number[] = [];
-      let ys: number[] = [];
-      if (against === "outcome") {
-        xs = withOutcome.map(([v]) => v);
-        ys = withOutcome.map(([, o]) => o);
-        difference = mean(pass) - mean(fail);
-        differenceCi = binaryItem
-          ? newcombeDifference(
-              fail.reduce((s, v) => s + v, 0),
-              fail.length,
-              pass.reduce((s, v) => s + v, 0),
-              pass.length,
-            )
-          : null;
-        auc = pairAuc(pass, fail);
-        pointBiserial = pearson(xs, ys);
-      } else if (against === "rest") {
-        xs = restPairs.map(([v]) => v);
-        ys = restPairs.map(([, r]) => r);
-        itemRest = pearson(xs, ys);
-      }
-      const observed = against ? separation(xs, ys, against) : null;
-      if (against && observed !== null && !constant) {
-        const shuffled = [...ys];
-        let reached = 0;
-        for (let s = 0; s < shuffles; s++) {
-          shuffle(shuffled, rng);
-          const v = separation(xs, shuffled, against);
-          // A tolerance for the same value reached through another summation order.
-          if (v !== null && Math.abs(v) >= Math.abs(observed) - 1e-12) reached++;
-        }
-        controlP = (1 + reached) / (1 + shuffles);
-      }
-      let judge: ItemJudgeQuality | null = null;
-      if (reference && refUnits.length) {
-        const a = refUnits.map(([r]) => r);
-        const b = refUnits.map(([, j]) => j);
-        const ones = new Array(a.length).fill(1);
-        const rates = sensitivitySpecificity(a, b, ones);
-        const positives = a.filter((v) => v === 1).length;
-        const negatives = a.length - positives;
-        const finite = (v: number) => (Number.isFinite(v) ? v : null);
-        judge = {
-          units: a.length,
-          agreement: a.filter((v, u) => v === b[u]).length / a.length,
-          kappa: finite(cohenKappa(a, b, ones)),
-          sensitivity: finite(rates.sensitivity),
-          sensitivity_ci: positives ? wilsonInterval(rates.sensitivity * positives, positives) : null,
-          specificity: finite(rates.specificity),
-          specificity_ci: negatives ? wilsonInterval(rates.specificity * negatives, negatives) : null,
-        };
-      }
-      byItem.push({
-        task_id: task,
-        item_id: item.item_id,
-        text: item.text,
-        category: item.category ?? null,
-        decided: n,
-        difficulty: n ? yes / n : null,
-        difficulty_ci: n ? wilsonInterval(yes, n) : null,
-        constant,
-        against,
-        pass_n: pass.length,
-        fail_n: fail.length,
-        difference,
-        difference_ci: differenceCi,
-        auc,
-        point_biserial: pointBiserial,
-        item_rest: itemRest,
-        control_p: controlP,
-        informative: controlP !== null && controlP < 0.05,
-        wrong_sign: differenceCi !== null && differenceCi[1] < 0,
-        redundant_with: redundantWith[i],
-        judge,
-      });
+      const repeats = pairs.flatMap((q) => (q.a === item.item_id ? [q.b] : q.b === item.item_id ? [q.a] : []));
+      byItem.push(diagnoseItem(task, item, itemColumns(rows, i), repeats, rng, shuffles));
     });
   }
-  const judgeUnreliable = (d: ItemDiagnostic) =>
-    d.judge !== null && d.judge.units >= JUDGE_MIN_UNITS && d.judge.kappa !== null && d.judge.kappa < JUDGE_KAPPA_FLOOR;
-  // Ranked by what the figures say: the wrong way first, then a judge that cannot be trusted on it, then no
-  // information at all, then a repeat of another item; within each, by task and item.
+  return summarise(byItem, redundantPairs, p.primaryJudge, reference, settings, shuffles);
+}
+
+/** An item's decided verdicts, and beside each the trajectory's outcome, rest score and reference verdict. */
+interface ItemColumns {
+  x: number[];
+  outcome: (0 | 1 | null)[];
+  rest: number[];
+  reference: [number, number][];
+}
+
+function itemColumns(rows: TaskRows, i: number): ItemColumns {
+  const c: ItemColumns = { x: [], outcome: [], rest: [], reference: [] };
+  rows.grades.forEach((g, r) => {
+    if (!decidedGrade(g[i])) return;
+    c.x.push(g[i]);
+    c.outcome.push(rows.outcome[r]);
+    const others = g.filter((v, j) => j !== i && decidedGrade(v));
+    c.rest.push(others.length ? mean(others) : Number.NaN);
+    const ref = rows.reference[r]?.[i];
+    if (ref !== undefined && decidedGrade(ref)) c.reference.push([ref, g[i]]);
+  });
+  return c;
+}
+
+/** Pairs of the task's items whose verdicts agree on ≥ 98% of at least 10 trajectories both decide. */
+function redundantPairsOf(task: string, items: { item_id: string }[], rows: TaskRows) {
+  const pairs: ItemDiagnostics["redundant_pairs"] = [];
+  for (let a = 0; a < items.length; a++)
+    for (let b = a + 1; b < items.length; b++) {
+      let shared = 0;
+      let same = 0;
+      for (const g of rows.grades)
+        if (decidedGrade(g[a]) && decidedGrade(g[b])) {
+          shared++;
+          if (g[a] === g[b]) same++;
+        }
+      if (shared >= REDUNDANT_MIN_SHARED && same / shared >= REDUNDANT_AGREEMENT)
+        pairs.push({ task_id: task, a: items[a].item_id, b: items[b].item_id, shared, agreement: same / shared });
+    }
+  return pairs;
+}
+
+type Discrimination = Pick<
+  ItemDiagnostic,
+  "against" | "pass_n" | "fail_n" | "difference" | "difference_ci" | "auc" | "point_biserial" | "item_rest"
+> & { xs: number[]; ys: number[] };
+
+/** Against the outcome where the item's trajectories hold both PASS and FAIL; else against the rest. */
+function discrimination(c: ItemColumns): Discrimination {
+  const withOutcome = c.x.flatMap((v, r) => (c.outcome[r] === null ? [] : [[v, c.outcome[r]!] as const]));
+  const pass = withOutcome.filter(([, o]) => o === 1).map(([v]) => v);
+  const fail = withOutcome.filter(([, o]) => o === 0).map(([v]) => v);
+  const none = { difference: null, difference_ci: null, auc: null, point_biserial: null, item_rest: null };
+  const counts = { pass_n: pass.length, fail_n: fail.length };
+  if (pass.length && fail.length) {
+    const sum = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
+    const xs = withOutcome.map(([v]) => v);
+    const ys = withOutcome.map(([, o]) => o as number);
+    const binaryItem = c.x.every((v) => v === 0 || v === 1);
+    return {
+      ...none,
+      ...counts,
+      against: "outcome",
+      difference: mean(pass) - mean(fail),
+      difference_ci: binaryItem ? newcombeDifference(sum(fail), fail.length, sum(pass), pass.length) : null,
+      auc: pairAuc(pass, fail),
+      point_biserial: pearson(xs, ys),
+      xs,
+      ys,
+    };
+  }
+  const restPairs = c.x.flatMap((v, r) => (Number.isNaN(c.rest[r]) ? [] : [[v, c.rest[r]] as const]));
+  if (restPairs.length < 3) return { ...none, ...counts, against: null, xs: [], ys: [] };
+  const xs = restPairs.map(([v]) => v);
+  const ys = restPairs.map(([, r]) => r);
+  return { ...none, ...counts, against: "rest", item_rest: pearson(xs, ys), xs, ys };
+}
+
+/** The negative control's p: the outcomes (rest scores) shuffled among the item's trajectories `shuffles` times. */
+function controlP(d: Discrimination, rng: Xor4096, shuffles: number): number | null {
+  if (!d.against) return null;
+  const observed = separation(d.xs, d.ys, d.against);
+  if (observed === null) return null;
+  const shuffled = [...d.ys];
+  let reached = 0;
+  for (let s = 0; s < shuffles; s++) {
+    shuffle(shuffled, rng);
+    const v = separation(d.xs, shuffled, d.against);
+    // A tolerance for the same value reached through another summation order.
+    if (v !== null && Math.abs(v) >= Math.abs(observed) - 1e-12) reached++;
+  }
+  return (1 + reached) / (1 + shuffles);
+}
+
+/** The primary judge against the reference on the item's units both decide. */
+function judgeQuality(units: [number, number][]): ItemJudgeQuality | null {
+  if (units.length === 0) return null;
+  const a = units.map(([r]) => r);
+  const b = units.map(([, j]) => j);
+  const ones = new Array(a.length).fill(1);
+  const rates = sensitivitySpecificity(a, b, ones);
+  const positives = a.filter((v) => v === 1).length;
+  const negatives = a.length - positives;
+  const finite = (v: number) => (Number.isFinite(v) ? v : null);
+  return {
+    units: a.length,
+    agreement: a.filter((v, u) => v === b[u]).length / a.length,
+    kappa: finite(cohenKappa(a, b, ones)),
+    sensitivity: finite(rates.sensitivity),
+    sensitivity_ci: positives ? wilsonInterval(rates.sensitivity * positives, positives) : null,
+    specificity: finite(rates.specificity),
+    specificity_ci: negatives ? wilsonInterval(rates.specificity * negatives, negatives) : null,
+  };
+}
+
+function diagnoseItem(
+  task: string,
+  item: { item_id: string; text: string; category?: string | null },
+  c: ItemColumns,
+  repeats: string[],
+  rng: Xor4096,
+  shuffles: number,
+): ItemDiagnostic {
+  const n = c.x.length;
+  const yes = c.x.reduce((s, v) => s + v, 0);
+  const constant = n >= 2 && c.x.every((v) => v === c.x[0]);
+  const full = discrimination(c);
+  const { xs: _xs, ys: _ys, ...d } = full;
+  const p = constant ? null : controlP(full, rng, shuffles);
+  return {
+    task_id: task,
+    item_id: item.item_id,
+    text: item.text,
+    category: item.category ?? null,
+    decided: n,
+    difficulty: n ? yes / n : null,
+    difficulty_ci: n ? wilsonInterval(yes, n) : null,
+    constant,
+    ...d,
+    control_p: p,
+    informative: p !== null && p < 0.05,
+    wrong_sign: d.difference_ci !== null && d.difference_ci[1] < 0,
+    redundant_with: repeats,
+    judge: judgeQuality(c.reference),
+  };
+}
+
+const judgeUnreliable = (d: ItemDiagnostic) =>
+  d.judge !== null && d.judge.units >= JUDGE_MIN_UNITS && d.judge.kappa !== null && d.judge.kappa < JUDGE_KAPPA_FLOOR;
+
+/**
+ * The items to fix, ranked by what the figures say: the wrong way first, then a judge that cannot be trusted on
+ * it, then no information at all (constant, never decided), then a repeat of another item; within each kind, in
+ * task and checklist order.
+ */
+function itemsToFix(byItem: ItemDiagnostic[], reference: string | null): ItemToFix[] {
   const reasons: [string, (d: ItemDiagnostic) => string | null][] = [
     [
       "wrong sign",
@@ -355,30 +385,41 @@ export function itemDiagnostics(p: PreparedStore, settings: BootstrapSettings, s
     ["never decided", (d) => (d.decided === 0 ? "no trajectory got a Yes, No or grade on it" : null)],
     ["redundant", (d) => (d.redundant_with.length ? `agrees with ${d.redundant_with.join(", ")} on ≥ 98%` : null)],
   ];
-  const toFix: ItemToFix[] = [];
-  for (const [kind, why] of reasons)
-    for (const d of byItem) {
+  return reasons.flatMap(([kind, why]) =>
+    byItem.flatMap((d) => {
       const text = why(d);
-      if (text) toFix.push({ task_id: d.task_id, item_id: d.item_id, text: d.text, why: `${kind}: ${text}` });
-    }
-  const categories = [...new Set(byItem.map((d) => d.category).filter((c): c is string => c !== null))].sort(
+      return text ? [{ task_id: d.task_id, item_id: d.item_id, text: d.text, why: `${kind}: ${text}` }] : [];
+    }),
+  );
+}
+
+function summarise(
+  byItem: ItemDiagnostic[],
+  redundantPairs: ItemDiagnostics["redundant_pairs"],
+  judge: string,
+  reference: string | null,
+  settings: BootstrapSettings,
+  shuffles: number,
+): ItemDiagnostics {
+  const count = (f: (d: ItemDiagnostic) => boolean) => byItem.filter(f).length;
+  const categories = [...new Set(byItem.flatMap((d) => (d.category === null ? [] : [d.category])))].sort(
     compareCodePoints,
   );
-  const constant = byItem.filter((d) => d.constant).length;
+  const constant = count((d) => d.constant);
   return {
-    judge: p.primaryJudge,
+    judge,
     reference_judge: reference,
     items: byItem.length,
-    undecided: byItem.filter((d) => d.decided === 0).length,
+    undecided: count((d) => d.decided === 0),
     constant,
     constant_share: byItem.length ? constant / byItem.length : null,
-    wrong_sign: byItem.filter((d) => d.wrong_sign).length,
-    informative: byItem.filter((d) => d.informative).length,
-    tested: byItem.filter((d) => d.control_p !== null).length,
-    tested_outcome: byItem.filter((d) => d.difference_ci !== null).length,
+    wrong_sign: count((d) => d.wrong_sign),
+    informative: count((d) => d.informative),
+    tested: count((d) => d.control_p !== null),
+    tested_outcome: count((d) => d.difference_ci !== null),
     redundant_pairs: redundantPairs,
-    judge_unreliable: byItem.filter(judgeUnreliable).length,
-    to_fix: toFix,
+    judge_unreliable: count(judgeUnreliable),
+    to_fix: itemsToFix(byItem, reference),
     by_item: byItem,
     by_category: categories.map((category) => {
       const of = byItem.filter((d) => d.category === category);
