@@ -98,3 +98,25 @@ test("Compare on τ² has no outcome-free pair of methods: one line says so, nam
   assert.deepEqual(problems.consoleErrors, []);
   await page.close();
 });
+
+test("the Checklists page's items to fix are gcpc items's, and a task opens its drill-down on Compare (issue 58.1)", async () => {
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "items", store, "--format", "json"], {
+    encoding: "utf8",
+  });
+  const cli = JSON.parse(r.stdout);
+  const { page, problems } = await openOffline(browser, `${origin}/checklists`);
+  await page.waitForSelector("#items-summary");
+  const summary = await page.textContent("#items-summary");
+  assert.ok(summary!.includes(`${cli.items} items; ${cli.constant} constant`), summary!);
+  assert.ok(summary!.includes(`${cli.informative} of ${cli.tested} informative`), summary!);
+  assert.ok(summary!.includes(`seed ${cli.settings.seed}`), summary!);
+  const first = page.locator("a.fix-task").first();
+  assert.equal(await first.textContent(), cli.to_fix[0].task_id);
+  const href = await first.getAttribute("href");
+  assert.equal(href, `./compare?task=${encodeURIComponent(cli.to_fix[0].task_id)}#task-drill`);
+  await Promise.all([page.waitForURL(/\/compare\?task=/), first.click()]);
+  await page.waitForSelector(`#task-drill[data-task="${cli.to_fix[0].task_id}"]`);
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.failed, []);
+  await page.close();
+});

@@ -17,6 +17,7 @@ import { renderTidyCsv } from "../render.js";
 import { tidyFigures } from "../tidy.js";
 import { reportSections } from "../sections.js";
 import { siteHistory } from "./history-data.js";
+import { siteItems } from "./items-data.js";
 import {
   aucRows,
   checklistRows,
@@ -75,6 +76,8 @@ export async function siteFiles(
     // The CLI's tidy export (`gcpc report --format csv`): one row per figure, numbers as numbers.
     { name: "report-tables.csv", content: renderTidyCsv(tidyFigures(report, paper)) },
     { name: "checklists.json", content: JSON.stringify(built.checklists) },
+    // Which items to fix (gcpc items at its default shuffles and the report's seed).
+    { name: "items.json", content: JSON.stringify(siteItems(prepared, report.settings)) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },
