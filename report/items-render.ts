@@ -7,23 +7,32 @@ import { ci, f3, pct, pv } from "./format.js";
 const md = escapeMarkdownCell;
 
 export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boolean): string {
+  const chance = Math.round(0.025 * r.tested_outcome);
   const out = [
     `# Checklist items: ${md(name)}`,
     "",
-    `Verdicts of the primary judge ${md(r.judge)}, first run.${synthetic ? " SYNTHETIC DATA (generated, not real results)." : ""}`,
+    `Verdicts of the primary judge ${md(r.judge)}, first run.` +
+      (synthetic ? " SYNTHETIC DATA (generated, not real results)." : ""),
     "",
-    `- ${r.items} items; **${r.constant} constant** (${pct(r.constant_share)} of the checklist): every trajectory got the same verdict, so they cannot separate anything.`,
+    `- ${r.items} items; **${r.constant} constant** (${pct(r.constant_share)} of the checklist): every trajectory ` +
+      "got the same verdict, so they cannot separate anything.",
     `- **${r.undecided} never decided**: no trajectory got a Yes, No or grade on them.`,
-    `- **${r.wrong_sign} with the wrong sign**: Yes more often on failing runs, the 95% interval of the difference below 0. A screen, not adjusted for the number of items: of ${r.tested_outcome} items tested against the outcome, about ${Math.round(0.025 * r.tested_outcome)} with no real effect would fall below 0 by chance.`,
-    `- **${r.informative} of ${r.tested} informative** against the negative control (p < 0.05, ${r.control.shuffles} shuffles per item, seed ${md(r.control.seed)}); the others do not separate better than shuffled outcomes at this size.`,
+    `- **${r.wrong_sign} with the wrong sign**: Yes more often on failing runs, the 95% interval of the difference ` +
+      `below 0. A screen, not adjusted for the number of items: of ${r.tested_outcome} items tested against the ` +
+      `outcome, about ${chance} with no real effect would fall below 0 by chance.`,
+    `- **${r.informative} of ${r.tested} informative** against the negative control (p < 0.05, ` +
+      `${r.control.shuffles} shuffles per item, seed ${md(r.control.seed)}); the others do not separate better than ` +
+      "shuffled outcomes at this size.",
     `- **${r.redundant_pairs.length} redundant pairs** (agreement ≥ 98% on at least 10 shared trajectories).`,
     r.reference_judge === null
       ? "- Judge quality per item: not available (store.json names no reference judge with labels)."
-      : `- **${r.judge_unreliable} items where the judge is unreliable** (Cohen's κ below 0.4 against ${md(r.reference_judge)} on at least 10 units).`,
+      : `- **${r.judge_unreliable} items where the judge is unreliable** (Cohen's κ below 0.4 against ` +
+        `${md(r.reference_judge)} on at least 10 units).`,
     "",
     "## Items to fix",
     "",
-    "_Ranked: the wrong way first, then a judge not to trust on it, then no information (constant, never decided), then a repeat of another item._",
+    "_Ranked: the wrong way first, then a judge not to trust on it, then no information (constant, never decided), " +
+      "then a repeat of another item._",
     "",
   ];
   if (r.to_fix.length === 0)
@@ -44,22 +53,33 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
       out.push(`| ${md(c.category)} | ${c.items} | ${c.constant} | ${c.wrong_sign} | ${c.informative} |`);
     out.push("");
   }
+  out.push(...everyItem(r));
+  out.push("");
+  return out.join("\n");
+}
+
+/** The table of every item, with the estimators named above it. */
+function everyItem(r: ItemDiagnostics): string[] {
+  const out: string[] = [];
+  const e = r.estimators;
   out.push(
     "## Every item",
     "",
-    `_Difficulty: ${md(r.estimators.difficulty)}. Discrimination: ${md(r.estimators.discrimination)}. Control: ${md(r.estimators.control)}._`,
+    `_Difficulty: ${md(e.difficulty)}. Discrimination: ${md(e.discrimination)}. Control: ${md(e.control)}._`,
     "",
     "| task | item | decided | Yes rate [95% CI] | against | PASS − FAIL [95% CI] | AUC | r | control p | flags |",
     "|---|---|---|---|---|---|---|---|---|---|",
   );
-  for (const d of r.by_item)
+  for (const d of r.by_item) {
+    const difference = d.difference === null ? "n/a" : `${f3(d.difference)} ${ci(d.difference_ci)}`;
+    const rValue = f3(d.against === "rest" ? d.item_rest : d.point_biserial);
+    const p = d.control_p === null ? "n/a" : pv(d.control_p);
     out.push(
-      `| ${md(d.task_id)} | ${md(d.item_id)} | ${d.decided} | ${f3(d.difficulty)} ${ci(d.difficulty_ci)} | ${d.against ?? "n/a"} | ` +
-        `${d.difference === null ? "n/a" : `${f3(d.difference)} ${ci(d.difference_ci)}`} | ${f3(d.auc)} | ` +
-        `${f3(d.against === "rest" ? d.item_rest : d.point_biserial)} | ${d.control_p === null ? "n/a" : pv(d.control_p)} | ${md(flags(d))} |`,
+      `| ${md(d.task_id)} | ${md(d.item_id)} | ${d.decided} | ${f3(d.difficulty)} ${ci(d.difficulty_ci)} | ` +
+        `${d.against ?? "n/a"} | ${difference} | ${f3(d.auc)} | ${rValue} | ${p} | ${md(flags(d))} |`,
     );
-  out.push("");
-  return out.join("\n");
+  }
+  return out;
 }
 
 function flags(d: ItemDiagnostic): string {

@@ -305,6 +305,7 @@ async function duplicateJudgments(
     field: "item_id",
     message:
       "duplicate judgment (trajectory / item / run / judge, normalized) " +
-      `${JSON.stringify(`${r.trajectory_id} / ${r.item_id} / ${r.run} / ${r.judge ?? o.primaryJudge}`)} (first at ${where(r.first_loc)})`,
+      `${JSON.stringify(`${r.trajectory_id} / ${r.item_id} / ${r.run} / ${r.judge ?? o.primaryJudge}`)} ` +
+      `(first at ${where(r.first_loc)})`,
   }));
 }

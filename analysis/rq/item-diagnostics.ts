@@ -33,7 +33,9 @@ export const ITEM_ESTIMATORS = {
     "negative control: the task's outcomes (or, without one, the rest scores) shuffled among its trajectories, " +
     "R times (Fisher–Yates, seeded per task); p = (1 + shuffles whose |difference| (|r|) reaches the observed) / " +
     "(R + 1); an item counts as informative when p < 0.05",
-  redundancy: `two items of one task whose verdicts agree on ≥ ${REDUNDANT_AGREEMENT * 100}% of the trajectories both decide (at least ${REDUNDANT_MIN_SHARED})`,
+  redundancy:
+    `two items of one task whose verdicts agree on ≥ ${REDUNDANT_AGREEMENT * 100}% of the trajectories both ` +
+    `decide (at least ${REDUNDANT_MIN_SHARED})`,
   judge:
     "primary judge against the reference judge on the item's units both decide: agreement, Cohen's κ, sensitivity " +
     "and specificity for Yes with Wilson score intervals",
@@ -367,7 +369,8 @@ function itemsToFix(byItem: ItemDiagnostic[], reference: string | null): ItemToF
       "wrong sign",
       (d) =>
         d.wrong_sign
-          ? `Yes more often on failing runs: ${pct(d.difference!)} [${pct(d.difference_ci![0])}, ${pct(d.difference_ci![1])}]`
+          ? `Yes more often on failing runs: ${pct(d.difference!)} ` +
+            `[${pct(d.difference_ci![0])}, ${pct(d.difference_ci![1])}]`
           : null,
     ],
     [

@@ -156,7 +156,8 @@ export class ClickhouseConnection {
       return `${which} (${at}) did not answer: ${causes} (${count} ${count === 1 ? "try" : "tries"})`;
     });
     return new InputError(
-      `${this.location.text}: ${named.length ? named.join("; ") : "a shard did not answer (ClickHouse gave no address)"}`,
+      `${this.location.text}: ` +
+        (named.length ? named.join("; ") : "a shard did not answer (ClickHouse gave no address)"),
     );
   }
 

@@ -132,12 +132,14 @@ export interface LabelRunRow {
  * into the query: it is known by its UTF-8 length and SHA-256 (issue 57.3: a 300 KB primary_judge passed
  * ClickHouse's max_query_size and every read failed with "Syntax error").
  */
+const sha256Hex = (s: string) => createHash("sha256").update(s, "utf8").digest("hex").toUpperCase();
+
 export function primaryAsNull(primaryJudge: string): string {
   const bytes = Buffer.byteLength(primaryJudge, "utf8");
   const isPrimary =
     bytes <= 4096
       ? `judge = ${sqlString(primaryJudge)}`
-      : `(length(judge) = ${bytes} AND hex(SHA256(judge)) = '${createHash("sha256").update(primaryJudge, "utf8").digest("hex").toUpperCase()}')`;
+      : `(length(judge) = ${bytes} AND hex(SHA256(judge)) = '${sha256Hex(primaryJudge)}')`;
   return `if(isNull(judge) OR ${isPrimary}, NULL, judge)`;
 }
 
