@@ -165,7 +165,7 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   return 0;
 }
 
-/** `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--out FILE]`: the checklist's items. */
+/** `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--resamples N] [--out FILE]`: the items. */
 export async function itemsCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("items takes exactly one store (try gcpc help items)");
   const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
@@ -177,7 +177,7 @@ export async function itemsCommand({ values, positionals }: Parsed, io: Io, prog
   const r = itemDiagnostics(prepareStore(store), settings, shuffles);
   const text =
     format === "json"
-      ? [...prettyJsonChunks({ store: store.manifest.name, settings: { seed: settings.seed }, ...r })].join("")
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
       : format === "csv"
         ? itemsCsv(r)
         : itemsMarkdown(r, store.manifest.name, store.manifest.synthetic === true);

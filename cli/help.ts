@@ -125,7 +125,7 @@ percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity 
 each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
 paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
 --judge-corrected), each row saying which figure to report. docs/statistics.md.`,
-  items: `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--out FILE]
+  items: `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--resamples N] [--out FILE]
 
 Each checklist item from the primary judge's first run, within its task: how many trajectories it decided; its
 difficulty (Yes rate, Wilson CI); whether it is constant; its discrimination against the official outcome (Yes rate
@@ -134,7 +134,8 @@ outcome, the item–rest r; a negative control (the outcomes, or rest scores, sh
 times, default 1000; p < 0.05 counts as informative); items whose verdicts repeat another's on ≥ 98% of shared
 trajectories; and, where store.json names a reference judge with labels, the judge's agreement, κ, sensitivity and
 specificity on the item. Then the items to fix, ranked: wrong sign, judge unreliable (κ < 0.4 on ≥ 10 units),
-constant, redundant. docs/statistics.md.`,
+constant, redundant. Per category (where items have one): the items pooled, Yes rate and PASS − FAIL with
+intervals from a bootstrap resampling tasks (--resamples, default 2000). docs/statistics.md.`,
   copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]
 
 Validates the store folder STORE, then writes its tables into the ClickHouse database (created when missing),

@@ -122,6 +122,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   items: {
     format: { type: "string" },
     seed: { type: "string" },
+    resamples: { type: "string" },
     shuffles: { type: "string" },
     out: { type: "string" },
     "max-problems": { type: "string" },

@@ -42,20 +42,31 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
     for (const f of r.to_fix) out.push(`| ${md(f.task_id)} | ${md(f.item_id)} | ${md(f.text)} | ${md(f.why)} |`);
     out.push("");
   }
-  if (r.by_category.length) {
-    out.push(
-      "## Per category",
-      "",
-      "| category | items | constant | wrong sign | informative |",
-      "|---|---|---|---|---|",
-    );
-    for (const c of r.by_category)
-      out.push(`| ${md(c.category)} | ${c.items} | ${c.constant} | ${c.wrong_sign} | ${c.informative} |`);
-    out.push("");
-  }
+  if (r.by_category.length) out.push(...perCategory(r));
   out.push(...everyItem(r));
   out.push("");
   return out.join("\n");
+}
+
+/** Per category: the items pooled, task-clustered intervals (CategoryDiagnostic). */
+function perCategory(r: ItemDiagnostics): string[] {
+  const boot = r.by_category.find((c) => c.bootstrap)?.bootstrap;
+  const out = [
+    "## Per category",
+    "",
+    `_Pooled over the category's items: Yes rate and PASS − FAIL difference; 95% intervals from a bootstrap ` +
+      `resampling the tasks (${boot ? `${boot.resamples} resamples, seed ${md(boot.seed.replace(/:[^:]*$/, ":CATEGORY"))}` : "no draws"}, percentile)._`,
+    "",
+    "| category | items | tasks | constant | wrong sign | informative | Yes rate [95% CI] | PASS − FAIL [95% CI] |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const c of r.by_category)
+    out.push(
+      `| ${md(c.category)} | ${c.items} | ${c.tasks} | ${c.constant} | ${c.wrong_sign} | ${c.informative} | ` +
+        `${f3(c.difficulty)} ${ci(c.difficulty_ci)} | ${f3(c.difference)} ${ci(c.difference_ci)} |`,
+    );
+  out.push("");
+  return out;
 }
 
 /** The table of every item, with the estimators named above it. */

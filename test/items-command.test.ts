@@ -142,3 +142,37 @@ test("gcpc items on DevAI: the judge's agreement per item adds up to the judges 
   // Three trajectories per task: no shuffle of three outcomes reaches p < 0.05, and the summary says so by its count.
   assert.equal(j.informative, 0);
 });
+
+test("gcpc items per category: the items pooled (checked here from the per-item rows), intervals resampling tasks", async () => {
+  const r = await cli(["items", join(repo, "data/demo"), "--format", "json", "--shuffles", "19", "--resamples", "200"]);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.by_category.length, 5);
+  for (const c of j.by_category) {
+    const of = j.by_item.filter((d: { category: string }) => d.category === c.category);
+    let yes = 0;
+    let decided = 0;
+    const s = { passYes: 0, pass: 0, failYes: 0, fail: 0 };
+    for (const d of of) {
+      if (d.decided) {
+        yes += d.difficulty * d.decided;
+        decided += d.decided;
+      }
+      if (d.pass_n && d.fail_n) {
+        s.passYes += d.pass_yes;
+        s.pass += d.pass_n;
+        s.failYes += d.fail_yes;
+        s.fail += d.fail_n;
+      }
+    }
+    assert.equal(c.items, of.length);
+    assert.equal(c.tasks, new Set(of.map((d: { task_id: string }) => d.task_id)).size);
+    assert.ok(Math.abs(c.difficulty - yes / decided) < 1e-12, c.category);
+    assert.ok(Math.abs(c.difference - (s.passYes / s.pass - s.failYes / s.fail)) < 1e-12, c.category);
+    assert.ok(c.difficulty_ci[0] <= c.difficulty && c.difficulty <= c.difficulty_ci[1], c.category);
+    assert.ok(c.difference_ci[0] <= c.difference && c.difference <= c.difference_ci[1], c.category);
+    assert.equal(c.bootstrap.resamples, 200);
+    assert.equal(c.bootstrap.clusters, c.tasks);
+    assert.equal(c.bootstrap.seed, `20260101:items:category:${c.category}`);
+  }
+});

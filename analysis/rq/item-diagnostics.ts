@@ -2,7 +2,8 @@
 // another, and which the judge gets wrong. Everything is computed per item from the primary judge's first run,
 // over the trajectories of the item's task; no figure pools items of different tasks.
 import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
-import { seedFor } from "../estimates/bootstrap-interval.js";
+import { bootstrapIntervals, seedFor, type BootstrapDescriptor } from "../estimates/bootstrap-interval.js";
+import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import { gradeAt } from "../schema/grades.js";
 import { newcombeDifference } from "../stats/newcombe.js";
 import { wilsonInterval } from "../stats/wilson.js";
@@ -66,6 +67,9 @@ export interface ItemDiagnostic {
   against: "outcome" | "rest" | null;
   pass_n: number;
   fail_n: number;
+  /** The item's grades summed over the PASS runs and over the FAIL runs (what a category pools). */
+  pass_yes: number;
+  fail_yes: number;
   /** Yes rate on PASS − on FAIL, and its interval. */
   difference: number | null;
   difference_ci: [number, number] | null;
@@ -89,6 +93,25 @@ export interface ItemToFix {
   why: string;
 }
 
+/**
+ * A category's items pooled (ratio estimators over their decided verdicts), with intervals from a bootstrap that
+ * resamples the tasks holding the category's items: the items of one task share its trajectories.
+ */
+export interface CategoryDiagnostic {
+  category: string;
+  items: number;
+  tasks: number;
+  constant: number;
+  wrong_sign: number;
+  informative: number;
+  difficulty: number | null;
+  difficulty_ci: [number, number] | null;
+  /** Pooled Yes rate on PASS − on FAIL over the category's items, tasks with both outcomes. */
+  difference: number | null;
+  difference_ci: [number, number] | null;
+  bootstrap: BootstrapDescriptor | null;
+}
+
 export interface ItemDiagnostics {
   judge: string;
   reference_judge: string | null;
@@ -108,7 +131,7 @@ export interface ItemDiagnostics {
   to_fix: ItemToFix[];
   by_item: ItemDiagnostic[];
   /** Per category (where items have one): items, constant, wrong sign, informative, mean difficulty. */
-  by_category: { category: string; items: number; constant: number; wrong_sign: number; informative: number }[];
+  by_category: CategoryDiagnostic[];
   control: { shuffles: number; seed: string };
   estimators: typeof ITEM_ESTIMATORS;
 }
@@ -252,7 +275,16 @@ function redundantPairsOf(task: string, items: { item_id: string }[], rows: Task
 
 type Discrimination = Pick<
   ItemDiagnostic,
-  "against" | "pass_n" | "fail_n" | "difference" | "difference_ci" | "auc" | "point_biserial" | "item_rest"
+  | "against"
+  | "pass_n"
+  | "fail_n"
+  | "pass_yes"
+  | "fail_yes"
+  | "difference"
+  | "difference_ci"
+  | "auc"
+  | "point_biserial"
+  | "item_rest"
 > & { xs: number[]; ys: number[] };
 
 /** Against the outcome where the item's trajectories hold both PASS and FAIL; else against the rest. */
@@ -261,7 +293,8 @@ function discrimination(c: ItemColumns): Discrimination {
   const pass = withOutcome.filter(([, o]) => o === 1).map(([v]) => v);
   const fail = withOutcome.filter(([, o]) => o === 0).map(([v]) => v);
   const none = { difference: null, difference_ci: null, auc: null, point_biserial: null, item_rest: null };
-  const counts = { pass_n: pass.length, fail_n: fail.length };
+  const total = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
+  const counts = { pass_n: pass.length, fail_n: fail.length, pass_yes: total(pass), fail_yes: total(fail) };
   if (pass.length && fail.length) {
     const sum = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
     const xs = withOutcome.map(([v]) => v);
@@ -424,18 +457,69 @@ function summarise(
     judge_unreliable: count(judgeUnreliable),
     to_fix: itemsToFix(byItem, reference),
     by_item: byItem,
-    by_category: categories.map((category) => {
-      const of = byItem.filter((d) => d.category === category);
-      return {
+    by_category: categories.map((category) =>
+      categoryDiagnostic(
         category,
-        items: of.length,
-        constant: of.filter((d) => d.constant).length,
-        wrong_sign: of.filter((d) => d.wrong_sign).length,
-        informative: of.filter((d) => d.informative).length,
-      };
-    }),
+        byItem.filter((d) => d.category === category),
+        settings,
+      ),
+    ),
     control: { shuffles, seed: `${settings.seed}:items:control:TASK` },
     estimators: ITEM_ESTIMATORS,
+  };
+}
+
+/** A category's pooled difficulty and PASS − FAIL difference, task-clustered bootstrap (see CategoryDiagnostic). */
+function categoryDiagnostic(category: string, of: ItemDiagnostic[], settings: BootstrapSettings): CategoryDiagnostic {
+  const tasks = [...new Set(of.map((d) => d.task_id))].sort(compareCodePoints);
+  const clusterOf = new Map(tasks.map((t, c) => [t, c]));
+  // Arm 0: every decided verdict; 1: those on FAIL runs; 2: on PASS runs.
+  const props = new ClusteredProportions(tasks.length, 3);
+  for (const d of of) {
+    const c = clusterOf.get(d.task_id)!;
+    if (d.decided && d.difficulty !== null) props.add(0, c, d.difficulty * d.decided, d.decided);
+    if (d.pass_n && d.fail_n) {
+      props.add(1, c, d.fail_yes, d.fail_n);
+      props.add(2, c, d.pass_yes, d.pass_n);
+    }
+  }
+  const ones = new Float64Array(tasks.length).fill(1);
+  const finite = (v: number) => (Number.isFinite(v) ? v : null);
+  const difficulty = finite(props.rate(0, ones));
+  const difference = finite(props.rate(2, ones) - props.rate(1, ones));
+  const base = {
+    category,
+    items: of.length,
+    tasks: tasks.length,
+    constant: of.filter((d) => d.constant).length,
+    wrong_sign: of.filter((d) => d.wrong_sign).length,
+    informative: of.filter((d) => d.informative).length,
+    difficulty,
+    difficulty_ci: null,
+    difference,
+    difference_ci: null,
+    bootstrap: null,
+  };
+  if (tasks.length < 2 || difficulty === null) return base;
+  const withDifference = difference !== null;
+  const res = bootstrapIntervals({
+    settings,
+    figure: `items:category:${category}`,
+    clusters: tasks.length,
+    estimator:
+      "pooled Yes rate and PASS − FAIL difference over the category's items; task-clustered percentile bootstrap",
+    statistics: {
+      difficulty: (w: Float64Array) => props.rate(0, w),
+      difference: (w: Float64Array) => (withDifference ? props.rate(2, w) - props.rate(1, w) : 0),
+    },
+    // A draw of tasks none of which holds both outcomes has no difference: it is drawn again.
+    accept: (w) => !withDifference || Number.isFinite(props.rate(2, w) - props.rate(1, w)),
+  });
+  return {
+    ...base,
+    difficulty_ci: res.ci.difficulty,
+    difference_ci: withDifference ? res.ci.difference : null,
+    bootstrap: res.bootstrap,
   };
 }
 
