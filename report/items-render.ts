@@ -51,11 +51,15 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
 /** Per category: the items pooled, task-clustered intervals (CategoryDiagnostic). */
 function perCategory(r: ItemDiagnostics): string[] {
   const boot = r.by_category.find((c) => c.bootstrap)?.bootstrap;
+  // Each category's stream is the run's seed and the category: named once, with CATEGORY standing for it.
+  const draws = boot
+    ? `${boot.resamples} resamples, seed ${md(boot.seed.replace(/:[^:]*$/, ":CATEGORY"))}`
+    : "no draws";
   const out = [
     "## Per category",
     "",
     `_Pooled over the category's items: Yes rate and PASS − FAIL difference; 95% intervals from a bootstrap ` +
-      `resampling the tasks (${boot ? `${boot.resamples} resamples, seed ${md(boot.seed.replace(/:[^:]*$/, ":CATEGORY"))}` : "no draws"}, percentile)._`,
+      `resampling the tasks (${draws}, percentile)._`,
     "",
     "| category | items | tasks | constant | wrong sign | informative | Yes rate [95% CI] | PASS − FAIL [95% CI] |",
     "|---|---|---|---|---|---|---|---|",
