@@ -174,7 +174,8 @@ export async function itemsCommand({ values, positionals }: Parsed, io: Io, prog
   const shuffles = intOption("shuffles", values.shuffles, 1000, 19);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
   progress("each checklist item's difficulty, discrimination, redundancy and judge quality");
-  const r = itemDiagnostics(prepareStore(store), settings, shuffles);
+  const by = values.by === undefined ? undefined : choiceOption("by", values.by, ARM_FIELDS, ARM_FIELDS[0] as ArmField);
+  const r = itemDiagnostics(prepareStore(store), settings, shuffles, by);
   const text =
     format === "json"
       ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")

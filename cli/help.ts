@@ -125,7 +125,7 @@ percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity 
 each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
 paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
 --judge-corrected), each row saying which figure to report. docs/statistics.md.`,
-  items: `gcpc items STORE [--format md|json|csv] [--seed N] [--shuffles N] [--resamples N] [--out FILE]
+  items: `gcpc items STORE [--by FIELD] [--format md|json|csv] [--seed N] [--shuffles N] [--resamples N] [--out FILE]
 
 Each checklist item from the primary judge's first run, within its task: how many trajectories it decided; its
 difficulty (Yes rate, Wilson CI); whether it is constant; its discrimination against the official outcome (Yes rate
@@ -135,7 +135,9 @@ times, default 1000; p < 0.05 counts as informative); items whose verdicts repea
 trajectories; and, where store.json names a reference judge with labels, the judge's agreement, κ, sensitivity and
 specificity on the item. Then the items to fix, ranked: wrong sign, judge unreliable (κ < 0.4 on ≥ 10 units),
 constant, redundant. Per category (where items have one): the items pooled, Yes rate and PASS − FAIL with
-intervals from a bootstrap resampling tasks (--resamples, default 2000). docs/statistics.md.`,
+intervals from a bootstrap resampling tasks (--resamples, default 2000). --by FIELD (harness, model, source,
+condition, benchmark, domain): each item's Yes rate per value of the field, and the items whose rate is the same
+in every value (they cannot separate those arms). docs/statistics.md.`,
   copy: `gcpc copy STORE clickhouse://HOST:HTTP_PORT/DATABASE [--cluster NAME] [--into] [--max-problems N]
 
 Validates the store folder STORE, then writes its tables into the ClickHouse database (created when missing),

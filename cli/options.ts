@@ -120,6 +120,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     "max-problems": { type: "string" },
   },
   items: {
+    by: { type: "string" },
     format: { type: "string" },
     seed: { type: "string" },
     resamples: { type: "string" },

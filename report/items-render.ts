@@ -17,6 +17,12 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
     `- ${r.items} items; **${r.constant} constant** (${pct(r.constant_share)} of the checklist): every trajectory ` +
       "got the same verdict, so they cannot separate anything.",
     `- **${r.undecided} never decided**: no trajectory got a Yes, No or grade on them.`,
+    ...(r.by
+      ? [
+          `- **${r.arm_constant} with the same Yes rate in every ${md(r.by)}** (${pct((r.arm_constant ?? 0) / (r.items || 1))} ` +
+            `of the checklist): they cannot separate the arms of ${md(r.by)}.`,
+        ]
+      : []),
     `- **${r.wrong_sign} with the wrong sign**: Yes more often on failing runs, the 95% interval of the difference ` +
       `below 0. A screen, not adjusted for the number of items: of ${r.tested_outcome} items tested against the ` +
       `outcome, about ${chance} with no real effect would fall below 0 by chance.`,
@@ -100,6 +106,7 @@ function everyItem(r: ItemDiagnostics): string[] {
 function flags(d: ItemDiagnostic): string {
   return [
     d.constant ? "constant" : "",
+    d.arm_constant ? "same in every arm" : "",
     d.wrong_sign ? "wrong sign" : "",
     d.informative ? "informative" : "",
     d.redundant_with.length ? `repeats ${d.redundant_with.join(", ")}` : "",

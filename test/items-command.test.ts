@@ -17,7 +17,7 @@ const repo = new URL("..", import.meta.url).pathname;
  */
 async function handStore(): Promise<string> {
   const dir = tempDir("gcpc-items-");
-  const rows = ["task,run,item,label,outcome,text"];
+  const rows = ["task,run,model,item,label,outcome,text"];
   for (let r = 0; r < 20; r++) {
     const pass = r < 10;
     const k = pass ? r : r - 10; // 0–9 within its group
@@ -25,12 +25,13 @@ async function handStore(): Promise<string> {
     const wrong = pass ? k < 3 : k < 9;
     const label = (yes: boolean) => (yes ? "yes" : "no");
     const o = pass ? "PASS" : "FAIL";
+    const m = r % 2 === 0 ? "m1" : "m2";
     rows.push(
-      `t1,r${r},q_good,${label(good)},${o},=HYPERLINK("http://x")`,
-      `t1,r${r},q_wrong,${label(wrong)},${o},wrong way`,
-      `t1,r${r},q_dup,${label(good)},${o},a repeat`,
-      `t1,r${r},q_const,yes,${o},always`,
-      `t1,r${r},q_never,abstain,${o},never`,
+      `t1,r${r},${m},q_good,${label(good)},${o},=HYPERLINK("http://x")`,
+      `t1,r${r},${m},q_wrong,${label(wrong)},${o},wrong way`,
+      `t1,r${r},${m},q_dup,${label(good)},${o},a repeat`,
+      `t1,r${r},${m},q_const,yes,${o},always`,
+      `t1,r${r},${m},q_never,abstain,${o},never`,
     );
   }
   writeFileSync(join(dir, "labels.csv"), `${rows.join("\n")}\n`);
@@ -41,7 +42,7 @@ async function handStore(): Promise<string> {
     join(dir, "labels.csv"),
     "--out",
     store,
-    ...["--task", "task", "--trajectory", "run", "--item", "item", "--label", "label"],
+    ...["--task", "task", "--trajectory", "run", "--model", "model", "--item", "item", "--label", "label"],
     ...["--outcome", "outcome", "--pass", "PASS", "--item-text", "text", "--abstain", "abstain"],
   ]);
   assert.equal(r.code, 0, r.stderr);
@@ -175,4 +176,24 @@ test("gcpc items per category: the items pooled (checked here from the per-item 
     assert.equal(c.bootstrap.clusters, c.tasks);
     assert.equal(c.bootstrap.seed, `20260101:items:category:${c.category}`);
   }
+});
+
+test("gcpc items --by model: each item's Yes rate per model, counted here, and the items the same in every model", async () => {
+  const store = await handStore();
+  const r = await cli(["items", store, "--by", "model", "--format", "json", "--shuffles", "19"]);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  const item = (id: string) => j.by_item.find((d: { item_id: string }) => d.item_id === id);
+  // q_good is Yes on runs 0–8 (PASS) and 10–12 (FAIL); m1 holds the even runs: 0,2,4,6,8 and 10,12 → 7 of 10;
+  // m2 the odd ones: 1,3,5,7 and 11 → 5 of 10.
+  assert.deepEqual(item("q_good").by_arm, [
+    { arm: "m1", decided: 10, yes_rate: 0.7 },
+    { arm: "m2", decided: 10, yes_rate: 0.5 },
+  ]);
+  assert.equal(item("q_good").arm_constant, false);
+  assert.equal(item("q_const").arm_constant, true);
+  assert.equal(j.by, "model");
+  assert.equal(j.arm_constant, 1);
+  const md = await cli(["items", store, "--by", "model", "--shuffles", "19"]);
+  assert.match(md.stdout, /\*\*1 with the same Yes rate in every model\*\* \(20\.0% of the checklist\)/);
 });

@@ -11,6 +11,8 @@ import { cohenKappa, sensitivitySpecificity } from "../stats/two-coder-agreement
 import { Xor4096 } from "../stats/xor4096.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
+import type { ArmField } from "./arms/arm-pairs.js";
+import { fieldOf } from "./arms/arm-view.js";
 
 /** Agreement at or above which two items of a task count as repeating each other. */
 export const REDUNDANT_AGREEMENT = 0.98;
@@ -81,6 +83,10 @@ export interface ItemDiagnostic {
   informative: boolean;
   /** Yes more often on failing runs, the interval of the difference below 0. */
   wrong_sign: boolean;
+  /** With --by FIELD: the item's decided verdicts and Yes rate per value of the field, in code-point order. */
+  by_arm?: { arm: string; decided: number; yes_rate: number }[];
+  /** With --by FIELD: the same Yes rate in every arm (at least two): the item cannot separate the arms. */
+  arm_constant?: boolean;
   /** The task's other items whose verdicts agree with this one's on ≥ 98% of shared trajectories. */
   redundant_with: string[];
   judge: ItemJudgeQuality | null;
@@ -120,6 +126,9 @@ export interface ItemDiagnostics {
   undecided: number;
   constant: number;
   constant_share: number | null;
+  /** The --by field, and the items whose Yes rate is the same in every arm of it (null without --by). */
+  by?: ArmField | null;
+  arm_constant?: number | null;
   wrong_sign: number;
   informative: number;
   /** Items the control could test (something varies), of which `informative` passed it. */
@@ -172,19 +181,22 @@ const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.lengt
 /** The rows of one task: per trajectory its grades of every item (NaN undecided, -1 not applicable), its outcome. */
 interface TaskRows {
   grades: number[][];
+  /** Each trajectory's value of the --by field (null without one). */
+  arm: (string | null)[];
   outcome: (0 | 1 | null)[];
   reference: (number[] | null)[];
 }
 
-function taskRows(p: PreparedStore, reference: string | null): Map<string, TaskRows> {
+function taskRows(p: PreparedStore, reference: string | null, by?: ArmField): Map<string, TaskRows> {
   const byTask = new Map<string, TaskRows>();
   p.trajectories.forEach((t, k) => {
     const labels = p.labelsAt(k);
     if (labels === undefined) return;
     const items = p.checklist.get(t.task_id) ?? [];
-    const rows = byTask.get(t.task_id) ?? { grades: [], outcome: [], reference: [] };
+    const rows = byTask.get(t.task_id) ?? { grades: [], arm: [], outcome: [], reference: [] };
     byTask.set(t.task_id, rows);
     rows.grades.push(items.map((_, i) => gradeAt(labels, i)));
+    rows.arm.push(by ? fieldOf(p, t, by) : null);
     rows.outcome.push(isBinary(t) ? (t.outcome === "PASS" ? 1 : 0) : null);
     const ref = reference ? p.labelsAt(k, reference) : undefined;
     rows.reference.push(ref === undefined ? null : items.map((_, i) => gradeAt(ref, i)));
@@ -213,15 +225,20 @@ function shuffle(xs: number[], rng: Xor4096): void {
 
 /** Every item's diagnostics, the store's summary, and the items to fix, ranked. */
 /** Every item's diagnostics, the store's summary, and the items to fix, ranked. */
-export function itemDiagnostics(p: PreparedStore, settings: BootstrapSettings, shuffles = 1000): ItemDiagnostics {
+export function itemDiagnostics(
+  p: PreparedStore,
+  settings: BootstrapSettings,
+  shuffles = 1000,
+  by?: ArmField,
+): ItemDiagnostics {
   const named = p.store.manifest.reference_judge ?? null;
   const reference = named && named !== p.primaryJudge && p.counts.judges.includes(named) ? named : null;
-  const rowsOf = taskRows(p, reference);
+  const rowsOf = taskRows(p, reference, by);
   const byItem: ItemDiagnostic[] = [];
   const redundantPairs: ItemDiagnostics["redundant_pairs"] = [];
   for (const task of [...p.checklist.keys()].sort(compareCodePoints)) {
     const items = p.checklist.get(task)!;
-    const rows = rowsOf.get(task) ?? { grades: [], outcome: [], reference: [] };
+    const rows = rowsOf.get(task) ?? { grades: [], arm: [], outcome: [], reference: [] };
     const rng = new Xor4096(seedFor(settings, `items:control:${task}`));
     const pairs = redundantPairsOf(task, items, rows);
     redundantPairs.push(...pairs);
@@ -230,22 +247,24 @@ export function itemDiagnostics(p: PreparedStore, settings: BootstrapSettings, s
       byItem.push(diagnoseItem(task, item, itemColumns(rows, i), repeats, rng, shuffles));
     });
   }
-  return summarise(byItem, redundantPairs, p.primaryJudge, reference, settings, shuffles);
+  return { ...summarise(byItem, redundantPairs, p.primaryJudge, reference, settings, shuffles), by: by ?? null };
 }
 
 /** An item's decided verdicts, and beside each the trajectory's outcome, rest score and reference verdict. */
 interface ItemColumns {
   x: number[];
+  arm: (string | null)[];
   outcome: (0 | 1 | null)[];
   rest: number[];
   reference: [number, number][];
 }
 
 function itemColumns(rows: TaskRows, i: number): ItemColumns {
-  const c: ItemColumns = { x: [], outcome: [], rest: [], reference: [] };
+  const c: ItemColumns = { x: [], arm: [], outcome: [], rest: [], reference: [] };
   rows.grades.forEach((g, r) => {
     if (!decidedGrade(g[i])) return;
     c.x.push(g[i]);
+    c.arm.push(rows.arm[r]);
     c.outcome.push(rows.outcome[r]);
     const others = g.filter((v, j) => j !== i && decidedGrade(v));
     c.rest.push(others.length ? mean(others) : Number.NaN);
@@ -385,7 +404,25 @@ function diagnoseItem(
     wrong_sign: d.difference_ci !== null && d.difference_ci[1] < 0,
     redundant_with: repeats,
     judge: judgeQuality(c.reference),
+    ...armRates(c),
   };
+}
+
+/** The item's Yes rate per arm of --by, and whether it is the same in every arm; nothing without --by. */
+function armRates(c: ItemColumns): Pick<ItemDiagnostic, "by_arm" | "arm_constant"> {
+  if (c.arm.every((a) => a === null)) return {};
+  const sums = new Map<string, { yes: number; n: number }>();
+  c.x.forEach((v, r) => {
+    const arm = c.arm[r];
+    if (arm === null) return;
+    const s = sums.get(arm) ?? sums.set(arm, { yes: 0, n: 0 }).get(arm)!;
+    s.yes += v;
+    s.n++;
+  });
+  const byArm = [...sums]
+    .sort(([a], [b]) => compareCodePoints(a, b))
+    .map(([arm, s]) => ({ arm, decided: s.n, yes_rate: s.yes / s.n }));
+  return { by_arm: byArm, arm_constant: byArm.length >= 2 && byArm.every((a) => a.yes_rate === byArm[0].yes_rate) };
 }
 
 const judgeUnreliable = (d: ItemDiagnostic) =>
@@ -449,6 +486,7 @@ function summarise(
     undecided: count((d) => d.decided === 0),
     constant,
     constant_share: byItem.length ? constant / byItem.length : null,
+    arm_constant: byItem.some((d) => d.arm_constant !== undefined) ? count((d) => d.arm_constant === true) : null,
     wrong_sign: count((d) => d.wrong_sign),
     informative: count((d) => d.informative),
     tested: count((d) => d.control_p !== null),
