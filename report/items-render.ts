@@ -19,8 +19,9 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
     `- **${r.undecided} never decided**: no trajectory got a Yes, No or grade on them.`,
     ...(r.by
       ? [
-          `- **${r.arm_constant} with the same Yes rate in every ${md(r.by)}** (${pct((r.arm_constant ?? 0) / (r.items || 1))} ` +
-            `of the checklist): they cannot separate the arms of ${md(r.by)}.`,
+          `- **${r.arm_constant} with the same Yes rate in every ${md(r.by)}** ` +
+            `(${pct((r.arm_constant ?? 0) / (r.items || 1))} of the checklist): they cannot separate the arms of ` +
+            `${md(r.by)}.`,
         ]
       : []),
     `- **${r.wrong_sign} with the wrong sign**: Yes more often on failing runs, the 95% interval of the difference ` +
