@@ -79,6 +79,23 @@ async function same(store: string, url: string, args: string[]) {
 
 const TB = join(ROOT, "data", "real", "terminal-bench");
 
+/** `gcpc copy` of the demo to `url` on the cluster, killed (SIGKILL) once it says it is writing the judgments. */
+async function copyKilledWhileWritingJudgments(url: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "gcpc.js"), "copy", join(ROOT, "data", "demo"), url, "--cluster", "gcpc_two_shards"],
+    { env: { ...process.env, GCPC_PROGRESS: "1" }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let err = "";
+  const ended = new Promise<void>((done) => child.on("close", () => done()));
+  child.stderr.on("data", (d) => {
+    err += d;
+    if (/writing judgments/.test(err)) child.kill("SIGKILL");
+  });
+  await ended;
+  assert.equal(child.signalCode, "SIGKILL", `the copy ended before it was killed: ${err}`);
+}
+
 /**
  * The store copied to `db` on the cluster unless it is there already: each test sets up the data it reads, so any
  * one of them runs alone (issue 55.5: one run alone failed with a misleading "no database").
@@ -256,22 +273,7 @@ test("--into merges with the folder stores' key rules, and a killed copy leaves 
 
   // Killed while writing the judgments: the database shows no store (only staging tables, which no reader reads).
   const killedUrl = `${base}/killed`;
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, "bin", "gcpc.js"), "copy", join(ROOT, "data", "demo"), killedUrl, "--cluster", "gcpc_two_shards"],
-    {
-      env: { ...process.env, GCPC_PROGRESS: "1" },
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
-  let err = "";
-  const ended = new Promise<void>((done) => child.on("close", () => done()));
-  child.stderr.on("data", (d) => {
-    err += d;
-    if (/writing judgments/.test(err)) child.kill("SIGKILL");
-  });
-  await ended;
-  assert.equal(child.signalCode, "SIGKILL", `the copy ended before it was killed: ${err}`);
+  await copyKilledWhileWritingJudgments(killedUrl);
   const staged = (await sql<{ name: string }>(base, "SELECT name FROM system.tables WHERE database = 'killed'")).map(
     (r) => r.name,
   );
@@ -626,19 +628,7 @@ test("a later copy drops what a killed copy staged, and leaves what a running co
   await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
   const url = `${base}/${db}`;
   // Killed while writing the judgments: its staged tables stay behind.
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, "bin", "gcpc.js"), "copy", join(ROOT, "data", "demo"), url, "--cluster", "gcpc_two_shards"],
-    { env: { ...process.env, GCPC_PROGRESS: "1" }, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let err = "";
-  const ended = new Promise<void>((done) => child.on("close", () => done()));
-  child.stderr.on("data", (d) => {
-    err += d;
-    if (/writing judgments/.test(err)) child.kill("SIGKILL");
-  });
-  await ended;
-  assert.equal(child.signalCode, "SIGKILL", `the copy ended before it was killed: ${err}`);
+  await copyKilledWhileWritingJudgments(url);
   const tablesOn = async (u: string) =>
     (await sql<{ name: string }>(u, `SELECT name FROM system.tables WHERE database = '${db}'`)).map((r) => r.name);
   const killed = await tablesOn(base);
