@@ -128,3 +128,12 @@ test("the Checklists page's items to fix are gcpc items's, and a task opens its 
   assert.deepEqual(problems.failed, []);
   await page.close();
 });
+
+test("the Explorer on a store without with/without-skill pairs says so instead of showing empty tables", async () => {
+  const { page, problems } = await openOffline(browser, `${origin}/explorer`);
+  await page.waitForSelector("#no-pairs");
+  assert.match((await page.textContent("#no-pairs"))!, /This store has no FAIL→FAIL pair/);
+  assert.equal(await page.textContent("#pair-count"), "0");
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
