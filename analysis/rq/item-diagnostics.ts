@@ -9,6 +9,9 @@ import { newcombeDifference } from "../stats/newcombe.js";
 import { wilsonInterval } from "../stats/wilson.js";
 import { cohenKappa, sensitivitySpecificity } from "../stats/two-coder-agreement.js";
 import { Xor4096 } from "../stats/xor4096.js";
+import { auc } from "../stats/auc.js";
+import { mean } from "../stats/shares.js";
+import { pearson } from "../stats/spearman.js";
 import { compareCodePoints } from "../order.js";
 import { isBinary, type PreparedStore } from "./prepared.js";
 import type { ArmField } from "./arms/arm-pairs.js";
@@ -145,38 +148,12 @@ export interface ItemDiagnostics {
   estimators: typeof ITEM_ESTIMATORS;
 }
 
-/** Pearson's r of two equal-length columns; null when either is constant or there are fewer than 3 pairs. */
-export function pearson(x: readonly number[], y: readonly number[]): number | null {
-  const n = x.length;
-  if (n < 3) return null;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : null;
+/** Pearson's r (stats/spearman.ts) as a figure: null with fewer than 3 pairs (two points always give ±1) or a
+ * constant column. */
+function r3(x: readonly number[], y: readonly number[]): number | null {
+  const r = x.length < 3 ? NaN : pearson(x, y);
+  return Number.isFinite(r) ? r : null;
 }
-
-/** P(a > b) + ½ P(a = b) over every pair of a value on PASS and one on FAIL (Mann–Whitney, ties counted half). */
-export function pairAuc(pass: readonly number[], fail: readonly number[]): number | null {
-  if (pass.length === 0 || fail.length === 0) return null;
-  let wins = 0;
-  for (const a of pass) for (const b of fail) wins += a > b ? 1 : a === b ? 0.5 : 0;
-  return wins / (pass.length * fail.length);
-}
-
-const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** The rows of one task: per trajectory its grades of every item (NaN undecided, -1 not applicable), its outcome. */
 interface TaskRows {
@@ -208,7 +185,7 @@ const decidedGrade = (g: number) => g >= 0;
 
 /** The item's discrimination statistic on given outcomes: the Yes-rate difference (outcome) or r (rest). */
 function separation(x: readonly number[], y: readonly number[], against: "outcome" | "rest"): number | null {
-  if (against === "rest") return pearson(x, y);
+  if (against === "rest") return r3(x, y);
   const pass: number[] = [];
   const fail: number[] = [];
   for (let i = 0; i < x.length; i++) (y[i] === 1 ? pass : fail).push(x[i]);
@@ -315,7 +292,6 @@ function discrimination(c: ItemColumns): Discrimination {
   const total = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
   const counts = { pass_n: pass.length, fail_n: fail.length, pass_yes: total(pass), fail_yes: total(fail) };
   if (pass.length && fail.length) {
-    const sum = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
     const xs = withOutcome.map(([v]) => v);
     const ys = withOutcome.map(([, o]) => o as number);
     const binaryItem = c.x.every((v) => v === 0 || v === 1);
@@ -323,10 +299,14 @@ function discrimination(c: ItemColumns): Discrimination {
       ...none,
       ...counts,
       against: "outcome",
-      difference: mean(pass) - mean(fail),
-      difference_ci: binaryItem ? newcombeDifference(sum(fail), fail.length, sum(pass), pass.length) : null,
-      auc: pairAuc(pass, fail),
-      point_biserial: pearson(xs, ys),
+      difference: counts.pass_yes / pass.length - counts.fail_yes / fail.length,
+      difference_ci: binaryItem ? newcombeDifference(counts.fail_yes, fail.length, counts.pass_yes, pass.length) : null,
+      // Mann–Whitney with ties counted half (stats/auc.ts), PASS the positives.
+      auc: auc(
+        xs,
+        ys.map((o) => o === 1),
+      ),
+      point_biserial: r3(xs, ys),
       xs,
       ys,
     };
@@ -335,7 +315,7 @@ function discrimination(c: ItemColumns): Discrimination {
   if (restPairs.length < 3) return { ...none, ...counts, against: null, xs: [], ys: [] };
   const xs = restPairs.map(([v]) => v);
   const ys = restPairs.map(([, r]) => r);
-  return { ...none, ...counts, against: "rest", item_rest: pearson(xs, ys), xs, ys };
+  return { ...none, ...counts, against: "rest", item_rest: r3(xs, ys), xs, ys };
 }
 
 /** The negative control's p: the outcomes (rest scores) shuffled among the item's trajectories `shuffles` times. */
