@@ -55,10 +55,7 @@ export async function copyToClickhouse(
   const staging = new Staging(conn, db, options);
   try {
     await conn.reach();
-    if (options.cluster) {
-      await checkCluster(conn, location.text, options.cluster);
-      await checkHosts(conn, options.cluster);
-    }
+    if (options.cluster) await checkCluster(conn, location.text, options.cluster);
     await conn.command(`CREATE DATABASE IF NOT EXISTS ${db}${staging.onCluster}`);
     await staging.register();
     await staging.cleanDead();
@@ -267,7 +264,7 @@ class Staging {
       // The rename reached every host and only its report failed (a time-out waiting for the last host): done.
       if (!hosts.every((h) => h.tables && this.names.every((t) => this.isNew(h.tables!, t, existing)))) {
         this.staged.length = 0; // undo decides what may be dropped
-        await this.undo(existing, e as Error);
+        await this.undo(existing, e as Error, hosts);
       }
     }
     this.staged.length = 0;
@@ -290,10 +287,9 @@ class Staging {
    * refuses it there without changing anything. What each host then holds is read back; the staged tables are
    * dropped only when every host answers and holds the old store, else they are left and named.
    */
-  private async undo(existing: Set<string>, cause: Error): Promise<never> {
+  private async undo(existing: Set<string>, cause: Error, before: HostTables[]): Promise<never> {
     const { db, onCluster } = this;
     this.options.onProgress?.("the rename failed on some host: putting the old store back");
-    const before = await this.hostTables();
     const tried = async (sql: string) => this.conn.command(sql, this.ddlSettings()).catch(() => {});
     for (const t of [...this.names].reverse()) {
       if (before.some((h) => h.tables && this.isNew(h.tables, t, existing)))
@@ -334,21 +330,18 @@ class Staging {
    * Each host's tables in the database (name → engine_full): the connected server alone, or every host of the
    * cluster read through remote() from it; a host that does not answer has `tables` null.
    */
-  async hostTables(): Promise<{ host: string; tables: Map<string, string> | null }[]> {
+  async hostTables(): Promise<HostTables[]> {
     const query = (from: string) => `SELECT name, engine_full FROM ${from} WHERE database = ${sqlString(this.db)}`;
     const read = async (from: string) =>
       new Map(
         (await this.conn.rows<{ name: string; engine_full: string }>(query(from))).map((r) => [r.name, r.engine_full]),
       );
     if (!this.options.cluster) return [{ host: this.conn.location.text, tables: await read("system.tables") }];
-    const hosts = await this.conn.rows<{ host_address: string; port: number }>(
-      `SELECT host_address, port FROM system.clusters WHERE cluster = ${sqlString(this.options.cluster)}`,
-    );
     return Promise.all(
-      hosts.map(async (h) => {
-        const host = `${h.host_address}:${h.port}`;
-        return { host, tables: await read(`remote(${sqlString(host)}, system, tables)`).catch(() => null) };
-      }),
+      (await clusterHosts(this.conn, this.options.cluster)).map(async (host) => ({
+        host,
+        tables: await read(`remote(${sqlString(host)}, system, tables)`).catch(() => null),
+      })),
     );
   }
 
@@ -387,6 +380,12 @@ class Staging {
   }
 }
 
+/** One host's tables in the database (name → engine_full); null when the host did not answer. */
+interface HostTables {
+  host: string;
+  tables: Map<string, string> | null;
+}
+
 /** The task a row belongs to: its own, its trajectory's, or "" (the cluster's sharding key). */
 function taskOfRow(row: Record<string, unknown>, taskOf: Map<string, string>): string {
   if (typeof row.task_id === "string") return row.task_id;
@@ -394,29 +393,25 @@ function taskOfRow(row: Record<string, unknown>, taskOf: Map<string, string>): s
   return (typeof trajectory === "string" && taskOf.get(trajectory)) || "";
 }
 
+/** The server knows the cluster, and every host of it answers (through remote(), from the connected server). */
 async function checkCluster(conn: ClickhouseConnection, text: string, cluster: string): Promise<void> {
-  const rows = await conn.rows<{ n: string }>(
-    `SELECT count() AS n FROM system.clusters WHERE cluster = ${sqlString(cluster)}`,
-  );
-  if (Number(rows[0]?.n ?? 0) === 0)
+  const hosts = await clusterHosts(conn, cluster);
+  if (hosts.length === 0)
     throw new InputError(`${text}: the server has no cluster "${cluster}" (its remote_servers configuration)`);
-}
-
-/**
- * Every host of the cluster answers, before anything is written (issue 57.3: with a shard down, the first ON
- * CLUSTER statement waited ClickHouse's 180 s in silence and then failed). A host that does not is named with its
- * shard and the cause.
- */
-async function checkHosts(conn: ClickhouseConnection, cluster: string): Promise<void> {
-  const hosts = await conn.rows<{ shard_num: number; host_address: string; port: number }>(
-    `SELECT shard_num, host_address, port FROM system.clusters WHERE cluster = ${sqlString(cluster)}`,
-  );
-  for (const h of hosts) {
-    const at = `${h.host_address}:${h.port}`;
+  // Every host answers before anything is written (issue 57.3: with a shard down, the first ON CLUSTER statement
+  // waited ClickHouse's 180 s in silence and then failed); one that does not is named with its shard and the cause.
+  for (const at of hosts)
     await conn.rows(`SELECT 1 FROM remote(${sqlString(at)}, system, one)`).catch((e: Error) => {
       throw new InputError(`${e.message} (checked before writing: nothing was written)`);
     });
-  }
+}
+
+/** The cluster's hosts as `address:port` (native ports), in the server's order; none when it has no such cluster. */
+async function clusterHosts(conn: ClickhouseConnection, cluster: string): Promise<string[]> {
+  const rows = await conn.rows<{ host_address: string; port: number }>(
+    `SELECT host_address, port FROM system.clusters WHERE cluster = ${sqlString(cluster)}`,
+  );
+  return rows.map((h) => `${h.host_address}:${h.port}`);
 }
 
 /** Every table of a ClickHouse store as rows (a merge reads them: --into). */
