@@ -133,6 +133,8 @@ test("the Explorer on a store without with/without-skill pairs says so instead o
   const { page, problems } = await openOffline(browser, `${origin}/explorer`);
   await page.waitForSelector("#no-pairs");
   assert.match((await page.textContent("#no-pairs"))!, /This store has no FAIL→FAIL pair/);
+  // The count is an inline expression of its own cell: wait until it has rendered, not only the note above it.
+  await page.waitForFunction(() => (document.querySelector("#pair-count")?.textContent ?? "") !== "");
   assert.equal(await page.textContent("#pair-count"), "0");
   assert.deepEqual(problems.consoleErrors, []);
   await page.close();
