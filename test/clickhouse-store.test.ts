@@ -329,17 +329,28 @@ test("the server's checks reach a duplicate judgment and a row sharded under ano
     dup.stderr,
     /dup_check\.judgments, row 1, field "trajectory_id,item_id,judge,run": duplicate key \(.*\): 2 rows/,
   );
-  // The same row under another task's sharding value (a row on the wrong shard for its trajectory).
+  // The same row under other tasks' sharding values (a row on the wrong shard for its trajectory): one task on the
+  // other shard (cityHash64(_task) % 2 picks the shard of two of weight 1), where the shard's own join does not
+  // find the trajectory and its key duplicates the first row's across shards, and one on the same shard under
+  // another judge (issue 57.5: the checks run on each shard alone, and again over the cluster when a shard finds
+  // a trajectory it does not hold).
   const [first] = await sql<Record<string, unknown>>(base, "SELECT * FROM shard_check.judgments ORDER BY _row LIMIT 1");
-  const other = await sql<{ t: string }>(
-    base,
-    `SELECT any(_task) AS t FROM shard_check.judgments WHERE _task != '${String(first._task).replaceAll("'", "\\'")}'`,
-  );
+  const firstTask = String(first._task).replaceAll("'", "\\'");
+  const pick = (same: boolean) =>
+    sql<{ t: string }>(
+      base,
+      `SELECT any(_task) AS t FROM shard_check.judgments WHERE _task != '${firstTask}'
+         AND (cityHash64(_task) % 2 = cityHash64('${firstTask}') % 2) = ${same ? 1 : 0}`,
+    );
+  const [[elsewhere], [beside]] = await Promise.all([pick(false), pick(true)]);
   const conn2 = new ClickhouseConnection(parseClickhouseLocation(`${base}/shard_check`));
   try {
     await conn2.insert(
       "shard_check.judgments",
-      [{ ...first, item_id: first.item_id, judge: "a second judge", _row: 900_001, _task: other[0].t }],
+      [
+        { ...first, _row: 900_001, _task: elsewhere.t },
+        { ...first, judge: "a second judge", _row: 900_002, _task: beside.t },
+      ],
       { insert_distributed_sync: 1 },
     );
   } finally {
@@ -350,6 +361,14 @@ test("the server's checks reach a duplicate judgment and a row sharded under ano
   assert.match(
     misplaced.stderr,
     /shard_check\.judgments, row 900002, field "_task": _task ".*" is not trajectory ".*"'s task/,
+  );
+  assert.match(
+    misplaced.stderr,
+    /shard_check\.judgments, row 900003, field "_task": _task ".*" is not trajectory ".*"'s task/,
+  );
+  assert.match(
+    misplaced.stderr,
+    /shard_check\.judgments, row 1, field "trajectory_id,item_id,judge,run": duplicate key \(.*\): 2 rows/,
   );
 });
 

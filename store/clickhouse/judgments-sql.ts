@@ -4,6 +4,7 @@ import { issueField, issueMessage } from "../zod-issues.js";
 import { JudgmentRow } from "../../analysis/schema/tables.js";
 import { fromClickhouseRow, ROW_COLUMN, selectColumns, TASK_COLUMN } from "./table-layout.js";
 import { sqlString, type ClickhouseConnection } from "./connection.js";
+import { binaryColumn, type BinaryColumn } from "./row-binary.js";
 
 /**
  * The judgments of a ClickHouse store, checked and grouped where they live: every statement here runs on the
@@ -32,67 +33,61 @@ export interface JudgmentChecks {
   graded: boolean;
 }
 
-/** The judgments' row, key and reference checks, in SQL on the server. */
+/** Settings of a GROUP BY whose groups each sit on one shard: every shard answers its own, none are merged. */
+const ON_EACH_SHARD = { distributed_group_by_no_merge: "1" };
+
+/**
+ * The judgments' row, key and reference checks, in SQL on the server. `shard` names each table's shard table
+ * (stored-tables.ts shardTables). A valid store's checks run on each shard alone, as its rows of one trajectory
+ * and one task sit on one shard: the references join each shard's judgments to that shard's trajectories and
+ * items, and the keys are grouped per shard by a 64-bit hash of the key (issue 57.5: the GLOBAL joins sent one
+ * row per judgment to node 1). Where a shard finds a judgment whose trajectory it does not hold (mis-sharded,
+ * or not in the store), or a key hash twice, the checks run again over the whole cluster, as before, so the
+ * problems named are the same as a folder's.
+ */
 export async function checkJudgments(
   conn: ClickhouseConnection,
   db: string,
   file: string,
   primaryJudge: string,
   cap: number,
+  shard: Map<string, string>,
 ): Promise<JudgmentChecks> {
   const t = `${db}.judgments`;
-  const [{ n, graded }] = await conn.rows<{ n: string; graded: string }>(
-    `SELECT count() AS n, countIf(grade IS NOT NULL OR label = 'NotApplicable') AS graded FROM ${t}`,
-  );
-  const rowProblems: Problem[] = [];
-  const bad = await conn.rows(
-    `SELECT ${selectColumns("judgments")} FROM ${t} WHERE ${BAD_ROW} ORDER BY ${ROW_COLUMN} LIMIT ${cap}`,
-  );
-  for (const raw of bad) {
-    const row = fromClickhouseRow("judgments", raw);
-    const parsed = JudgmentRow.safeParse(row);
-    if (parsed.success) continue;
-    for (const issue of parsed.error.issues)
-      rowProblems.push({
-        file,
-        row: Number(raw[ROW_COLUMN]) + 1,
-        field: issueField(issue),
-        message: issueMessage(issue, row),
-      });
-  }
   const judge = primaryAsNull(primaryJudge);
-  const dup = await conn.rows<{
-    trajectory_id: string;
-    item_id: string;
-    j: string | null;
-    r: string;
-    c: string;
-    first: string;
-  }>(
-    `SELECT trajectory_id, item_id, ${judge} AS j, ifNull(run, 1) AS r, count() AS c, min(${ROW_COLUMN}) AS first
-     FROM ${t} GROUP BY trajectory_id, item_id, j, r HAVING c > 1 ORDER BY first LIMIT ${cap}`,
-  );
+  const local = (table: string) => `${db}.${shard.get(table) ?? table}`;
+  const [[{ n, graded }], rowProblems, orphansHere, [{ twice }]] = await Promise.all([
+    conn.rows<{ n: string; graded: string }>(
+      `SELECT count() AS n, countIf(grade IS NOT NULL OR label = 'NotApplicable') AS graded FROM ${t}`,
+    ),
+    rowRuleProblems(conn, t, file, cap),
+    conn.rows<Orphan>(referencesSql(t, local("trajectories"), local("items"), cap, false)),
+    conn.rows<{ twice: string }>(
+      `SELECT count() AS twice FROM (
+         SELECT cityHash64(trajectory_id, item_id, ifNull(concat('j', ${judge}), ''), ifNull(run, 1)) AS k,
+           count() AS c
+         FROM ${t} GROUP BY k HAVING c > 1)`,
+      ON_EACH_SHARD,
+    ),
+  ]);
+  const elsewhere = orphansHere.some((o) => Number(o.known) === 0);
+  // GLOBAL: the right side is read once and sent to every shard, so the check holds however rows are sharded.
+  const orphans = elsewhere
+    ? await conn.rows<Orphan>(referencesSql(t, `${db}.trajectories`, `${db}.items`, cap, true))
+    : orphansHere;
+  const dup =
+    elsewhere || Number(twice) > 0
+      ? await conn.rows<DuplicateKey>(
+          `SELECT trajectory_id, item_id, ${judge} AS j, ifNull(run, 1) AS r, count() AS c, min(${ROW_COLUMN}) AS first
+           FROM ${t} GROUP BY trajectory_id, item_id, j, r HAVING c > 1 ORDER BY first LIMIT ${cap}`,
+        )
+      : [];
   const duplicates = dup.map((d) => ({
     file,
     row: Number(d.first) + 1,
     field: "trajectory_id,item_id,judge,run",
     message: `duplicate key (${d.trajectory_id}, ${d.item_id}, ${d.j ?? primaryJudge}, ${d.r}): ${d.c} rows`,
   }));
-  // GLOBAL: the right side is read once and sent to every shard, so the check holds however rows are sharded.
-  const orphans = await conn.rows<{
-    trajectory_id: string;
-    item_id: string;
-    first: string;
-    known: number;
-    task_id: string;
-    t: string;
-  }>(
-    `SELECT trajectory_id, item_id, first, known, task_id, t FROM (
-       SELECT trajectory_id, item_id, ${TASK_COLUMN} AS t, ${ROW_COLUMN} AS first FROM ${t}
-     ) GLOBAL ANY LEFT JOIN (SELECT trajectory_id, task_id, 1 AS known FROM ${db}.trajectories) USING (trajectory_id)
-     WHERE known = 0 OR task_id != t OR (task_id, item_id) GLOBAL NOT IN (SELECT task_id, item_id FROM ${db}.items)
-     ORDER BY first LIMIT ${cap}`,
-  );
   const references = orphans.map((o) => ({
     file,
     row: Number(o.first) + 1,
@@ -113,17 +108,90 @@ export async function checkJudgments(
   return { rows: Number(n), rowProblems, duplicates, references, graded: Number(graded) > 0 };
 }
 
-/** One (trajectory, judge, run)'s verdicts: (checklist position, label code, grade or -1, evidence). */
+interface DuplicateKey {
+  trajectory_id: string;
+  item_id: string;
+  j: string | null;
+  r: string;
+  c: string;
+  first: string;
+}
+
+/** Rows breaking a row rule (BAD_ROW finds them on the server; zod words their problems), at most `cap`. */
+async function rowRuleProblems(conn: ClickhouseConnection, t: string, file: string, cap: number) {
+  const problems: Problem[] = [];
+  const bad = await conn.rows(
+    `SELECT ${selectColumns("judgments")} FROM ${t} WHERE ${BAD_ROW} ORDER BY ${ROW_COLUMN} LIMIT ${cap}`,
+  );
+  for (const raw of bad) {
+    const row = fromClickhouseRow("judgments", raw);
+    const parsed = JudgmentRow.safeParse(row);
+    if (parsed.success) continue;
+    for (const issue of parsed.error.issues)
+      problems.push({
+        file,
+        row: Number(raw[ROW_COLUMN]) + 1,
+        field: issueField(issue),
+        message: issueMessage(issue, row),
+      });
+  }
+  return problems;
+}
+
+interface Orphan {
+  trajectory_id: string;
+  item_id: string;
+  first: string;
+  known: number;
+  task_id: string;
+  t: string;
+}
+
+/**
+ * Judgments whose trajectory is not in `trajectories`, whose `_task` is not their trajectory's task, or whose item
+ * is not in their task's checklist. Not `global`: the query starts from the Distributed judgments table, so it
+ * runs on every shard, joined to the shard tables named (that shard's rows).
+ */
+function referencesSql(judgments: string, trajectories: string, items: string, cap: number, global: boolean) {
+  const g = global ? "GLOBAL " : "";
+  return `SELECT trajectory_id, item_id, ${ROW_COLUMN} AS first, known, task_id, ${TASK_COLUMN} AS t FROM ${judgments}
+     ${g}ANY LEFT JOIN (SELECT trajectory_id, task_id, 1 AS known FROM ${trajectories}) USING (trajectory_id)
+     WHERE known = 0 OR task_id != t OR (task_id, item_id) ${g}NOT IN (SELECT task_id, item_id FROM ${items})
+     ORDER BY first LIMIT ${cap}`;
+}
+
+/**
+ * One (trajectory, judge, run)'s verdicts, ordered by checklist position: their label codes as one string ("Y",
+ * "N", "A", "-", or "G" for a grade strictly between 0 and 1), the positions (1-based) when the run does not judge
+ * every item of its checklist (else empty), the graded positions and their grades, and the evidence when asked.
+ */
 export interface LabelRunRow {
   trajectory_id: string;
   jj: string | null;
-  rr: string;
+  rr: number;
   /** The run's first judgment row in the store (runs keep the folder reader's order: by their first row). */
-  first: string;
-  /** [position (1-based), "Y" | "N" | "A" | "-" | "G", grade (-1 when none)] per judged item. */
-  v: [string | number, string, number][];
-  /** [position, has evidence (0/1), evidence] per judged item, when asked. */
-  e?: [string | number, number, string][];
+  first: number;
+  codes: string;
+  ps: number[];
+  gp: number[];
+  gv: number[];
+  ev?: (string | null)[];
+}
+
+/** The columns of labelRunsSql's answer, in order, as RowBinary gives them. */
+export function labelRunColumns(evidence: boolean): BinaryColumn[] {
+  const columns: [string, string][] = [
+    ["trajectory_id", "String"],
+    ["jj", "Nullable(String)"],
+    ["rr", "Int64"],
+    ["first", "UInt64"],
+    ["codes", "String"],
+    ["ps", "Array(UInt64)"],
+    ["gp", "Array(UInt64)"],
+    ["gv", "Array(Float64)"],
+  ];
+  if (evidence) columns.push(["ev", "Array(Nullable(String))"]);
+  return columns.map(([name, type]) => binaryColumn(name, type));
 }
 
 /**
@@ -145,23 +213,34 @@ export function primaryAsNull(primaryJudge: string): string {
 
 /**
  * The judgments joined to their trajectory's checklist positions and grouped per (trajectory, judge, run),
- * the judge and run normalised (contract rule 13): the per-row join and grouping run on the server.
+ * the judge and run normalised (contract rule 13). The query starts from the Distributed judgments table and joins
+ * the shard's own items (`items`, a shard table: stored-tables.ts shardTables), and each shard groups its own runs
+ * (ON_EACH_SHARD): a run's rows sit on its task's shard, so nothing is merged on node 1, and a run travels as
+ * one byte per verdict, not a JSON triple (issue 57.5: 8.1 MB of JSON at scale 10 became 2.2 MB). Only read when
+ * the checks found nothing: on a mis-sharded store a run could be split over two shards.
  */
-export function labelRunsSql(db: string, primaryJudge: string, evidence: boolean): string {
-  const code = `multiIf(grade IS NOT NULL AND grade = 1, 'Y', grade IS NOT NULL AND grade = 0, 'N',
-    grade IS NOT NULL, 'G', label = 'NotApplicable', '-', label = 'Yes', 'Y', label = 'No', 'N', 'A')`;
-  // Each task's checklist positions in store order, without window functions (18.16 has none): the items'
-  // (_row, item_id) pairs sorted per task, then numbered.
-  const positions = `SELECT task_id, item_id, pos FROM (
-      SELECT task_id, arrayMap(x -> tupleElement(x, 2), arraySort(groupArray((${ROW_COLUMN}, item_id)))) AS ids
-      FROM ${db}.items GROUP BY task_id)
+export function labelRunsSql(db: string, items: string, primaryJudge: string, evidence: boolean): string {
+  const code = `assumeNotNull(multiIf(grade IS NOT NULL AND grade = 1, 'Y', grade IS NOT NULL AND grade = 0, 'N',
+    grade IS NOT NULL, 'G', label = 'NotApplicable', '-', label = 'Yes', 'Y', label = 'No', 'N', 'A'))`;
+  const graded = "grade IS NOT NULL AND grade != 1 AND grade != 0";
+  // Each task's checklist positions in store order, and its length, without window functions (18.16 has none):
+  // the items' (_row, item_id) pairs sorted per task, then numbered.
+  const positions = `SELECT task_id, item_id, pos, n FROM (
+      SELECT task_id, arrayMap(x -> tupleElement(x, 2), arraySort(groupArray((${ROW_COLUMN}, item_id)))) AS ids,
+        length(ids) AS n
+      FROM ${db}.${items} GROUP BY task_id)
     ARRAY JOIN ids AS item_id, arrayEnumerate(ids) AS pos`;
-  // Each judgment sits on its trajectory's task (`_task`, checked against the trajectories above), so one join
-  // to the small positions table places it.
-  return `SELECT trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, ifNull(run, 1) AS rr,
-      min(${ROW_COLUMN}) AS first, groupArray((pos, ${code}, ifNull(grade, -1))) AS v
-      ${evidence ? ", groupArray((pos, if(evidence IS NULL, 0, 1), ifNull(evidence, ''))) AS e" : ""}
-    FROM ${db}.judgments GLOBAL ANY INNER JOIN (SELECT task_id AS ${TASK_COLUMN}, item_id, pos FROM (${positions}))
+  const byPosition = (x: string) =>
+    `arrayMap(x -> tupleElement(x, 2), arraySort(x -> tupleElement(x, 1), groupArray((pos, ${x}))))`;
+  return `SELECT trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, toInt64(ifNull(run, 1)) AS rr,
+      min(${ROW_COLUMN}) AS first, arrayStringConcat(${byPosition(code)}) AS codes,
+      if(count() = any(n), emptyArrayUInt64(), arraySort(groupArray(toUInt64(pos)))) AS ps,
+      groupArrayIf(toUInt64(pos), ${graded}) AS gp, groupArrayIf(assumeNotNull(grade), ${graded}) AS gv
+      ${evidence ? `, ${byPosition("evidence")} AS ev` : ""}
+    FROM ${db}.judgments ANY INNER JOIN (SELECT task_id AS ${TASK_COLUMN}, item_id, pos, n FROM (${positions}))
       USING (${TASK_COLUMN}, item_id)
     GROUP BY trajectory_id, jj, rr`;
 }
+
+/** labelRunsSql's settings: every shard groups its own runs. */
+export const LABEL_RUN_SETTINGS = ON_EACH_SHARD;

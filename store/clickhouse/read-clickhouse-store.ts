@@ -12,12 +12,19 @@ import { formatProblem, ProblemList, StoreValidationError, InputError, type Prob
 import { manifestOfText } from "../store-folder.js";
 import { checkReferences, RowLocations } from "../check-references.js";
 import { issueField, issueMessage } from "../zod-issues.js";
+import { fastTrajectory } from "../fast-rows.js";
 import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
 import { parseClickhouseLocation } from "./location.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
-import { checkJudgments, labelRunsSql, type LabelRunRow } from "./judgments-sql.js";
+import {
+  checkJudgments,
+  LABEL_RUN_SETTINGS,
+  labelRunColumns,
+  labelRunsSql,
+  type LabelRunRow,
+} from "./judgments-sql.js";
 import { fromClickhouseRow, MANIFEST_TABLE, ROW_COLUMN } from "./table-layout.js";
-import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
+import { manifestTexts, shardTables, storedRows, tablesIn } from "./stored-tables.js";
 
 /**
  * Reads and validates a store held in ClickHouse (`clickhouse://HOST:PORT/DATABASE`, written by `gcpc copy`)
@@ -42,10 +49,16 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     // The server checks and groups the judgments while this process reads and validates the small tables: both
     // are started now and awaited after (their results are dropped if the store turns out invalid).
     const judged = tables.has("judgments") && tables.has("trajectories") && tables.has("items");
+    const shard = judged ? await shardTables(conn, db) : new Map<string, string>();
+    const evidence = options.evidence === true;
     const server = judged
       ? {
-          checks: checkJudgments(conn, db, `${db}.judgments`, primaryJudge, problems.cap),
-          runs: conn.rows<LabelRunRow>(labelRunsSql(db, primaryJudge, options.evidence === true)),
+          checks: checkJudgments(conn, db, `${db}.judgments`, primaryJudge, problems.cap, shard),
+          runs: conn.binaryRows(
+            labelRunsSql(db, shard.get("items") ?? "items", primaryJudge, evidence),
+            labelRunColumns(evidence),
+            LABEL_RUN_SETTINGS,
+          ) as Promise<unknown[]> as Promise<LabelRunRow[]>,
         }
       : undefined;
     server?.checks.catch(() => {});
@@ -103,15 +116,23 @@ async function smallTables(
   const rows: Record<string, number> = {};
   const read: Partial<Record<TableName, unknown[]>> = {};
   const locations: Partial<Record<TableName, RowLocations>> = {};
-  for (const table of TABLE_NAMES) {
-    if (!tables.has(table)) continue;
-    files[table] = `${db}.${table}`;
-    if (table === "judgments") continue;
-    options.onProgress?.(`reading ${db}.${table}`);
-    const got = await validRows(conn, db, table, files[table], problems);
-    read[table] = got.rows;
-    locations[table] = got.locations;
-    rows[table] = got.count;
+  const present = TABLE_NAMES.filter((table) => tables.has(table));
+  for (const table of present) files[table] = `${db}.${table}`;
+  // Read at once (the server answers one while this process decodes another); their problems are added in the
+  // tables' order, as a folder's are.
+  const got = await Promise.all(
+    present
+      .filter((table) => table !== "judgments")
+      .map(async (table) => {
+        options.onProgress?.(`reading ${db}.${table}`);
+        return { table, ...(await validRows(conn, db, table, files[table])) };
+      }),
+  );
+  for (const g of got) {
+    for (const p of g.problems) problems.add(p);
+    read[g.table] = g.rows;
+    locations[g.table] = g.locations;
+    rows[g.table] = g.count;
   }
   return { files, rows, read, locations };
 }
@@ -149,24 +170,31 @@ async function validRows(
   db: string,
   table: TableName,
   file: string,
-  problems: { add(p: Problem): void },
-): Promise<{ rows: unknown[]; locations: RowLocations; count: number }> {
+): Promise<{ rows: unknown[]; locations: RowLocations; count: number; problems: Problem[] }> {
   const raw = await storedRows(conn, db, table);
   const rows: unknown[] = [];
+  const problems: Problem[] = [];
   const locations = new RowLocations();
   for (const r of raw) {
     const row = fromClickhouseRow(table, r);
     const at = Number(r[ROW_COLUMN]) + 1;
+    // A plainly valid trajectory skips zod, as a folder's does (store/fast-rows.ts).
+    const fast = table === "trajectories" ? fastTrajectory(row) : undefined;
+    if (fast) {
+      rows.push(fast);
+      locations.push(undefined, at);
+      continue;
+    }
     const parsed = TABLE_SCHEMAS[table].safeParse(row);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        problems.add({ file, row: at, field: issueField(issue), message: issueMessage(issue, row) });
+        problems.push({ file, row: at, field: issueField(issue), message: issueMessage(issue, row) });
       continue;
     }
     rows.push(parsed.data);
     locations.push(undefined, at);
   }
-  return { rows, locations, count: raw.length };
+  return { rows, locations, count: raw.length, problems };
 }
 
 /** The label vectors from the server's rows, one per (trajectory, judge, run), in the order of each run's first row. */
@@ -180,17 +208,19 @@ function labelVectors(
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
-  got.sort((a, b) => Number(a.first) - Number(b.first));
+  got.sort((a, b) => a.first - b.first);
   const runs = new Map<string, LabelRun[]>();
   for (const r of got) {
     const n = size.get(taskOf.get(r.trajectory_id) ?? "") ?? 0;
-    const chars = new Array<string>(n).fill(".");
-    for (const [pos, code, grade] of r.v) chars[Number(pos) - 1] = code === "G" ? gradeChar(grade) : code;
+    // A run that judges every item comes in checklist order; one that does not names its positions.
+    const at = (k: number) => (r.ps.length ? r.ps[k] : k + 1) - 1;
     // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
-    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: Number(r.rr), labels: chars.join("") };
+    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: r.rr, labels: labelString(r, n, at) };
     if (evidence) {
       const e = new Array<string | null>(n).fill(null);
-      for (const [pos, has, text] of r.e ?? []) e[Number(pos) - 1] = Number(has) ? text : null;
+      (r.ev ?? []).forEach((text, k) => {
+        e[at(k)] = text;
+      });
       run.evidence = e;
     }
     const list = runs.get(r.trajectory_id);
@@ -198,4 +228,15 @@ function labelVectors(
     else runs.set(r.trajectory_id, [run]);
   }
   return { judgments, runs };
+}
+
+/** A run's label string: its codes as they came when it judged every item with no grade, else placed by position. */
+function labelString(r: LabelRunRow, n: number, at: (k: number) => number): string {
+  if (r.ps.length === 0 && r.gp.length === 0 && r.codes.length === n) return r.codes;
+  const chars = new Array<string>(n).fill(".");
+  for (let k = 0; k < r.codes.length; k++) chars[at(k)] = r.codes[k];
+  r.gp.forEach((pos, k) => {
+    chars[pos - 1] = gradeChar(r.gv[k]);
+  });
+  return chars.join("");
 }

@@ -1,6 +1,8 @@
 import type { TableName } from "../../analysis/schema/tables.js";
 import { sqlString, type ClickhouseConnection } from "./connection.js";
-import { MANIFEST_TABLE, ROW_COLUMN, selectColumns } from "./table-layout.js";
+import { InputError } from "../problems.js";
+import { binaryColumn } from "./row-binary.js";
+import { columnTypes, MANIFEST_TABLE, ROW_COLUMN, selectColumns, TASK_COLUMN } from "./table-layout.js";
 
 /** The tables of database `db` (what a copy must not clash with, what a read finds). */
 export async function tablesIn(conn: ClickhouseConnection, db: string): Promise<Set<string>> {
@@ -8,12 +10,52 @@ export async function tablesIn(conn: ClickhouseConnection, db: string): Promise<
   return new Set(rows.map((r) => r.name));
 }
 
-/** A store table's rows as ClickHouse holds them (contract columns and `_row`), in store order. */
-export function storedRows(conn: ClickhouseConnection, db: string, table: TableName) {
-  return conn.rows(`SELECT ${selectColumns(table)} FROM ${db}.${table} ORDER BY ${ROW_COLUMN}`);
+/**
+ * A store table's rows as ClickHouse holds them (contract columns and `_row`), in store order, read as RowBinary
+ * (issue 57.5: as JSONEachRow the trajectories of the scale-10 store were 17 MB of text). The columns are decoded
+ * by the types the server reports for them, not the ones this version would write, so a table written otherwise
+ * fails with its column's name instead of decoding into wrong values.
+ */
+export async function storedRows(conn: ClickhouseConnection, db: string, table: TableName) {
+  const types = new Map(
+    (
+      await conn.rows<{ name: string; type: string }>(
+        `SELECT name, type FROM system.columns WHERE database = ${sqlString(db)} AND table = ${sqlString(table)}`,
+      )
+    ).map((c) => [c.name, c.type]),
+  );
+  const columns = columnTypes(table)
+    .filter(([name]) => name !== TASK_COLUMN)
+    .map(([name]) => {
+      const type = types.get(name);
+      if (type === undefined) throw new InputError(`${db}.${table}: the table has no column "${name}"`);
+      const column = /^(Nullable\()?(String|Int64|UInt64|Float64|UInt8)\)?$/.test(type) && binaryColumn(name, type);
+      if (!column) throw new InputError(`${db}.${table}: column "${name}" is ${type}, not a type gcpc copy writes`);
+      return column;
+    });
+  return conn.binaryRows(`SELECT ${selectColumns(table)} FROM ${db}.${table} ORDER BY ${ROW_COLUMN}`, columns);
 }
 
 /** The texts of the manifest table's rows (a store has exactly one). */
 export async function manifestTexts(conn: ClickhouseConnection, db: string): Promise<string[]> {
   return (await conn.rows<{ manifest: string }>(`SELECT manifest FROM ${db}.${MANIFEST_TABLE}`)).map((r) => r.manifest);
+}
+
+/**
+ * Each table of `db` and the table that holds its rows on a shard: the shard table a Distributed table names
+ * (`Distributed(cluster, db, table_local_TOKEN, key)`), or the table itself on one server. A query that starts
+ * from a Distributed table runs on every shard, and a join or IN on a shard table there reads that shard's rows
+ * only: the rows of one task, which the layout keeps on one shard (issue 57.5).
+ */
+export async function shardTables(conn: ClickhouseConnection, db: string): Promise<Map<string, string>> {
+  const rows = await conn.rows<{ name: string; engine: string; engine_full: string }>(
+    `SELECT name, engine, engine_full FROM system.tables WHERE database = ${sqlString(db)}`,
+  );
+  return new Map(
+    rows.map((r) => {
+      const local =
+        r.engine === "Distributed" ? /^Distributed\(\s*[^,]+,\s*[^,]+,\s*'?([^',\s)]+)/.exec(r.engine_full) : null;
+      return [r.name, local ? local[1] : r.name];
+    }),
+  );
 }
