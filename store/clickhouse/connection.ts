@@ -51,11 +51,14 @@ export class ClickhouseConnection {
    * Rows of a SELECT read as RowBinary and decoded by `columns` (the SELECT's columns, in order, with their
    * types): a fraction of JSON's bytes, every number exactly as stored (row-binary.ts fromRowBinary).
    */
-  binaryRows(query: string, columns: readonly BinaryColumn[], settings: Record<string, string | number> = {}) {
+  async binaryRows(query: string, columns: readonly BinaryColumn[], settings: Record<string, string | number> = {}) {
+    return fromRowBinary(columns, await this.binaryBody(query, settings));
+  }
+
+  /** The RowBinary answer of a SELECT, undecoded. */
+  binaryBody(query: string, settings: Record<string, string | number> = {}): Promise<Buffer> {
     // The query travels as the body (a URL has a length limit; the body has max_query_size).
-    return this.retriedRead(query, async () =>
-      fromRowBinary(columns, await this.post(settings, Buffer.from(`${query} FORMAT RowBinary`, "utf8"))),
-    );
+    return this.retriedRead(query, () => this.post(settings, Buffer.from(`${query} FORMAT RowBinary`, "utf8")));
   }
 
   /**

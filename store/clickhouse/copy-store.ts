@@ -420,7 +420,7 @@ async function clickhouseStoreRows(conn: ClickhouseConnection, db: string, table
   const out: Record<string, unknown> = { manifest: JSON.parse(manifest) };
   for (const table of TABLE_NAMES) {
     if (!tables.has(table)) continue;
-    out[table] = (await storedRows(conn, db, table)).map((r) => fromClickhouseRow(table, r));
+    out[table] = (await storedRows(conn, db, table)).rows;
   }
   for (const t of ["tasks", "items", "trajectories", "judgments"]) out[t] ??= [];
   return out as unknown as Store;

@@ -34,16 +34,12 @@ export interface JudgmentChecks {
 }
 
 /** Settings of a GROUP BY whose groups each sit on one shard: every shard answers its own, none are merged. */
-const ON_EACH_SHARD = { distributed_group_by_no_merge: "1" };
+export const ON_EACH_SHARD = { distributed_group_by_no_merge: "1" };
 
 /**
- * The judgments' row, key and reference checks, in SQL on the server. `shard` names each table's shard table
- * (stored-tables.ts shardTables). A valid store's checks run on each shard alone, as its rows of one trajectory
- * and one task sit on one shard: the references join each shard's judgments to that shard's trajectories and
- * items, and the keys are grouped per shard by a 64-bit hash of the key (issue 57.5: the GLOBAL joins sent one
- * row per judgment to node 1). Where a shard finds a judgment whose trajectory it does not hold (mis-sharded,
- * or not in the store), or a key hash twice, the checks run again over the whole cluster, as before, so the
- * problems named are the same as a folder's.
+ * The judgments' row, key and reference checks over the whole cluster, each problem as a folder's read words it.
+ * A valid store does not need them: its label runs' screen (screenLabelRuns) finds nothing, and then nothing
+ * here would. They run when it finds something, to name it.
  */
 export async function checkJudgments(
   conn: ClickhouseConnection,
@@ -51,37 +47,26 @@ export async function checkJudgments(
   file: string,
   primaryJudge: string,
   cap: number,
-  shard: Map<string, string>,
 ): Promise<JudgmentChecks> {
   const t = `${db}.judgments`;
   const judge = primaryAsNull(primaryJudge);
-  const local = (table: string) => `${db}.${shard.get(table) ?? table}`;
-  const [[{ n, graded }], rowProblems, orphansHere, [{ twice }]] = await Promise.all([
+  const [[{ n, graded }], rowProblems, orphans, dup] = await Promise.all([
     conn.rows<{ n: string; graded: string }>(
       `SELECT count() AS n, countIf(grade IS NOT NULL OR label = 'NotApplicable') AS graded FROM ${t}`,
     ),
     rowRuleProblems(conn, t, file, cap),
-    conn.rows<Orphan>(referencesSql(t, local("trajectories"), local("items"), cap, false)),
-    conn.rows<{ twice: string }>(
-      `SELECT count() AS twice FROM (
-         SELECT cityHash64(trajectory_id, item_id, ifNull(concat('j', ${judge}), ''), ifNull(run, 1)) AS k,
-           count() AS c
-         FROM ${t} GROUP BY k HAVING c > 1)`,
-      ON_EACH_SHARD,
+    // GLOBAL: the right side is read once and sent to every shard, so the check holds however rows are sharded.
+    conn.rows<Orphan>(
+      `SELECT trajectory_id, item_id, ${ROW_COLUMN} AS first, known, task_id, ${TASK_COLUMN} AS t FROM ${t}
+       GLOBAL ANY LEFT JOIN (SELECT trajectory_id, task_id, 1 AS known FROM ${db}.trajectories) USING (trajectory_id)
+       WHERE known = 0 OR task_id != t OR (task_id, item_id) GLOBAL NOT IN (SELECT task_id, item_id FROM ${db}.items)
+       ORDER BY first LIMIT ${cap}`,
+    ),
+    conn.rows<DuplicateKey>(
+      `SELECT trajectory_id, item_id, ${judge} AS j, ifNull(run, 1) AS r, count() AS c, min(${ROW_COLUMN}) AS first
+       FROM ${t} GROUP BY trajectory_id, item_id, j, r HAVING c > 1 ORDER BY first LIMIT ${cap}`,
     ),
   ]);
-  const elsewhere = orphansHere.some((o) => Number(o.known) === 0);
-  // GLOBAL: the right side is read once and sent to every shard, so the check holds however rows are sharded.
-  const orphans = elsewhere
-    ? await conn.rows<Orphan>(referencesSql(t, `${db}.trajectories`, `${db}.items`, cap, true))
-    : orphansHere;
-  const dup =
-    elsewhere || Number(twice) > 0
-      ? await conn.rows<DuplicateKey>(
-          `SELECT trajectory_id, item_id, ${judge} AS j, ifNull(run, 1) AS r, count() AS c, min(${ROW_COLUMN}) AS first
-           FROM ${t} GROUP BY trajectory_id, item_id, j, r HAVING c > 1 ORDER BY first LIMIT ${cap}`,
-        )
-      : [];
   const duplicates = dup.map((d) => ({
     file,
     row: Number(d.first) + 1,
@@ -148,22 +133,11 @@ interface Orphan {
 }
 
 /**
- * Judgments whose trajectory is not in `trajectories`, whose `_task` is not their trajectory's task, or whose item
- * is not in their task's checklist. Not `global`: the query starts from the Distributed judgments table, so it
- * runs on every shard, joined to the shard tables named (that shard's rows).
- */
-function referencesSql(judgments: string, trajectories: string, items: string, cap: number, global: boolean) {
-  const g = global ? "GLOBAL " : "";
-  return `SELECT trajectory_id, item_id, ${ROW_COLUMN} AS first, known, task_id, ${TASK_COLUMN} AS t FROM ${judgments}
-     ${g}ANY LEFT JOIN (SELECT trajectory_id, task_id, 1 AS known FROM ${trajectories}) USING (trajectory_id)
-     WHERE known = 0 OR task_id != t OR (task_id, item_id) ${g}NOT IN (SELECT task_id, item_id FROM ${items})
-     ORDER BY first LIMIT ${cap}`;
-}
-
-/**
  * One (trajectory, judge, run)'s verdicts, ordered by checklist position: their label codes as one string ("Y",
  * "N", "A", "-", or "G" for a grade strictly between 0 and 1), the positions (1-based) when the run does not judge
- * every item of its checklist (else empty), the graded positions and their grades, and the evidence when asked.
+ * every item of its checklist (else empty), the graded positions and their grades, and the evidence when asked;
+ * and what the screen needs: the run's `_task` and whether anything in it breaks a rule (`odd`), whether it holds
+ * a grade or NotApplicable label (`graded`).
  */
 export interface LabelRunRow {
   trajectory_id: string;
@@ -175,6 +149,9 @@ export interface LabelRunRow {
   ps: number[];
   gp: number[];
   gv: number[];
+  t: string;
+  odd: number;
+  graded: number;
   ev?: (string | null)[];
 }
 
@@ -189,9 +166,37 @@ export function labelRunColumns(evidence: boolean): BinaryColumn[] {
     ["ps", "Array(UInt64)"],
     ["gp", "Array(UInt64)"],
     ["gv", "Array(Float64)"],
+    ["t", "String"],
+    ["odd", "UInt8"],
+    ["graded", "UInt8"],
   ];
   if (evidence) columns.push(["ev", "Array(Nullable(String))"]);
   return columns.map(([name, type]) => binaryColumn(name, type));
+}
+
+/**
+ * What the label runs say of the judgments' checks (checkJudgments): `clean` when no run breaks a row rule,
+ * repeats an item, judges an item outside its `_task`'s checklist or mixes `_task` values, and every run's
+ * trajectory is among `trajectories` with its `_task` as task; then none of the checks would find anything, and
+ * `rows` and `graded` are theirs. `positionOf`: each trajectory's position in `trajectories` by id. Runs are
+ * grouped on each shard, so a run split over two shards (a row on the wrong shard) shows as a run whose `_task` is
+ * not its trajectory's task.
+ */
+export function screenLabelRuns(
+  runs: readonly LabelRunRow[],
+  trajectories: readonly { trajectory_id: string; task_id: string }[],
+  positionOf: ReadonlyMap<string, number>,
+): { clean: boolean; rows: number; graded: boolean } {
+  let rows = 0;
+  let graded = false;
+  let clean = true;
+  for (const r of runs) {
+    rows += r.codes.length;
+    graded ||= r.graded === 1;
+    const at = positionOf.get(r.trajectory_id);
+    if (r.odd === 1 || at === undefined || trajectories[at].task_id !== r.t) clean = false;
+  }
+  return { clean, rows, graded };
 }
 
 /**
@@ -213,18 +218,18 @@ export function primaryAsNull(primaryJudge: string): string {
 
 /**
  * The judgments joined to their trajectory's checklist positions and grouped per (trajectory, judge, run),
- * the judge and run normalised (contract rule 13). The query starts from the Distributed judgments table and joins
- * the shard's own items (`items`, a shard table: stored-tables.ts shardTables), and each shard groups its own runs
- * (ON_EACH_SHARD): a run's rows sit on its task's shard, so nothing is merged on node 1, and a run travels as
- * one byte per verdict, not a JSON triple (issue 57.5: 8.1 MB of JSON at scale 10 became 2.2 MB). Only read when
- * the checks found nothing: on a mis-sharded store a run could be split over two shards.
+ * the judge and run normalised (contract rule 13), with each run's screen (screenLabelRuns): one pass over the
+ * judgments does what the checks and the grouping did in five (issue 57.5). The query starts from the Distributed
+ * judgments table and joins the shard's own items (`items`, a shard table: stored-tables.ts shardTables), and each
+ * shard groups its own runs (ON_EACH_SHARD): a run's rows sit on its task's shard, so nothing is merged on node 1,
+ * and a run travels as one byte per verdict, not a JSON triple (8.1 MB of JSON at scale 10 became 2.2 MB).
  */
 export function labelRunsSql(db: string, items: string, primaryJudge: string, evidence: boolean): string {
   const code = `assumeNotNull(multiIf(grade IS NOT NULL AND grade = 1, 'Y', grade IS NOT NULL AND grade = 0, 'N',
     grade IS NOT NULL, 'G', label = 'NotApplicable', '-', label = 'Yes', 'Y', label = 'No', 'N', 'A'))`;
   const graded = "grade IS NOT NULL AND grade != 1 AND grade != 0";
   // Each task's checklist positions in store order, and its length, without window functions (18.16 has none):
-  // the items' (_row, item_id) pairs sorted per task, then numbered.
+  // the items' (_row, item_id) pairs sorted per task, then numbered. A judgment of no item there gets pos 0.
   const positions = `SELECT task_id, item_id, pos, n FROM (
       SELECT task_id, arrayMap(x -> tupleElement(x, 2), arraySort(groupArray((${ROW_COLUMN}, item_id)))) AS ids,
         length(ids) AS n
@@ -232,15 +237,16 @@ export function labelRunsSql(db: string, items: string, primaryJudge: string, ev
     ARRAY JOIN ids AS item_id, arrayEnumerate(ids) AS pos`;
   const byPosition = (x: string) =>
     `arrayMap(x -> tupleElement(x, 2), arraySort(x -> tupleElement(x, 1), groupArray((pos, ${x}))))`;
+  const odd = `uniqExact(${TASK_COLUMN}) > 1 OR countIf(pos = 0) > 0 OR count() != uniqExact(pos)
+    OR countIf(${BAD_ROW}) > 0`;
   return `SELECT trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, toInt64(ifNull(run, 1)) AS rr,
       min(${ROW_COLUMN}) AS first, arrayStringConcat(${byPosition(code)}) AS codes,
       if(count() = any(n), emptyArrayUInt64(), arraySort(groupArray(toUInt64(pos)))) AS ps,
-      groupArrayIf(toUInt64(pos), ${graded}) AS gp, groupArrayIf(assumeNotNull(grade), ${graded}) AS gv
+      groupArrayIf(toUInt64(pos), ${graded}) AS gp, groupArrayIf(assumeNotNull(grade), ${graded}) AS gv,
+      any(${TASK_COLUMN}) AS t, toUInt8(${odd}) AS odd,
+      toUInt8(countIf(grade IS NOT NULL OR label = 'NotApplicable') > 0) AS graded
       ${evidence ? `, ${byPosition("evidence")} AS ev` : ""}
-    FROM ${db}.judgments ANY INNER JOIN (SELECT task_id AS ${TASK_COLUMN}, item_id, pos, n FROM (${positions}))
+    FROM ${db}.judgments ANY LEFT JOIN (SELECT task_id AS ${TASK_COLUMN}, item_id, pos, n FROM (${positions}))
       USING (${TASK_COLUMN}, item_id)
     GROUP BY trajectory_id, jj, rr`;
 }
-
-/** labelRunsSql's settings: every shard groups its own runs. */
-export const LABEL_RUN_SETTINGS = ON_EACH_SHARD;

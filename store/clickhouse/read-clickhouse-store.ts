@@ -13,17 +13,22 @@ import { manifestOfText } from "../store-folder.js";
 import { checkReferences, RowLocations } from "../check-references.js";
 import { issueField, issueMessage } from "../zod-issues.js";
 import { fastTrajectory } from "../fast-rows.js";
+import type { MethodScoreColumns } from "../../analysis/schema/method-score-columns.js";
+import type { Trajectory } from "../../analysis/schema/tables.js";
+import { clickhouseMethodScoreColumns } from "./method-score-columns.js";
 import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
 import { parseClickhouseLocation } from "./location.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
 import {
   checkJudgments,
-  LABEL_RUN_SETTINGS,
   labelRunColumns,
   labelRunsSql,
+  ON_EACH_SHARD,
+  screenLabelRuns,
   type LabelRunRow,
 } from "./judgments-sql.js";
-import { fromClickhouseRow, MANIFEST_TABLE, ROW_COLUMN } from "./table-layout.js";
+import { MANIFEST_TABLE } from "./table-layout.js";
+import { labelVectorsByPosition } from "../packed-label-runs.js";
 import { manifestTexts, shardTables, storedRows, tablesIn } from "./stored-tables.js";
 
 /**
@@ -46,46 +51,29 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const manifest = await readManifestRow(conn, text, db);
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
     const problems = new ProblemList(options.maxProblems ?? 50);
-    // The server checks and groups the judgments while this process reads and validates the small tables: both
-    // are started now and awaited after (their results are dropped if the store turns out invalid).
     const judged = tables.has("judgments") && tables.has("trajectories") && tables.has("items");
-    const shard = judged ? await shardTables(conn, db) : new Map<string, string>();
+    const shard = await shardTables(conn, db);
     const evidence = options.evidence === true;
-    const server = judged
-      ? {
-          checks: checkJudgments(conn, db, `${db}.judgments`, primaryJudge, problems.cap, shard),
-          runs: conn.binaryRows(
-            labelRunsSql(db, shard.get("items") ?? "items", primaryJudge, evidence),
-            labelRunColumns(evidence),
-            LABEL_RUN_SETTINGS,
-          ) as Promise<unknown[]> as Promise<LabelRunRow[]>,
-        }
+    // The server groups the judgments into label runs, and screens them, while this process reads and validates
+    // the small tables (dropped if the store turns out invalid).
+    const runs = judged
+      ? (conn.binaryRows(
+          labelRunsSql(db, shard.get("items") ?? "items", primaryJudge, evidence),
+          labelRunColumns(evidence),
+          ON_EACH_SHARD,
+        ) as Promise<unknown[]> as Promise<LabelRunRow[]>)
       : undefined;
-    server?.checks.catch(() => {});
-    server?.runs.catch(() => {});
-    const { files, rows, read, locations } = await smallTables(conn, db, tables, problems, options);
-    // As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together
-    // when the store says judgments are optional.
-    const judgmentsOptional = options.allowMissingJudgments || manifest.judgments_optional === true;
-    for (const required of ["tasks", "items", "trajectories", "judgments"] as const) {
-      const optional =
-        (required === "items" || required === "judgments") && judgmentsOptional && !tables.has("judgments");
-      if (!tables.has(required) && !optional)
-        problems.add({ file: `${db}.${required}`, message: `required table "${required}" is missing` });
-    }
-    let checks: Awaited<ReturnType<typeof checkJudgments>> | undefined;
-    if (server) {
-      options.onProgress?.(`checking ${db}.judgments on the server`);
-      checks = await server.checks;
-      rows.judgments = checks.rows;
-      for (const p of checks.rowProblems) problems.add(p);
-      if (checks.graded && (manifest.schema_version ?? 1) < 2)
-        problems.add({
-          file: files.judgments,
-          field: "grade",
-          message: 'grades or NotApplicable labels need "schema_version": 2 in store.json (docs/verdict-store.md)',
-        });
-    }
+    runs?.catch(() => {});
+    const small = await smallTables(conn, db, { tables, shard }, problems, options);
+    const { files, rows, read, locations, method_score_columns, positionOf } = small;
+    requiredTables(db, tables, manifest, options, problems);
+    const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
+    if (checks && checks.graded && (manifest.schema_version ?? 1) < 2)
+      problems.add({
+        file: files.judgments,
+        field: "grade",
+        message: 'grades or NotApplicable labels need "schema_version": 2 in store.json (docs/verdict-store.md)',
+      });
     checkReferences(read, locations, files, (p) => problems.add(p), {
       primaryJudge,
       judgments: checks && { duplicates: checks.duplicates, references: checks.references },
@@ -94,21 +82,74 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
     options.onProgress?.("reading label vectors from the server");
     const labels =
-      server && checks
-        ? labelVectors(await server.runs, read as StoreFrame, options.evidence === true, checks.rows, primaryJudge)
+      runs && checks
+        ? labelVectors(await runs, read as StoreFrame, { evidence, judgments: checks.rows, primaryJudge, positionOf })
         : { judgments: 0, runs: new Map() };
-    const store = { manifest, ...read, items: read.items ?? [], labels } as StoreFrame;
+    const store = {
+      manifest,
+      ...read,
+      ...(method_score_columns ? { method_score_columns } : {}),
+      items: read.items ?? [],
+      labels,
+    } as StoreFrame;
     return { store, files, warnings: [], rows };
   } finally {
     await conn.close();
   }
 }
 
+/** As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together when the
+ * store says judgments are optional. */
+function requiredTables(
+  db: string,
+  tables: Set<string>,
+  manifest: Manifest,
+  options: ReadStoreOptions,
+  problems: { add(p: Problem): void },
+) {
+  const judgmentsOptional = options.allowMissingJudgments || manifest.judgments_optional === true;
+  for (const required of ["tasks", "items", "trajectories", "judgments"] as const) {
+    const optional =
+      (required === "items" || required === "judgments") && judgmentsOptional && !tables.has("judgments");
+    if (!tables.has(required) && !optional)
+      problems.add({ file: `${db}.${required}`, message: `required table "${required}" is missing` });
+  }
+}
+
+/**
+ * The judgments' checks: from the label runs' screen when it passes them and nothing else is wrong (a store whose
+ * runs the screen passes has nothing the checks would name), else the checks themselves, to name what is wrong.
+ * Their row problems are added to `problems`; the rest go to checkReferences.
+ */
+async function judgmentChecks(
+  conn: ClickhouseConnection,
+  db: string,
+  o: {
+    runs: Promise<LabelRunRow[]>;
+    small: Awaited<ReturnType<typeof smallTables>>;
+    problems: ProblemList;
+    primaryJudge: string;
+    options: ReadStoreOptions;
+  },
+) {
+  o.options.onProgress?.(`checking ${db}.judgments on the server`);
+  const trajectories = (o.small.read.trajectories ?? []) as Trajectory[];
+  const screen = screenLabelRuns(await o.runs, trajectories, o.small.positionOf);
+  const checks =
+    // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
+    screen.clean && o.problems.count === 0 && o.small.positionOf.size === trajectories.length
+      ? { rows: screen.rows, rowProblems: [], duplicates: [], references: [], graded: screen.graded }
+      : await checkJudgments(conn, db, `${db}.judgments`, o.primaryJudge, o.problems.cap);
+  o.small.rows.judgments = checks.rows;
+  for (const p of checks.rowProblems) o.problems.add(p);
+  return checks;
+}
+
 /** Every table but the judgments, as validated rows with their row numbers (the judgments' file name too). */
 async function smallTables(
   conn: ClickhouseConnection,
   db: string,
-  tables: Set<string>,
+  { tables, shard }: { tables: Set<string>; shard: Map<string, string> },
   problems: { add(p: Problem): void },
   options: ReadStoreOptions,
 ) {
@@ -120,21 +161,53 @@ async function smallTables(
   for (const table of present) files[table] = `${db}.${table}`;
   // Read at once (the server answers one while this process decodes another); their problems are added in the
   // tables' order, as a folder's are.
+  const read1 = (table: TableName) => {
+    options.onProgress?.(`reading ${db}.${table}`);
+    return validRows(conn, db, table, files[table]);
+  };
+  const trajectories = present.includes("trajectories") ? read1("trajectories") : undefined;
+  // The valid trajectories' positions by id, built once for the method scores, the screen and the label vectors.
+  const positionOf = trajectories?.then((t) => {
+    const index = new Map<string, number>();
+    (t.rows as Trajectory[]).forEach((row, k) => {
+      index.set(row.trajectory_id, k);
+    });
+    return index;
+  });
   const got = await Promise.all(
     present
       .filter((table) => table !== "judgments")
       .map(async (table) => {
-        options.onProgress?.(`reading ${db}.${table}`);
-        return { table, ...(await validRows(conn, db, table, files[table])) };
+        if (table === "trajectories") return { table, ...(await trajectories!) };
+        if (table === "method_scores" && trajectories && positionOf) {
+          // As columns when the server's screen finds nothing to report (method-score-columns.ts), as a folder's.
+          const columns = await clickhouseMethodScoreColumns(
+            conn,
+            db,
+            `${db}.${shard.get("trajectories")}`,
+            Promise.all([trajectories, positionOf]).then(([t, index]) => ({
+              valid: t.problems.length === 0,
+              ids: index.size,
+              rows: t.at,
+            })),
+          );
+          if (columns) return { table, columns, rows: undefined, count: columns.length, problems: [] };
+        }
+        return { table, ...(await read1(table)) };
       }),
   );
+  let method_score_columns: MethodScoreColumns | undefined;
   for (const g of got) {
     for (const p of g.problems) problems.add(p);
+    rows[g.table] = g.count;
+    if ("columns" in g) {
+      method_score_columns = g.columns;
+      continue;
+    }
     read[g.table] = g.rows;
     locations[g.table] = g.locations;
-    rows[g.table] = g.count;
   }
-  return { files, rows, read, locations };
+  return { files, rows, read, locations, method_score_columns, positionOf: (await positionOf) ?? new Map() };
 }
 
 /** The store tables the database holds; an InputError when there is no such database or it holds no store. */
@@ -170,48 +243,47 @@ async function validRows(
   db: string,
   table: TableName,
   file: string,
-): Promise<{ rows: unknown[]; locations: RowLocations; count: number; problems: Problem[] }> {
-  const raw = await storedRows(conn, db, table);
+): Promise<{ rows: unknown[]; locations: RowLocations; count: number; problems: Problem[]; at: number[] }> {
+  const stored = await storedRows(conn, db, table);
   const rows: unknown[] = [];
   const problems: Problem[] = [];
   const locations = new RowLocations();
-  for (const r of raw) {
-    const row = fromClickhouseRow(table, r);
-    const at = Number(r[ROW_COLUMN]) + 1;
+  stored.rows.forEach((row, k) => {
+    const at = stored.at[k] + 1;
     // A plainly valid trajectory skips zod, as a folder's does (store/fast-rows.ts).
     const fast = table === "trajectories" ? fastTrajectory(row) : undefined;
-    if (fast) {
-      rows.push(fast);
-      locations.push(undefined, at);
-      continue;
-    }
-    const parsed = TABLE_SCHEMAS[table].safeParse(row);
+    const parsed = fast ? { success: true as const, data: fast } : TABLE_SCHEMAS[table].safeParse(row);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
         problems.push({ file, row: at, field: issueField(issue), message: issueMessage(issue, row) });
-      continue;
+      return;
     }
     rows.push(parsed.data);
     locations.push(undefined, at);
-  }
-  return { rows, locations, count: raw.length, problems };
+  });
+  return { rows, locations, count: stored.rows.length, problems, at: stored.at };
 }
 
-/** The label vectors from the server's rows, one per (trajectory, judge, run), in the order of each run's first row. */
+/**
+ * The label vectors from the server's rows, one per (trajectory, judge, run), held by trajectory position as a
+ * folder's are (store/packed-label-runs.ts labelVectorsByPosition: the Map by id is built only when asked for);
+ * each trajectory's runs in the order of their first row.
+ */
 function labelVectors(
   got: LabelRunRow[],
   store: StoreFrame,
-  evidence: boolean,
-  judgments: number,
-  primaryJudge: string,
+  o: { evidence: boolean; judgments: number; primaryJudge: string; positionOf: Map<string, number> },
 ): LabelVectors {
+  const { evidence, judgments, primaryJudge, positionOf } = o;
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
-  const taskOf = new Map(store.trajectories.map((t) => [t.trajectory_id, t.task_id]));
   got.sort((a, b) => a.first - b.first);
-  const runs = new Map<string, LabelRun[]>();
+  const byPosition = new Array<LabelRun[] | undefined>(store.trajectories.length);
+  const firstSeen: number[] = [];
   for (const r of got) {
-    const n = size.get(taskOf.get(r.trajectory_id) ?? "") ?? 0;
+    // Every run's trajectory is in the store: the screen (or the checks) said so before this is called.
+    const position = positionOf.get(r.trajectory_id)!;
+    const n = size.get(store.trajectories[position].task_id) ?? 0;
     // A run that judges every item comes in checklist order; one that does not names its positions.
     const at = (k: number) => (r.ps.length ? r.ps[k] : k + 1) - 1;
     // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
@@ -223,11 +295,14 @@ function labelVectors(
       });
       run.evidence = e;
     }
-    const list = runs.get(r.trajectory_id);
+    const list = byPosition[position];
     if (list) list.push(run);
-    else runs.set(r.trajectory_id, [run]);
+    else {
+      byPosition[position] = [run];
+      firstSeen.push(position);
+    }
   }
-  return { judgments, runs };
+  return labelVectorsByPosition(judgments, store.trajectories, byPosition, firstSeen);
 }
 
 /** A run's label string: its codes as they came when it judged every item with no grade, else placed by position. */

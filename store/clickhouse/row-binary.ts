@@ -98,6 +98,11 @@ export function fromRowBinary(columns: readonly BinaryColumn[], body: Buffer): R
         continue;
       }
       const n = cursor.length(c);
+      if (n === 0) {
+        // One shared empty array (frozen): label runs carry three arrays each, most of them empty.
+        row[c.name] = EMPTY;
+        continue;
+      }
       const list = new Array<unknown>(n);
       for (let k = 0; k < n; k++) list[k] = cursor.value(c);
       row[c.name] = list;
@@ -107,8 +112,10 @@ export function fromRowBinary(columns: readonly BinaryColumn[], body: Buffer): R
   return rows;
 }
 
+const EMPTY: readonly unknown[] = Object.freeze([]);
+
 /** A read position in a RowBinary body (a class, not closures: a read decodes millions of values). */
-class Cursor {
+export class Cursor {
   offset = 0;
   constructor(private readonly body: Buffer) {}
 
