@@ -2,20 +2,19 @@ import type { MethodScoreColumns } from "../../analysis/schema/method-score-colu
 import type { ClickhouseConnection } from "./connection.js";
 import { binaryColumn, Cursor } from "./row-binary.js";
 import { ROW_COLUMN } from "./table-layout.js";
-import { ON_EACH_SHARD } from "./judgments-sql.js";
 
 /**
- * A ClickHouse store's method scores as columns, as a folder's are read (store/method-score-table.ts), when the
- * server's screen finds nothing the row path would report; undefined otherwise (the caller then reads and checks
- * the rows, so every problem keeps its wording and place).
+ * A ClickHouse store's method scores as columns, as a folder's are read (store/method-score-table.ts), when
+ * nothing in them is what the row path would report; undefined otherwise (the caller then reads and checks the
+ * rows, so every problem keeps its wording and place).
  *
- * The screen restates the contract's row rule (MethodScoreRow: non-empty ids, a finite score in [0, 1]) and its
- * keys: a trajectory_id not among the trajectories, a (trajectory_id, method) twice. It runs on each shard alone
- * (issue 57.5): a score sits on its trajectory's task's shard, so a trajectory the shard does not hold (not in the
- * store, or a row on the wrong shard) is flagged there, and a key is counted by its 64-bit hash per shard (a
- * collision only sends the read down the row path). `trajectoriesRead`: whether every trajectory row is valid, how
- * many distinct ids they hold, and their `_row`s in store order; unless all are valid and distinct, the row path
- * is taken. At scale 10, 146,138 rows had been as many objects, each checked by zod.
+ * One query, on each shard alone (issue 57.5): every score with its trajectory's `_row`, joined on the shard that
+ * holds the score (a score sits on its trajectory's task's shard, so a trajectory the shard lacks, not in the store
+ * or on another shard, comes back unknown), and whether it keeps the contract's row rule (MethodScoreRow: non-empty
+ * ids, a finite score in [0, 1]). Repeated (trajectory, method) keys are found here, on positions. A screen of
+ * three queries (rule, references, keys hashed per shard) before it had cost 7.4 s of each shard's CPU at scale 100.
+ * `trajectoriesRead`: whether every trajectory row is valid, how many distinct ids they hold, and their `_row`s in
+ * store order; unless all are valid and distinct, the row path is taken.
  */
 export async function clickhouseMethodScoreColumns(
   conn: ClickhouseConnection,
@@ -23,30 +22,15 @@ export async function clickhouseMethodScoreColumns(
   trajectoriesOnShard: string,
   trajectoriesRead: Promise<{ valid: boolean; ids: number; rows: readonly number[] }>,
 ): Promise<MethodScoreColumns | undefined> {
-  const t = `${db}.method_scores`;
-  // The rows are asked for with the screen (and dropped when it finds something): each names its trajectory by
-  // the trajectory's `_row`, joined on its shard, not by its id (146,138 id strings at scale 10).
-  const [[screen], [{ repeated }], body] = await Promise.all([
-    conn.rows<{ total: string; flagged: string }>(
-      `SELECT count() AS total, countIf(NOT (trajectory_id != '' AND method != '' AND isFinite(score)
-         AND score >= 0 AND score <= 1 AND trajectory_id IN (SELECT trajectory_id FROM ${trajectoriesOnShard})))
-         AS flagged FROM ${t}`,
-    ),
-    conn.rows<{ repeated: string }>(
-      `SELECT count() AS repeated FROM (
-         SELECT cityHash64(trajectory_id, method) AS k, count() AS c FROM ${t} GROUP BY k HAVING c > 1)`,
-      ON_EACH_SHARD,
-    ),
-    conn.binaryBody(
-      `SELECT trow, method, score, ${ROW_COLUMN} FROM ${t}
-       ANY INNER JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow FROM ${trajectoriesOnShard}) USING (trajectory_id)`,
-    ),
-  ]);
+  const ok = `toUInt8(trajectory_id != '' AND method != '' AND isFinite(score) AND score >= 0 AND score <= 1)`;
+  const body = await conn.binaryBody(
+    `SELECT trow, known, method, score, ${ROW_COLUMN}, ${ok} AS ok FROM ${db}.method_scores
+     ANY LEFT JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${trajectoriesOnShard})
+     USING (trajectory_id)`,
+  );
   const trajectories = await trajectoriesRead;
-  const total = Number(screen.total);
-  if (total === 0 || Number(screen.flagged) > 0 || Number(repeated) > 0) return undefined;
-  if (!trajectories.valid || trajectories.ids !== trajectories.rows.length) return undefined;
-  return columnsOf(body, total, positionsByRow(trajectories.rows));
+  if (!trajectories.valid || trajectories.ids !== trajectories.rows.length || body.length === 0) return undefined;
+  return columnsOf(body, positionsByRow(trajectories.rows), trajectories.rows.length);
 }
 
 /** Position k of each `_row` rows[k], as a lookup (the identity when the rows are 0, 1, 2, …, as a copy writes). */
@@ -56,39 +40,41 @@ function positionsByRow(rows: readonly number[]): (row: number) => number | unde
   return (row) => index.get(row);
 }
 
-const [TROW, METHOD, SCORE, ROW] = [
+const [TROW, KNOWN, METHOD, SCORE, ROW, OK] = [
   binaryColumn("trow", "UInt64"),
+  binaryColumn("known", "UInt8"),
   binaryColumn("method", "String"),
   binaryColumn("score", "Float64"),
   binaryColumn(ROW_COLUMN, "UInt64"),
+  binaryColumn("ok", "UInt8"),
 ];
 
 /**
- * The RowBinary rows (trajectory's _row, method, score, _row) as columns in store order (by `_row`), methods
- * numbered in order of first appearance; decoded straight into typed arrays, no object per row. A score's place is
- * its `_row` when those are 0 … total − 1 (as a copy writes them), else found by sorting.
+ * The RowBinary rows (trajectory's _row, known, method, score, _row, ok) as columns in store order (by `_row`),
+ * methods numbered in order of first appearance; decoded straight into typed arrays, no object per row. Undefined
+ * at the first row the row path would report (unknown trajectory, broken rule) or a repeated key.
  */
 function columnsOf(
   body: Buffer,
-  total: number,
   positionOf: (row: number) => number | undefined,
+  trajectories: number,
 ): MethodScoreColumns | undefined {
-  const trajectory = new Int32Array(total);
-  const names = new Array<string>(total);
-  const score = new Float64Array(total);
-  const row = new Float64Array(total);
+  const trajectory: number[] = [];
+  const names: string[] = [];
+  const score: number[] = [];
+  const row: number[] = [];
   const cursor = new Cursor(body);
-  let k = 0;
-  for (; cursor.offset < body.length && k < total; k++) {
-    const at = positionOf(cursor.value(TROW) as number);
-    // The trajectories changed between the screen and this read: the row path says what.
+  while (cursor.offset < body.length) {
+    const trow = cursor.value(TROW) as number;
+    const known = cursor.value(KNOWN) === 1;
+    names.push(cursor.value(METHOD) as string);
+    score.push(cursor.value(SCORE) as number);
+    row.push(cursor.value(ROW) as number);
+    const at = known && cursor.value(OK) === 1 ? positionOf(trow) : undefined;
     if (at === undefined) return undefined;
-    trajectory[k] = at;
-    names[k] = cursor.value(METHOD) as string;
-    score[k] = cursor.value(SCORE) as number;
-    row[k] = cursor.value(ROW) as number;
+    trajectory.push(at);
   }
-  if (k !== total || cursor.offset !== body.length) return undefined;
+  const total = row.length;
   const order = storeOrder(row);
   const codes = new Map<string, number>();
   const columns: MethodScoreColumns = {
@@ -110,7 +96,25 @@ function columnsOf(
     columns.method[to] = code;
     columns.score[to] = score[from];
   }
-  return columns;
+  return repeatsAKey(columns, trajectories) ? undefined : columns;
+}
+
+/** Whether a (trajectory, method) pair comes twice: marks in a bitmap of trajectories × methods, or a sort. */
+function repeatsAKey(c: MethodScoreColumns, trajectories: number): boolean {
+  const methods = c.methods.length;
+  const key = (k: number) => c.trajectory[k] * methods + c.method[k];
+  if (trajectories * methods <= 1 << 28) {
+    const seen = new Uint8Array(Math.ceil((trajectories * methods) / 8));
+    for (let k = 0; k < c.length; k++) {
+      const x = key(k);
+      const bit = 1 << (x & 7);
+      if (seen[x >> 3] & bit) return true;
+      seen[x >> 3] |= bit;
+    }
+    return false;
+  }
+  const keys = Float64Array.from({ length: c.length }, (_, k) => key(k)).sort();
+  return keys.some((x, k) => k > 0 && keys[k - 1] === x);
 }
 
 /** The indices of `row` in increasing order: placed by value when the values are 0 … n − 1 once each, else sorted. */

@@ -24,11 +24,16 @@ import {
   labelRunColumns,
   labelRunsSql,
   ON_EACH_SHARD,
+  PACKED_RUN_COLUMNS,
+  packedRunsSql,
   screenLabelRuns,
   type LabelRunRow,
+  type PackedRunRow,
+  type ScreenedRun,
 } from "./judgments-sql.js";
 import { MANIFEST_TABLE } from "./table-layout.js";
-import { labelVectorsByPosition } from "../packed-label-runs.js";
+import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
+import { StringPool } from "../string-pool.js";
 import { manifestTexts, shardTables, storedRows, tablesIn } from "./stored-tables.js";
 
 /**
@@ -56,13 +61,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const evidence = options.evidence === true;
     // The server groups the judgments into label runs, and screens them, while this process reads and validates
     // the small tables (dropped if the store turns out invalid).
-    const runs = judged
-      ? (conn.binaryRows(
-          labelRunsSql(db, shard.get("items") ?? "items", primaryJudge, evidence),
-          labelRunColumns(evidence),
-          ON_EACH_SHARD,
-        ) as Promise<unknown[]> as Promise<LabelRunRow[]>)
-      : undefined;
+    const runs = judged ? labelRuns(conn, db, shard.get("items") ?? "items", primaryJudge, evidence) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard }, problems, options);
     const { files, rows, read, locations, method_score_columns, positionOf } = small;
@@ -98,6 +97,36 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
   }
 }
 
+/** A store's label runs as the server sends them: packed (a few numbers a run), or as label codes. */
+type Runs = { packed: true; rows: PackedRunRow[] } | { packed: false; rows: LabelRunRow[] };
+
+/**
+ * The label runs, packed unless the evidence is asked for or a run holds what packing cannot (a grade, a
+ * NotApplicable label, an item past the 52nd): those stores are read again as label codes.
+ */
+async function labelRuns(
+  conn: ClickhouseConnection,
+  db: string,
+  items: string,
+  primaryJudge: string,
+  evidence: boolean,
+): Promise<Runs> {
+  if (!evidence) {
+    const rows = (await conn.binaryRows(
+      packedRunsSql(db, items, primaryJudge),
+      PACKED_RUN_COLUMNS,
+      ON_EACH_SHARD,
+    )) as unknown[] as PackedRunRow[];
+    if (!rows.some((r) => r.special === 1)) return { packed: true, rows };
+  }
+  const rows = (await conn.binaryRows(
+    labelRunsSql(db, items, primaryJudge, evidence),
+    labelRunColumns(evidence),
+    ON_EACH_SHARD,
+  )) as unknown[] as LabelRunRow[];
+  return { packed: false, rows };
+}
+
 /** As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together when the
  * store says judgments are optional. */
 function requiredTables(
@@ -125,7 +154,7 @@ async function judgmentChecks(
   conn: ClickhouseConnection,
   db: string,
   o: {
-    runs: Promise<LabelRunRow[]>;
+    runs: Promise<Runs>;
     small: Awaited<ReturnType<typeof smallTables>>;
     problems: ProblemList;
     primaryJudge: string;
@@ -134,7 +163,7 @@ async function judgmentChecks(
 ) {
   o.options.onProgress?.(`checking ${db}.judgments on the server`);
   const trajectories = (o.small.read.trajectories ?? []) as Trajectory[];
-  const screen = screenLabelRuns(await o.runs, trajectories, o.small.positionOf);
+  const screen = screenLabelRuns((await o.runs).rows, trajectories, o.small.positionOf);
   const checks =
     // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
     screen.clean && o.problems.count === 0 && o.small.positionOf.size === trajectories.length
@@ -270,31 +299,28 @@ async function validRows(
  * each trajectory's runs in the order of their first row.
  */
 function labelVectors(
-  got: LabelRunRow[],
+  got: Runs,
   store: StoreFrame,
   o: { evidence: boolean; judgments: number; primaryJudge: string; positionOf: Map<string, number> },
 ): LabelVectors {
   const { evidence, judgments, primaryJudge, positionOf } = o;
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
-  got.sort((a, b) => a.first - b.first);
+  const packed = new PackedLabels(new StringPool());
+  const rows: ScreenedRun[] = got.rows;
+  rows.sort((a, b) => a.first - b.first);
   const byPosition = new Array<LabelRun[] | undefined>(store.trajectories.length);
   const firstSeen: number[] = [];
-  for (const r of got) {
+  for (const r of rows) {
     // Every run's trajectory is in the store: the screen (or the checks) said so before this is called.
     const position = positionOf.get(r.trajectory_id)!;
     const n = size.get(store.trajectories[position].task_id) ?? 0;
-    // A run that judges every item comes in checklist order; one that does not names its positions.
-    const at = (k: number) => (r.ps.length ? r.ps[k] : k + 1) - 1;
     // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
-    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: r.rr, labels: labelString(r, n, at) };
-    if (evidence) {
-      const e = new Array<string | null>(n).fill(null);
-      (r.ev ?? []).forEach((text, k) => {
-        e[at(k)] = text;
-      });
-      run.evidence = e;
-    }
+    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: r.rr, labels: "" };
+    if (got.packed) {
+      const p = r as PackedRunRow;
+      run.labels = packed.labels(n, p.lo, p.hi);
+    } else codedRun(run, r as LabelRunRow, n, evidence);
     const list = byPosition[position];
     if (list) list.push(run);
     else {
@@ -303,6 +329,19 @@ function labelVectors(
     }
   }
   return labelVectorsByPosition(judgments, store.trajectories, byPosition, firstSeen);
+}
+
+/** A run's labels (and evidence when asked) from its label codes. */
+function codedRun(run: LabelRun, r: LabelRunRow, n: number, evidence: boolean) {
+  // A run that judges every item comes in checklist order; one that does not names its positions.
+  const at = (k: number) => (r.ps.length ? r.ps[k] : k + 1) - 1;
+  run.labels = labelString(r, n, at);
+  if (!evidence) return;
+  const e = new Array<string | null>(n).fill(null);
+  (r.ev ?? []).forEach((text, k) => {
+    e[at(k)] = text;
+  });
+  run.evidence = e;
 }
 
 /** A run's label string: its codes as they came when it judged every item with no grade, else placed by position. */
