@@ -101,6 +101,10 @@ for n in 1 2; do
   node="$dir/n$n"
   mkdir -p "$node/config.d" "$node/data" "$node/tmp" "$node/uf" "$node/fs"
   cp /etc/clickhouse-server/config.xml /etc/clickhouse-server/users.xml "$node/"
+  # GCPC_CLICKHOUSE_LOG_QUERIES=1: every query in system.query_log (the arms bench counts the bytes shards send).
+  if [ "${GCPC_CLICKHOUSE_LOG_QUERIES:-0}" = 1 ]; then
+    sed -i '0,/<default>/s//<default><log_queries>1<\/log_queries>/' "$node/users.xml"
+  fi
   cat > "$node/config.d/cluster.xml" <<XML
 <yandex>
   <remote_servers>

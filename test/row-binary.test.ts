@@ -66,7 +66,7 @@ test("a body cut inside a value, and a type it does not decode, are errors namin
 });
 
 test("storeOrder: rows 0 … n − 1 placed by value, anything else sorted (equal to a sort by value)", async () => {
-  const { storeOrder } = await import("../store/clickhouse/method-score-columns.js");
+  const { storeOrder } = await import("../store/clickhouse/row-order.js");
   assert.deepEqual(Array.from(storeOrder([2, 0, 3, 1])), [1, 3, 0, 2]);
   for (const rows of [[5, 1, 9], [0, 0, 1], [1, 2, 3], [0.5, 0, 2], []]) {
     const sorted = Array.from(rows.keys()).sort((a, b) => rows[a] - rows[b]);

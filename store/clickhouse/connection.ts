@@ -18,6 +18,22 @@ import type { ClickhouseLocation } from "./location.js";
 export const CLICKHOUSE_TIMEOUT_MS = 300_000;
 export const clickhouseRequest = { timeoutMs: CLICKHOUSE_TIMEOUT_MS };
 
+/**
+ * The bytes of every answer this process received from ClickHouse, and how many answers: `GCPC_CLICKHOUSE_BYTES=1`
+ * prints them when the process exits (the arms bench reads them: issue 57.5 asks how many bytes travel).
+ */
+export const answerBytes = {
+  bytes: 0,
+  answers: 0,
+  add(n: number) {
+    if (this.answers++ === 0 && process.env.GCPC_CLICKHOUSE_BYTES === "1")
+      process.once("exit", () =>
+        process.stderr.write(`gcpc: ${this.bytes} bytes from ClickHouse in ${this.answers} answers\n`),
+      );
+    this.bytes += n;
+  },
+};
+
 export class ClickhouseConnection {
   private readonly client: ClickHouseClient;
   private readonly timeoutMs = clickhouseRequest.timeoutMs;
@@ -43,7 +59,12 @@ export class ClickhouseConnection {
   rows<T = Record<string, unknown>>(query: string, settings?: ClickHouseSettings): Promise<T[]> {
     return this.retriedRead(query, async () => {
       const result = await this.client.query({ query, format: "JSONEachRow", clickhouse_settings: settings });
-      return (await result.json()) as T[];
+      const text = await result.text();
+      answerBytes.add(Buffer.byteLength(text, "utf8"));
+      return text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line)) as T[];
     });
   }
 
@@ -137,6 +158,7 @@ export class ClickhouseConnection {
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             const answer = Buffer.concat(chunks);
+            answerBytes.add(answer.length);
             if (res.statusCode === 200) done(answer);
             else fail(new Error(answer.toString("utf8").trim()));
           });

@@ -2,6 +2,7 @@ import type { MethodScoreColumns } from "../../analysis/schema/method-score-colu
 import type { ClickhouseConnection } from "./connection.js";
 import { binaryColumn, Cursor } from "./row-binary.js";
 import { ROW_COLUMN } from "./table-layout.js";
+import { positionsByRow, storeOrder } from "./row-order.js";
 
 /**
  * A ClickHouse store's method scores as columns, as a folder's are read (store/method-score-table.ts), when
@@ -22,61 +23,64 @@ export async function clickhouseMethodScoreColumns(
   trajectoriesOnShard: string,
   trajectoriesRead: Promise<{ valid: boolean; ids: number; rows: readonly number[] }>,
 ): Promise<MethodScoreColumns | undefined> {
-  const ok = `toUInt8(trajectory_id != '' AND method != '' AND isFinite(score) AND score >= 0 AND score <= 1)`;
-  const body = await conn.binaryBody(
-    `SELECT trow, known, method, score, ${ROW_COLUMN}, ${ok} AS ok FROM ${db}.method_scores
-     ANY LEFT JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${trajectoriesOnShard})
-     USING (trajectory_id)`,
-  );
+  const ok = `trajectory_id != '' AND method != '' AND isFinite(score) AND score >= 0 AND score <= 1`;
+  // Each method by a 32-bit hash of its name, named once by the second query; two names of one hash send the read
+  // down the row path. A _row as 32 bits (a store of 4 G rows is far past what a read holds in memory).
+  const hash = "toUInt32(bitAnd(cityHash64(method), 4294967295))";
+  const [body, names] = await Promise.all([
+    conn.binaryBody(
+      `SELECT toUInt32(trow) AS trow, ${hash} AS h, score, toUInt32(${ROW_COLUMN}) AS r,
+         toUInt8(known = 1 AND ${ok}) AS ok FROM ${db}.method_scores
+       ANY LEFT JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${trajectoriesOnShard})
+       USING (trajectory_id)`,
+    ),
+    conn.rows<{ h: number; name: string; names: string }>(
+      `SELECT ${hash} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
+    ),
+  ]);
   const trajectories = await trajectoriesRead;
   if (!trajectories.valid || trajectories.ids !== trajectories.rows.length || body.length === 0) return undefined;
-  return columnsOf(body, positionsByRow(trajectories.rows), trajectories.rows.length);
+  if (names.some((n) => Number(n.names) !== 1)) return undefined;
+  const nameOf = new Map(names.map((n) => [Number(n.h), n.name]));
+  return columnsOf(body, { positionOf: positionsByRow(trajectories.rows), nameOf }, trajectories.rows.length);
 }
 
-/** Position k of each `_row` rows[k], as a lookup (the identity when the rows are 0, 1, 2, …, as a copy writes). */
-function positionsByRow(rows: readonly number[]): (row: number) => number | undefined {
-  if (rows.every((r, k) => r === k)) return (row) => (row < rows.length ? row : undefined);
-  const index = new Map(rows.map((r, k) => [r, k]));
-  return (row) => index.get(row);
-}
-
-const [TROW, KNOWN, METHOD, SCORE, ROW, OK] = [
-  binaryColumn("trow", "UInt64"),
-  binaryColumn("known", "UInt8"),
-  binaryColumn("method", "String"),
+const [TROW, HASH, SCORE, ROW, OK] = [
+  binaryColumn("trow", "UInt32"),
+  binaryColumn("h", "UInt32"),
   binaryColumn("score", "Float64"),
-  binaryColumn(ROW_COLUMN, "UInt64"),
+  binaryColumn("r", "UInt32"),
   binaryColumn("ok", "UInt8"),
 ];
 
 /**
- * The RowBinary rows (trajectory's _row, known, method, score, _row, ok) as columns in store order (by `_row`),
- * methods numbered in order of first appearance; decoded straight into typed arrays, no object per row. Undefined
- * at the first row the row path would report (unknown trajectory, broken rule) or a repeated key.
+ * The RowBinary rows (trajectory's _row, method hash, score, _row, ok) as columns in store order (by `_row`),
+ * methods numbered in order of first appearance; decoded straight into typed arrays, no object or string per row.
+ * Undefined at the first row the row path would report (unknown trajectory, broken rule) or a repeated key.
  */
 function columnsOf(
   body: Buffer,
-  positionOf: (row: number) => number | undefined,
+  by: { positionOf: (row: number) => number | undefined; nameOf: Map<number, string> },
   trajectories: number,
 ): MethodScoreColumns | undefined {
-  const trajectory: number[] = [];
-  const names: string[] = [];
-  const score: number[] = [];
-  const row: number[] = [];
+  const total = body.length / 21; // 4 + 4 + 8 + 4 + 1 bytes a row
+  if (!Number.isInteger(total)) return undefined;
+  const trajectory = new Int32Array(total);
+  const hashes = new Uint32Array(total);
+  const score = new Float64Array(total);
+  const row = new Float64Array(total);
   const cursor = new Cursor(body);
-  while (cursor.offset < body.length) {
+  for (let k = 0; k < total; k++) {
     const trow = cursor.value(TROW) as number;
-    const known = cursor.value(KNOWN) === 1;
-    names.push(cursor.value(METHOD) as string);
-    score.push(cursor.value(SCORE) as number);
-    row.push(cursor.value(ROW) as number);
-    const at = known && cursor.value(OK) === 1 ? positionOf(trow) : undefined;
+    hashes[k] = cursor.value(HASH) as number;
+    score[k] = cursor.value(SCORE) as number;
+    row[k] = cursor.value(ROW) as number;
+    const at = cursor.value(OK) === 1 ? by.positionOf(trow) : undefined;
     if (at === undefined) return undefined;
-    trajectory.push(at);
+    trajectory[k] = at;
   }
-  const total = row.length;
   const order = storeOrder(row);
-  const codes = new Map<string, number>();
+  const codes = new Map<number, number>();
   const columns: MethodScoreColumns = {
     length: total,
     trajectory: new Int32Array(total),
@@ -86,11 +90,13 @@ function columnsOf(
   };
   for (let to = 0; to < total; to++) {
     const from = order[to];
-    let code = codes.get(names[from]);
+    let code = codes.get(hashes[from]);
     if (code === undefined) {
+      const name = by.nameOf.get(hashes[from]);
+      if (name === undefined) return undefined;
       code = columns.methods.length;
-      codes.set(names[from], code);
-      columns.methods.push(names[from]);
+      codes.set(hashes[from], code);
+      columns.methods.push(name);
     }
     columns.trajectory[to] = trajectory[from];
     columns.method[to] = code;
@@ -115,18 +121,4 @@ function repeatsAKey(c: MethodScoreColumns, trajectories: number): boolean {
   }
   const keys = Float64Array.from({ length: c.length }, (_, k) => key(k)).sort();
   return keys.some((x, k) => k > 0 && keys[k - 1] === x);
-}
-
-/** The indices of `row` in increasing order: placed by value when the values are 0 … n − 1 once each, else sorted. */
-export function storeOrder(row: ArrayLike<number>): Int32Array {
-  const n = row.length;
-  const order = new Int32Array(n).fill(-1);
-  let placed = true;
-  for (let k = 0; k < n && placed; k++) {
-    const r = row[k];
-    if (Number.isInteger(r) && r >= 0 && r < n && order[r] === -1) order[r] = k;
-    else placed = false;
-  }
-  if (placed) return order;
-  return Int32Array.from(Array.from({ length: n }, (_, k) => k).sort((a, b) => row[a] - row[b]));
 }

@@ -19,18 +19,18 @@ import { clickhouseMethodScoreColumns } from "./method-score-columns.js";
 import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
 import { parseClickhouseLocation } from "./location.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
+import { checkJudgments, ON_EACH_SHARD } from "./judgments-sql.js";
 import {
-  checkJudgments,
-  labelRunColumns,
-  labelRunsSql,
-  ON_EACH_SHARD,
+  type CodedRunRow,
+  codedRunColumns,
+  codedRunsSql,
   PACKED_RUN_COLUMNS,
-  packedRunsSql,
-  screenLabelRuns,
-  type LabelRunRow,
   type PackedRunRow,
+  packedRunsSql,
   type ScreenedRun,
-} from "./judgments-sql.js";
+  screenLabelRuns,
+} from "./label-runs-sql.js";
+import { positionsByRow } from "./row-order.js";
 import { MANIFEST_TABLE } from "./table-layout.js";
 import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
 import { StringPool } from "../string-pool.js";
@@ -64,7 +64,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const runs = judged ? labelRuns(conn, db, shard.get("items") ?? "items", primaryJudge, evidence) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard }, problems, options);
-    const { files, rows, read, locations, method_score_columns, positionOf } = small;
+    const { files, rows, read, locations, method_score_columns, trajectoryRows } = small;
     requiredTables(db, tables, manifest, options, problems);
     const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
     if (checks && checks.graded && (manifest.schema_version ?? 1) < 2)
@@ -76,13 +76,20 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     checkReferences(read, locations, files, (p) => problems.add(p), {
       primaryJudge,
       judgments: checks && { duplicates: checks.duplicates, references: checks.references },
+      // Counted over the same valid rows, as a folder's read does (its trajectoryReference).
+      trajectoryIdsUnique: small.distinctIds === (read.trajectories?.length ?? -1),
       schemaVersion: manifest.schema_version ?? 1,
     });
     if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
     options.onProgress?.("reading label vectors from the server");
     const labels =
       runs && checks
-        ? labelVectors(await runs, read as StoreFrame, { evidence, judgments: checks.rows, primaryJudge, positionOf })
+        ? labelVectors(await runs, read as StoreFrame, {
+            evidence,
+            judgments: checks.rows,
+            primaryJudge,
+            trajectoryRows,
+          })
         : { judgments: 0, runs: new Map() };
     const store = {
       manifest,
@@ -98,7 +105,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
 }
 
 /** A store's label runs as the server sends them: packed (a few numbers a run), or as label codes. */
-type Runs = { packed: true; rows: PackedRunRow[] } | { packed: false; rows: LabelRunRow[] };
+type Runs = { packed: true; rows: PackedRunRow[] } | { packed: false; rows: CodedRunRow[] };
 
 /**
  * The label runs, packed unless the evidence is asked for or a run holds what packing cannot (a grade, a
@@ -120,10 +127,10 @@ async function labelRuns(
     if (!rows.some((r) => r.special === 1)) return { packed: true, rows };
   }
   const rows = (await conn.binaryRows(
-    labelRunsSql(db, items, primaryJudge, evidence),
-    labelRunColumns(evidence),
+    codedRunsSql(db, items, primaryJudge, evidence),
+    codedRunColumns(evidence),
     ON_EACH_SHARD,
-  )) as unknown[] as LabelRunRow[];
+  )) as unknown[] as CodedRunRow[];
   return { packed: false, rows };
 }
 
@@ -163,10 +170,10 @@ async function judgmentChecks(
 ) {
   o.options.onProgress?.(`checking ${db}.judgments on the server`);
   const trajectories = (o.small.read.trajectories ?? []) as Trajectory[];
-  const screen = screenLabelRuns((await o.runs).rows, trajectories, o.small.positionOf);
+  const screen = screenLabelRuns((await o.runs).rows);
   const checks =
     // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
-    screen.clean && o.problems.count === 0 && o.small.positionOf.size === trajectories.length
+    screen.clean && o.problems.count === 0 && o.small.distinctIds === trajectories.length
       ? { rows: screen.rows, rowProblems: [], duplicates: [], references: [], graded: screen.graded }
       : await checkJudgments(conn, db, `${db}.judgments`, o.primaryJudge, o.problems.cap);
   o.small.rows.judgments = checks.rows;
@@ -196,27 +203,23 @@ async function smallTables(
   };
   const trajectories = present.includes("trajectories") ? read1("trajectories") : undefined;
   // The valid trajectories' positions by id, built once for the method scores, the screen and the label vectors.
-  const positionOf = trajectories?.then((t) => {
-    const index = new Map<string, number>();
-    (t.rows as Trajectory[]).forEach((row, k) => {
-      index.set(row.trajectory_id, k);
-    });
-    return index;
-  });
+  // How many distinct ids the trajectories hold (the method scores' columns, and a judgment screen taken as the
+  // checks, want them distinct, as a folder's read does).
+  const distinctIds = trajectories?.then((t) => new Set((t.rows as Trajectory[]).map((r) => r.trajectory_id)).size);
   const got = await Promise.all(
     present
       .filter((table) => table !== "judgments")
       .map(async (table) => {
         if (table === "trajectories") return { table, ...(await trajectories!) };
-        if (table === "method_scores" && trajectories && positionOf) {
+        if (table === "method_scores" && trajectories && distinctIds) {
           // As columns when the server's screen finds nothing to report (method-score-columns.ts), as a folder's.
           const columns = await clickhouseMethodScoreColumns(
             conn,
             db,
             `${db}.${shard.get("trajectories")}`,
-            Promise.all([trajectories, positionOf]).then(([t, index]) => ({
+            Promise.all([trajectories, distinctIds]).then(([t, ids]) => ({
               valid: t.problems.length === 0,
-              ids: index.size,
+              ids,
               rows: t.at,
             })),
           );
@@ -236,7 +239,15 @@ async function smallTables(
     read[g.table] = g.rows;
     locations[g.table] = g.locations;
   }
-  return { files, rows, read, locations, method_score_columns, positionOf: (await positionOf) ?? new Map() };
+  return {
+    files,
+    rows,
+    read,
+    locations,
+    method_score_columns,
+    distinctIds: (await distinctIds) ?? 0,
+    trajectoryRows: (await trajectories)?.at ?? [],
+  };
 }
 
 /** The store tables the database holds; an InputError when there is no such database or it holds no store. */
@@ -301,26 +312,31 @@ async function validRows(
 function labelVectors(
   got: Runs,
   store: StoreFrame,
-  o: { evidence: boolean; judgments: number; primaryJudge: string; positionOf: Map<string, number> },
+  o: { evidence: boolean; judgments: number; primaryJudge: string; trajectoryRows: readonly number[] },
 ): LabelVectors {
-  const { evidence, judgments, primaryJudge, positionOf } = o;
+  const { evidence, judgments, primaryJudge } = o;
+  const positionOf = positionsByRow(o.trajectoryRows);
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const packed = new PackedLabels(new StringPool());
   const rows: ScreenedRun[] = got.rows;
-  rows.sort((a, b) => a.first - b.first);
+  // Runs in the order of their first row: indices sorted on a typed array of the first rows.
+  const first = Float64Array.from(rows, (r) => r.first);
+  const order = Uint32Array.from(rows.keys()).sort((a, b) => first[a] - first[b]);
   const byPosition = new Array<LabelRun[] | undefined>(store.trajectories.length);
   const firstSeen: number[] = [];
-  for (const r of rows) {
+  for (const k of order) {
+    const r = rows[k];
     // Every run's trajectory is in the store: the screen (or the checks) said so before this is called.
-    const position = positionOf.get(r.trajectory_id)!;
+    const position = positionOf(r.trow)!;
     const n = size.get(store.trajectories[position].task_id) ?? 0;
     // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
-    const run: LabelRun = { judge: r.jj ?? primaryJudge, run: r.rr, labels: "" };
-    if (got.packed) {
-      const p = r as PackedRunRow;
-      run.labels = packed.labels(n, p.lo, p.hi);
-    } else codedRun(run, r as LabelRunRow, n, evidence);
+    const run: LabelRun = {
+      judge: r.jj ?? primaryJudge,
+      run: r.rr,
+      labels: got.packed ? packed.labels(n, (r as PackedRunRow).lo, (r as PackedRunRow).hi) : "",
+    };
+    if (!got.packed) codedRun(run, r as CodedRunRow, n, evidence);
     const list = byPosition[position];
     if (list) list.push(run);
     else {
@@ -332,7 +348,7 @@ function labelVectors(
 }
 
 /** A run's labels (and evidence when asked) from its label codes. */
-function codedRun(run: LabelRun, r: LabelRunRow, n: number, evidence: boolean) {
+function codedRun(run: LabelRun, r: CodedRunRow, n: number, evidence: boolean) {
   // A run that judges every item comes in checklist order; one that does not names its positions.
   const at = (k: number) => (r.ps.length ? r.ps[k] : k + 1) - 1;
   run.labels = labelString(r, n, at);
@@ -345,7 +361,7 @@ function codedRun(run: LabelRun, r: LabelRunRow, n: number, evidence: boolean) {
 }
 
 /** A run's label string: its codes as they came when it judged every item with no grade, else placed by position. */
-function labelString(r: LabelRunRow, n: number, at: (k: number) => number): string {
+function labelString(r: CodedRunRow, n: number, at: (k: number) => number): string {
   if (r.ps.length === 0 && r.gp.length === 0 && r.codes.length === n) return r.codes;
   const chars = new Array<string>(n).fill(".");
   for (let k = 0; k < r.codes.length; k++) chars[at(k)] = r.codes[k];

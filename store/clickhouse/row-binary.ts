@@ -8,7 +8,7 @@
 /** A column as RowBinary encodes it. */
 export interface BinaryColumn {
   name: string;
-  type: "String" | "Int64" | "UInt64" | "Float64" | "UInt8";
+  type: "String" | "Int64" | "UInt64" | "UInt32" | "Float64" | "UInt8";
   nullable: boolean;
   /** Array(T) of the type (read only: a copy writes no arrays). */
   array?: boolean;
@@ -16,7 +16,7 @@ export interface BinaryColumn {
 
 /** The column type of a ClickHouse definition such as `Nullable(Float64)` or `Array(Nullable(String))`. */
 export function binaryColumn(name: string, definition: string): BinaryColumn {
-  const m = /^(Array\()?(Nullable\()?(String|Int64|UInt64|Float64|UInt8)(\)*)$/.exec(definition.trim());
+  const m = /^(Array\()?(Nullable\()?(String|Int64|UInt64|UInt32|Float64|UInt8)(\)*)$/.exec(definition.trim());
   if (!m || m[4].length !== Number(m[1] !== undefined) + Number(m[2] !== undefined))
     throw new Error(`row-binary: no encoding for column ${name} of type ${definition}`);
   return { name, type: m[3] as BinaryColumn["type"], nullable: m[2] !== undefined, array: m[1] !== undefined };
@@ -57,6 +57,11 @@ export function rowBinary(columns: readonly BinaryColumn[], rows: readonly Recor
           room(8);
           fixed.writeBigUInt64LE(BigInt(v as number), at);
           at += 8;
+          break;
+        case "UInt32":
+          room(4);
+          fixed.writeUInt32LE(Number(v), at);
+          at += 4;
           break;
         case "UInt8":
           room(1);
@@ -148,6 +153,8 @@ export class Cursor {
         return Number(body.readBigInt64LE(this.take(8, c)));
       case "UInt64":
         return Number(body.readBigUInt64LE(this.take(8, c)));
+      case "UInt32":
+        return body.readUInt32LE(this.take(4, c));
       case "UInt8":
         return body[this.take(1, c)];
       case "String": {

@@ -3,7 +3,7 @@ import { sqlString, type ClickhouseConnection } from "./connection.js";
 import { InputError } from "../problems.js";
 import { binaryColumn } from "./row-binary.js";
 import { storeRowsOfRowBinary } from "./binary-store-rows.js";
-import { storeOrder } from "./method-score-columns.js";
+import { storeOrder } from "./row-order.js";
 import { columnTypes, MANIFEST_TABLE, ROW_COLUMN, selectColumns, TASK_COLUMN } from "./table-layout.js";
 
 /** The tables of database `db` (what a copy must not clash with, what a read finds). */

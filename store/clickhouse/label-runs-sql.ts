@@ -1,0 +1,185 @@
+import { BAD_ROW, primaryAsNull } from "./judgments-sql.js";
+import { binaryColumn, type BinaryColumn } from "./row-binary.js";
+import { ROW_COLUMN, TASK_COLUMN } from "./table-layout.js";
+
+/**
+ * A ClickHouse store's label runs: its judgments joined to their checklist positions and grouped per (trajectory,
+ * judge, run), the judge and run normalised (contract rule 13), each run with its screen (screenLabelRuns), in one
+ * pass over the judgments (issue 57.5: the checks and the grouping had read them five times). The grouping starts
+ * from the Distributed judgments table and joins each shard's own items, and each shard groups its own runs
+ * (ON_EACH_SHARD, judgments-sql.ts): a run's rows sit on its task's shard, so no judgment is merged on node 1.
+ * Node 1 then joins the runs to the trajectories, so a run comes back naming its trajectory by `_row`, with its
+ * `_task` already held against the trajectory's task: no string but the judge's, when it is not the primary one.
+ */
+
+/** The checklist positions a packed run holds (store/label-vector-sql.ts PACKED_ITEMS, two numbers of 26). */
+const PACKED_ITEMS = 52;
+
+/** What the screen reads of a run, either form: its trajectory's `_row`, rows (`c`), and its flags. */
+export interface ScreenedRun {
+  trow: number;
+  jj: string | null;
+  rr: number;
+  /** The run's first judgment row in the store (runs keep the folder reader's order: by their first row). */
+  first: number;
+  c: number;
+  /** 1: the run breaks a rule the judgments' checks would name (screenLabelRuns). */
+  odd: number;
+  /** 1: the run holds a grade or a NotApplicable label (coded runs only; packed runs hold none). */
+  graded?: number;
+}
+
+/**
+ * One run packed as a folder's packed label runs are (store/packed-label-runs.ts): each judgment's two-bit code
+ * (Yes 1, No 2, Abstain 3) summed at bits 2(k − 1) of `lo` for checklist position k ≤ 26, of `hi` for 27–52.
+ * `special`: the run holds a grade, a NotApplicable label or an item past 52, which the packing cannot hold.
+ */
+export interface PackedRunRow extends ScreenedRun {
+  lo: number;
+  hi: number;
+  special: number;
+}
+
+/**
+ * One run's verdicts coded, ordered by checklist position: label codes as one string ("Y", "N", "A", "-", or
+ * "G" for a grade strictly between 0 and 1), the positions (1-based) when the run does not judge every item of its
+ * checklist (else empty), the graded positions and their grades, and the evidence when asked.
+ */
+export interface CodedRunRow extends ScreenedRun {
+  codes: string;
+  ps: number[];
+  gp: number[];
+  gv: number[];
+  ev?: (string | null)[];
+}
+
+/**
+ * Each task's checklist positions in store order (`pos`, 1-based), and its length `n`, without window functions
+ * (18.16 has none): the items' (_row, item_id) pairs sorted per task, then numbered. Read from `items`, a shard
+ * table (the query that joins it runs on every shard).
+ */
+function positionsSql(db: string, items: string): string {
+  return `SELECT task_id AS ${TASK_COLUMN}, item_id, pos, n FROM (
+      SELECT task_id, arrayMap(x -> tupleElement(x, 2), arraySort(groupArray((${ROW_COLUMN}, item_id)))) AS ids,
+        length(ids) AS n
+      FROM ${db}.${items} GROUP BY task_id)
+    ARRAY JOIN ids AS item_id, arrayEnumerate(ids) AS pos`;
+}
+
+/**
+ * A run's own screen: it breaks a row rule, mixes `_task` values, or judges an item outside its `_task`'s checklist
+ * (`pos` 0: the join found none); `repeats`, an item twice.
+ */
+const oddRun = (repeats: string) =>
+  `toUInt8(min(${TASK_COLUMN}) != max(${TASK_COLUMN}) OR countIf(pos = 0) > 0 OR ${repeats}
+    OR countIf(${BAD_ROW}) > 0)`;
+
+/** The grouping's columns every form shares. */
+const RUN_KEYS = (primaryJudge: string) =>
+  `trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, toInt64(ifNull(run, 1)) AS rr,
+   toUInt32(min(${ROW_COLUMN})) AS first, toUInt32(count()) AS c, any(${TASK_COLUMN}) AS t`;
+
+/**
+ * The runs (grouped on the shards) joined on node 1 to the trajectories: `trow` the trajectory's `_row`, and `odd`
+ * also set when the trajectory is not in the store or its task is not the run's `_task` (a run with a row on the
+ * wrong shard comes back split, each part under its shard's `_task`). `columns`: the grouping's own, passed on.
+ */
+function joinedToTrajectories(db: string, grouped: string, columns: string[]): string {
+  return `SELECT toUInt32(trow) AS trow, jj, rr, first, c,
+      toUInt8(odd0 = 1 OR known = 0 OR task_id != t) AS odd, ${columns.join(", ")}
+    FROM (${grouped})
+    ANY LEFT JOIN (SELECT trajectory_id, task_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${db}.trajectories)
+    USING (trajectory_id)`;
+}
+
+/**
+ * The label runs packed (PackedRunRow): integer sums only, whatever the checklist's length, so a run travels as a
+ * few numbers however many items it judges (the bytes grow with the runs, not the judgments). An item repeats
+ * when its bits carry: the sum of 1 << (k − 1) over the run's rows then differs from their OR (no run of at most 52
+ * rows can overflow 64 bits).
+ */
+export function packedRunsSql(db: string, items: string, primaryJudge: string): string {
+  const code = "toUInt64(multiIf(ifNull(label, '') = 'Yes', 1, ifNull(label, '') = 'No', 2, 3))";
+  const bit = `if(pos >= 1 AND pos <= ${PACKED_ITEMS}, toUInt64(bitShiftLeft(toUInt64(1), pos - 1)), toUInt64(0))`;
+  const repeats = `count() > any(n) OR sum(${bit}) != groupBitOr(${bit})`;
+  const grouped = `SELECT ${RUN_KEYS(primaryJudge)}, ${oddRun(repeats)} AS odd0,
+      sum(if(pos >= 1 AND pos <= 26, toUInt64(bitShiftLeft(${code}, 2 * (pos - 1))), toUInt64(0))) AS lo,
+      sum(if(pos > 26 AND pos <= ${PACKED_ITEMS}, toUInt64(bitShiftLeft(${code}, 2 * (pos - 27))), toUInt64(0))) AS hi,
+      toUInt8(countIf(grade IS NOT NULL OR label = 'NotApplicable' OR pos > ${PACKED_ITEMS}) > 0) AS special
+    FROM ${db}.judgments ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
+    GROUP BY trajectory_id, jj, rr`;
+  return joinedToTrajectories(db, grouped, ["lo", "hi", "special"]);
+}
+
+/** The columns of packedRunsSql's answer, in order. */
+export const PACKED_RUN_COLUMNS: BinaryColumn[] = [
+  ...screenColumns(),
+  ["lo", "UInt64"],
+  ["hi", "UInt64"],
+  ["special", "UInt8"],
+].map(([name, type]) => binaryColumn(name, type));
+
+/** The columns joinedToTrajectories puts first. */
+function screenColumns(): [string, string][] {
+  return [
+    ["trow", "UInt32"],
+    ["jj", "Nullable(String)"],
+    ["rr", "Int64"],
+    ["first", "UInt32"],
+    ["c", "UInt32"],
+    ["odd", "UInt8"],
+  ];
+}
+
+/**
+ * The label runs coded (CodedRunRow): what packing cannot hold (grades, NotApplicable labels, checklists past 52
+ * items) and the evidence, at one byte a verdict.
+ */
+export function codedRunsSql(db: string, items: string, primaryJudge: string, evidence: boolean): string {
+  const code = `assumeNotNull(multiIf(grade IS NOT NULL AND grade = 1, 'Y', grade IS NOT NULL AND grade = 0, 'N',
+    grade IS NOT NULL, 'G', label = 'NotApplicable', '-', label = 'Yes', 'Y', label = 'No', 'N', 'A'))`;
+  const graded = "grade IS NOT NULL AND grade != 1 AND grade != 0";
+  const byPosition = (x: string) =>
+    `arrayMap(x -> tupleElement(x, 2), arraySort(x -> tupleElement(x, 1), groupArray((pos, ${x}))))`;
+  const grouped = `SELECT ${RUN_KEYS(primaryJudge)}, ${oddRun("count() != uniqExact(pos)")} AS odd0,
+      arrayStringConcat(${byPosition(code)}) AS codes,
+      if(count() = any(n), emptyArrayUInt64(), arraySort(groupArray(toUInt64(pos)))) AS ps,
+      groupArrayIf(toUInt64(pos), ${graded}) AS gp, groupArrayIf(assumeNotNull(grade), ${graded}) AS gv,
+      toUInt8(countIf(grade IS NOT NULL OR label = 'NotApplicable') > 0) AS graded
+      ${evidence ? `, ${byPosition("evidence")} AS ev` : ""}
+    FROM ${db}.judgments ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
+    GROUP BY trajectory_id, jj, rr`;
+  return joinedToTrajectories(db, grouped, ["codes", "ps", "gp", "gv", "graded", ...(evidence ? ["ev"] : [])]);
+}
+
+/** The columns of codedRunsSql's answer, in order. */
+export function codedRunColumns(evidence: boolean): BinaryColumn[] {
+  const columns: [string, string][] = [
+    ...screenColumns(),
+    ["codes", "String"],
+    ["ps", "Array(UInt64)"],
+    ["gp", "Array(UInt64)"],
+    ["gv", "Array(Float64)"],
+    ["graded", "UInt8"],
+  ];
+  if (evidence) columns.push(["ev", "Array(Nullable(String))"]);
+  return columns.map(([name, type]) => binaryColumn(name, type));
+}
+
+/**
+ * What the label runs say of the judgments' checks (judgments-sql.ts checkJudgments): `clean` when no run breaks
+ * a row rule, repeats an item, judges an item outside its `_task`'s checklist, mixes `_task` values, or names a
+ * trajectory not in the store or not of its `_task`; then none of the checks would find anything, and `rows` and
+ * `graded` are theirs.
+ */
+export function screenLabelRuns(runs: readonly ScreenedRun[]): { clean: boolean; rows: number; graded: boolean } {
+  let rows = 0;
+  let graded = false;
+  let clean = true;
+  for (const r of runs) {
+    rows += r.c;
+    graded ||= r.graded === 1;
+    if (r.odd === 1) clean = false;
+  }
+  return { clean, rows, graded };
+}
