@@ -684,3 +684,50 @@ test("a later copy drops what a killed copy staged, and leaves what a running co
   );
   await same(join(ROOT, "data", "real", "tau2-sft"), url, ["leaderboard", "--format", "json"]);
 });
+
+test("each read query answers in the column names and types its RowBinary decoder reads (issue 57.5)", async () => {
+  const { packedRunsSql, PACKED_RUN_COLUMNS, codedRunsSql, codedRunColumns } = await import(
+    "../store/clickhouse/label-runs-sql.js"
+  );
+  const { methodScoreSql, METHOD_SCORE_COLUMNS } = await import("../store/clickhouse/method-score-columns.js");
+  const { shardTables } = await import("../store/clickhouse/stored-tables.js");
+  const db = "types_check";
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  assert.equal(
+    (await cli(["copy", join(ROOT, "data", "demo"), `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code,
+    0,
+  );
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+  try {
+    const shard = await shardTables(conn, db);
+    const items = shard.get("items")!;
+    assert.match(items, /^items_local_[0-9a-f]{8}$/, "the items' shard table");
+    const typeName = (c: { type: string; nullable: boolean; array?: boolean }) => {
+      const t = c.nullable ? `Nullable(${c.type})` : c.type;
+      return c.array ? `Array(${t})` : t;
+    };
+    const cases: [string, string, { name: string; type: string; nullable: boolean; array?: boolean }[]][] = [
+      ["packed runs", packedRunsSql(db, items, "judge"), PACKED_RUN_COLUMNS],
+      ["coded runs", codedRunsSql(db, items, "judge", false), codedRunColumns(false)],
+      ["coded runs with evidence", codedRunsSql(db, items, "judge", true), codedRunColumns(true)],
+      ["method scores", methodScoreSql(db, `${db}.${shard.get("trajectories")}`), METHOD_SCORE_COLUMNS],
+    ];
+    for (const [name, query, columns] of cases) {
+      const result = await (
+        await fetch(`${base.replace("clickhouse://", "http://").replace(/\/$/, "")}/?distributed_group_by_no_merge=1`, {
+          method: "POST",
+          body: `${query} LIMIT 1 FORMAT TSVWithNamesAndTypes`,
+        })
+      ).text();
+      const [names, types] = result.split("\n");
+      assert.deepEqual(
+        names.split("\t"),
+        columns.map((c) => c.name),
+        `${name}: names`,
+      );
+      assert.deepEqual(types.split("\t"), columns.map(typeName), `${name}: types`);
+    }
+  } finally {
+    await conn.close();
+  }
+});

@@ -23,19 +23,10 @@ export async function clickhouseMethodScoreColumns(
   trajectoriesOnShard: string,
   trajectoriesRead: Promise<{ valid: boolean; ids: number; rows: readonly number[] }>,
 ): Promise<MethodScoreColumns | undefined> {
-  const ok = `trajectory_id != '' AND method != '' AND isFinite(score) AND score >= 0 AND score <= 1`;
-  // Each method by a 32-bit hash of its name, named once by the second query; two names of one hash send the read
-  // down the row path. A _row as 32 bits (a store of 4 G rows is far past what a read holds in memory).
-  const hash = "toUInt32(bitAnd(cityHash64(method), 4294967295))";
   const [body, names] = await Promise.all([
-    conn.binaryBody(
-      `SELECT toUInt32(trow) AS trow, ${hash} AS h, score, toUInt32(${ROW_COLUMN}) AS r,
-         toUInt8(known = 1 AND ${ok}) AS ok FROM ${db}.method_scores
-       ANY LEFT JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${trajectoriesOnShard})
-       USING (trajectory_id)`,
-    ),
+    conn.binaryBody(methodScoreSql(db, trajectoriesOnShard)),
     conn.rows<{ h: number; name: string; names: string }>(
-      `SELECT ${hash} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
+      `SELECT ${HASH} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
     ),
   ]);
   const trajectories = await trajectoriesRead;
@@ -45,13 +36,28 @@ export async function clickhouseMethodScoreColumns(
   return columnsOf(body, { positionOf: positionsByRow(trajectories.rows), nameOf }, trajectories.rows.length);
 }
 
-const [TROW, HASH, SCORE, ROW, OK] = [
+// Each method by a 32-bit hash of its name, named once by a second query; two names of one hash send the read
+// down the row path. A _row as 32 bits (a store of 4 G rows is far past what a read holds in memory).
+const HASH = "toUInt32(bitAnd(cityHash64(method), 4294967295))";
+
+/** Every score with its trajectory's `_row` (joined on the shard), its method's hash, and whether it keeps the rule. */
+export function methodScoreSql(db: string, trajectoriesOnShard: string): string {
+  const ok = `trajectory_id != '' AND method != '' AND isFinite(score) AND score >= 0 AND score <= 1`;
+  return `SELECT toUInt32(trow) AS trow, ${HASH} AS h, score, toUInt32(${ROW_COLUMN}) AS r,
+      toUInt8(known = 1 AND ${ok}) AS ok FROM ${db}.method_scores
+    ANY LEFT JOIN (SELECT trajectory_id, ${ROW_COLUMN} AS trow, toUInt8(1) AS known FROM ${trajectoriesOnShard})
+    USING (trajectory_id)`;
+}
+
+/** The columns of methodScoreSql's answer, in order. */
+export const METHOD_SCORE_COLUMNS = [
   binaryColumn("trow", "UInt32"),
   binaryColumn("h", "UInt32"),
   binaryColumn("score", "Float64"),
   binaryColumn("r", "UInt32"),
   binaryColumn("ok", "UInt8"),
 ];
+const [TROW, HASH_COLUMN, SCORE, ROW, OK] = METHOD_SCORE_COLUMNS;
 
 /**
  * The RowBinary rows (trajectory's _row, method hash, score, _row, ok) as columns in store order (by `_row`),
@@ -72,7 +78,7 @@ function columnsOf(
   const cursor = new Cursor(body);
   for (let k = 0; k < total; k++) {
     const trow = cursor.value(TROW) as number;
-    hashes[k] = cursor.value(HASH) as number;
+    hashes[k] = cursor.value(HASH_COLUMN) as number;
     score[k] = cursor.value(SCORE) as number;
     row[k] = cursor.value(ROW) as number;
     const at = cursor.value(OK) === 1 ? by.positionOf(trow) : undefined;

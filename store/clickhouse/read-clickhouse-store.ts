@@ -31,6 +31,7 @@ import {
   screenLabelRuns,
 } from "./label-runs-sql.js";
 import { positionsByRow } from "./row-order.js";
+import { startTrajectoryOrder, trajectoryOrderOf } from "./trajectory-order-sql.js";
 import { MANIFEST_TABLE } from "./table-layout.js";
 import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
 import { StringPool } from "../string-pool.js";
@@ -62,6 +63,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     // The server groups the judgments into label runs, and screens them, while this process reads and validates
     // the small tables (dropped if the store turns out invalid).
     const runs = judged ? labelRuns(conn, db, shard.get("items") ?? "items", primaryJudge, evidence) : undefined;
+    const order = tables.has("trajectories") ? startTrajectoryOrder(conn, db) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard }, problems, options);
     const { files, rows, read, locations, method_score_columns, trajectoryRows } = small;
@@ -91,10 +93,17 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
             trajectoryRows,
           })
         : { judgments: 0, runs: new Map() };
+    // As a folder's: only when every trajectory row is valid and the ids are distinct.
+    const orderAnswer = await order;
+    const trajectory_order =
+      orderAnswer && small.distinctIds === small.rows.trajectories
+        ? trajectoryOrderOf(orderAnswer, trajectoryRows)
+        : undefined;
     const store = {
       manifest,
       ...read,
       ...(method_score_columns ? { method_score_columns } : {}),
+      ...(trajectory_order ? { trajectory_order } : {}),
       items: read.items ?? [],
       labels,
     } as StoreFrame;
