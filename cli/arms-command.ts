@@ -7,6 +7,8 @@ import { DEFAULT_SETTINGS, type BootstrapSettings } from "../analysis/estimates/
 import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from "../report/arms-render.js";
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { judgesReport } from "../analysis/rq/judges.js";
+import { pointsReport } from "../analysis/rq/points-rubric.js";
+import { pointsCsv, pointsMarkdown } from "../report/points-render.js";
 import { itemDiagnostics } from "../analysis/rq/item-diagnostics.js";
 import { itemsCsv, itemsMarkdown } from "../report/items-render.js";
 import { judgesMarkdown } from "../report/judges-render.js";
@@ -182,6 +184,28 @@ export async function itemsCommand({ values, positionals }: Parsed, io: Io, prog
       : format === "csv"
         ? itemsCsv(r)
         : itemsMarkdown(r, store.manifest.name, store.manifest.synthetic === true);
+  emit(text, values, io);
+  return 0;
+}
+
+/**
+ * `gcpc points STORE [--by FIELD] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]`: a points rubric's
+ * scores per arm (issue 58.3).
+ */
+export async function pointsCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("points takes exactly one store (try gcpc help points)");
+  const format = choiceOption("format", values.format, ["md", "json", "csv"] as const, "md");
+  const settings = settingsOf(values);
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress("the points rubric's scores per arm, and its penalty items");
+  const by = values.by === undefined ? undefined : choiceOption("by", values.by, ARM_FIELDS, ARM_FIELDS[0] as ArmField);
+  const r = pointsReport(prepareStore(store), settings, by);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, ...r })].join("")
+      : format === "csv"
+        ? pointsCsv(r)
+        : pointsMarkdown(r, store.manifest.name, store.manifest.synthetic === true, settings);
   emit(text, values, io);
   return 0;
 }

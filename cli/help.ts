@@ -19,6 +19,7 @@ Usage:
   gcpc leaderboard STORE [--by F,...] every arm with its CI, pairwise comparisons, rank intervals
   gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
   gcpc items STORE                    which checklist items to fix: constant, wrong sign, redundant, misjudged
+  gcpc points STORE                   a points rubric (signed points per item): scores per arm, penalty rates
   gcpc gate STORE --baseline SEL --candidate SEL   a verdict for CI: better, not worse, worse, inconclusive
   gcpc history STORE --by F --order FILE|FIELD     successive versions, each step gated against the one before
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
@@ -125,6 +126,15 @@ percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity 
 each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
 paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
 --judge-corrected), each row saying which figure to report. docs/statistics.md.`,
+  points: `gcpc points STORE [--by FIELD] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
+
+A points rubric (items with signed points, contract rule 20; HealthBench's rule) from the primary judge's first run:
+each trajectory earns the points of the items it meets (Yes 1, No 0, a grade its share; Abstain and not judged earn
+nothing, NotApplicable leaves the rubric) over the sum of its applicable positive points. Per arm (--by FIELD:
+harness, model, source, condition, benchmark, domain; one arm "all" without): the mean of those scores, unclipped,
+and HealthBench's score, that mean clipped to [0, 1], each with a task-clustered bootstrap interval (a task's runs
+resampled together, --resamples, default 2000); the share of runs that meet a negative-points item. Then each
+penalty item's rate among its decided runs (Wilson interval). docs/statistics.md.`,
   items: `gcpc items STORE [--by FIELD] [--format md|json|csv] [--seed N] [--shuffles N] [--resamples N] [--out FILE]
 
 Each checklist item from the primary judge's first run, within its task: how many trajectories it decided; its

@@ -8,7 +8,7 @@ import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, validateCommand } from "./commands.js";
 import { siteCommand } from "./site-command.js";
 import { powerCommand } from "./power-command.js";
-import { compareCommand, itemsCommand, judgesCommand, leaderboardCommand } from "./arms-command.js";
+import { compareCommand, itemsCommand, judgesCommand, leaderboardCommand, pointsCommand } from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 import { gateCommand } from "./gate-command.js";
 import { CLICKHOUSE_TIMEOUT_MS, clickhouseRequest } from "../store/clickhouse/connection.js";
@@ -25,6 +25,7 @@ const COMMANDS = {
   leaderboard: leaderboardCommand,
   judges: judgesCommand,
   items: itemsCommand,
+  points: pointsCommand,
   gate: gateCommand,
   history: historyCommand,
   copy: copyCommand,

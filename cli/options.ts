@@ -128,6 +128,14 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     out: { type: "string" },
     "max-problems": { type: "string" },
   },
+  points: {
+    by: { type: "string" },
+    format: { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    out: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   // --out / --into / --format, and every importer's own flags (store/import/importers.ts): an importer
   // refuses another's flags when it runs (cli/commands.ts, importCommand).
   import: {
@@ -164,6 +172,7 @@ const READS_STORE = [
   "leaderboard",
   "judges",
   "items",
+  "points",
   "gate",
   "history",
   "copy",

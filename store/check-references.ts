@@ -62,6 +62,7 @@ export function checkReferences(
   c.taskReferences();
   c.prerequisites();
   c.weightSpread();
+  c.pointsRubrics();
   if ((o.schemaVersion ?? 1) < 2) c.versionTwoFields();
   for (const p of judgments?.references ?? []) add(p);
   for (const table of ITEM_NAMING) {
@@ -186,7 +187,7 @@ class ReferenceCheck {
         for (const f of fields) if (row[f] != null) this.problem(table, i, f, `${f} ${needs}`);
         if (label && row.label === "NotApplicable") this.problem(table, i, "label", `NotApplicable ${needs}`);
       });
-    check("items", ["weight", "prerequisites", "group"]);
+    check("items", ["weight", "points", "prerequisites", "group"]);
     check("human_item_labels", ["grade", "raw"], true);
   }
 
@@ -221,6 +222,31 @@ class ReferenceCheck {
             `task "${task}": one task's weights must lie within a factor of 2^960 (about 1e289) of each other, ` +
             "or no double holds their sum",
         );
+    }
+  }
+
+  /**
+   * Points rubrics (contract rule 20): a task's items carry points on every item or on none (a score over some of
+   * them would have no maximum), and a task with points gives no weights (its points are its weights). The first
+   * item that breaks it is named, beside one that has points.
+   */
+  pointsRubrics(): void {
+    if (this.incomplete.has("items")) return;
+    const rows = this.rows("items") as unknown as { task_id: string; item_id: string; points?: number | null }[];
+    const byTask = new Map<string, number[]>();
+    rows.forEach((r, i) => {
+      byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), i]);
+    });
+    for (const [task, at] of byTask) {
+      const withPoints = at.find((i) => rows[i].points != null);
+      if (withPoints === undefined) continue;
+      const named = `item "${rows[withPoints].item_id}" of task "${task}" has points`;
+      const without = at.find((i) => rows[i].points == null);
+      if (without !== undefined)
+        this.problem("items", without, "points", `no points, but ${named}: give every item of the task points`);
+      const weighted = at.find((i) => (rows[i] as { weight?: number | null }).weight != null);
+      if (weighted !== undefined)
+        this.problem("items", weighted, "weight", `a weight, but ${named}: a points rubric's points are its weights`);
     }
   }
 

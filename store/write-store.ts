@@ -26,7 +26,7 @@ export type WriteFormat = "parquet" | "jsonl";
  * Parquet is written by DuckDB with explicit column types (stable schema).
  */
 /** The columns schema_version 2 added (docs/verdict-store.md). */
-const V2_COLUMNS = new Set(["weight", "prerequisites", "group", "grade", "raw"]);
+const V2_COLUMNS = new Set(["weight", "points", "prerequisites", "group", "grade", "raw"]);
 
 export async function writeStore(
   out: string,

@@ -79,6 +79,15 @@ export const ItemRow = z.strictObject({
     .refine(Number.isFinite, "must be a finite number")
     .refine((x) => x > 0, "must be > 0")
     .nullish(),
+  /**
+   * schema_version 2: the item's signed points in a points rubric (HealthBench's criteria: −10 … +10); a task's
+   * items carry points on every item or on none, and a task with points gives no weights (contract rule 20).
+   */
+  points: z
+    .number()
+    .refine(Number.isFinite, "must be a finite number")
+    .refine((x) => x !== 0, "must not be 0")
+    .nullish(),
   /** schema_version 2: item ids of the same task that must hold for this item to count in gated credit. */
   prerequisites: z.array(z.string()).nullish(),
   /** schema_version 2: a free-text group of items (DevAI's requirement category), for per-group views. */

@@ -22,7 +22,7 @@ import { cellText as text, type Cell, type UserTable } from "./table-file.js";
 export type ItemContexts = Map<Item, Map<string, { values: (string | undefined)[]; at: string }>>;
 
 /** The attribute columns an item table may carry, and what each becomes on the item. */
-const ATTRIBUTES = ["weight", "text", "prerequisites", "group"] as const;
+const ATTRIBUTES = ["weight", "points", "text", "prerequisites", "group"] as const;
 type Attribute = (typeof ATTRIBUTES)[number];
 
 export interface ItemTableJoin {
@@ -34,8 +34,8 @@ export interface ItemTableJoin {
   required: Attribute[];
   /** The import's task column, named as such in messages. */
   task?: string;
-  /** What the table is, in the summary: "weights" or "checklist". */
-  kind: "weights" | "checklist";
+  /** What the table is, in the summary: "weights", "points" or "checklist". */
+  kind: "weights" | "points" | "checklist";
 }
 
 /** Which columns of `w` the join uses, in `importColumns`' order. */
@@ -44,7 +44,14 @@ export const joinColumnsOf = (w: UserTable, o: Pick<ItemTableJoin, "item" | "imp
     (c) => c !== o.item && !(ATTRIBUTES as readonly string[]).includes(c) && w.columns.includes(c),
   );
 
-type Parsed = { weight?: number; text?: string; prerequisites?: string[]; group?: string };
+type Parsed = { weight?: number; points?: number; text?: string; prerequisites?: string[]; group?: string };
+
+/** A points cell: a finite number other than 0 (contract rule 20), or the problem. */
+export function parsePoints(cell: Cell): number | { problem: string } {
+  const points = Number(cell);
+  if (cell !== null && text(cell) !== undefined && Number.isFinite(points) && points !== 0) return points;
+  return { problem: `must be a number other than 0 (got ${JSON.stringify(cell)})` };
+}
 
 /** A prerequisites cell: a JSON array of ids, or ids separated by commas, semicolons or bars. */
 export function parsePrerequisites(cell: Cell): string[] | { problem: string } {
@@ -101,7 +108,7 @@ export function applyItemTable(contexts: ItemContexts, w: UserTable, o: ItemTabl
   if (problems.length) throw new StoreValidationError(w.file, problems.slice(0, 50), Math.max(0, problems.length - 50));
   for (const [item, { parsed }] of assigned) Object.assign(item, parsed);
   const on = [o.item, ...join].join(", ");
-  const what = o.kind === "weights" ? "weighted" : `given ${present.join(", ")}`;
+  const what = o.kind === "weights" ? "weighted" : o.kind === "points" ? "given points" : `given ${present.join(", ")}`;
   const rest = o.kind === "weights" ? " (the others weigh 1)" : "";
   return `${o.kind}: ${assigned.size} of ${contexts.size} items ${what} from ${w.file}, joined on ${on}${rest}`;
 }
@@ -136,6 +143,12 @@ function attributeRows(
           problems.push({ ...at, field: "weight", message: `must be a number > 0 (got ${JSON.stringify(cell)})` });
           ok = false;
         } else parsed.weight = weight;
+      } else if (a === "points") {
+        const points = parsePoints(cell);
+        if (typeof points === "object") {
+          problems.push({ ...at, field: "points", message: points.problem });
+          ok = false;
+        } else parsed.points = points;
       } else if (a === "prerequisites") {
         const list = parsePrerequisites(cell);
         if ("problem" in list) {

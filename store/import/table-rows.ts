@@ -6,7 +6,7 @@ import { compareCodePoints } from "../../analysis/order.js";
 import { InputError, type Problem } from "../problems.js";
 import { cellText, type Cell, type UserTable } from "./table-file.js";
 import type { TableSpec } from "./table-spec.js";
-import { parsePrerequisites, type ItemContexts } from "./item-weights.js";
+import { parsePoints, parsePrerequisites, type ItemContexts } from "./item-weights.js";
 
 /** One grade cell read: a label or a grade, and the original answer. */
 export type Read = { label?: JudgedLabel; grade?: number; raw: string } | { problem: string } | undefined;
@@ -219,10 +219,18 @@ export class TableImport {
     for (const [column, field] of [
       [s.itemText, "text"],
       [s.prerequisites, "prerequisites"],
+      [s.points, "points"],
     ] as const) {
       if (!column) continue;
       const cell = cells.get(column);
-      const parsed = field === "text" ? text(cell) : parsePrerequisites(cell);
+      const parsed =
+        field === "text"
+          ? text(cell)
+          : field === "points"
+            ? text(cell) === undefined
+              ? undefined
+              : parsePoints(cell)
+            : parsePrerequisites(cell);
       if (parsed !== undefined && typeof parsed === "object" && "problem" in parsed) {
         this.problem(cells.at, column, parsed.problem);
         return false;
@@ -232,15 +240,13 @@ export class TableImport {
       const first = this.itemAttributeAt.get(atKey);
       if (first === undefined) {
         this.itemAttributeAt.set(atKey, where(cells.at));
-        if (field === "text") item.text = parsed as string;
-        else item.prerequisites = parsed as string[];
-      } else if (JSON.stringify(field === "text" ? item.text : item.prerequisites) !== JSON.stringify(parsed)) {
+        Object.assign(item, { [field]: parsed });
+      } else if (JSON.stringify(item[field]) !== JSON.stringify(parsed)) {
         this.problem(
           cells.at,
           column,
           `item ${JSON.stringify(item.item_id)} of task ${JSON.stringify(item.task_id)} has another ${field} at ` +
-            `${first} (${JSON.stringify(field === "text" ? item.text : item.prerequisites)} there, ` +
-            `${JSON.stringify(parsed)} here)`,
+            `${first} (${JSON.stringify(item[field])} there, ${JSON.stringify(parsed)} here)`,
         );
         return false;
       }

@@ -35,6 +35,8 @@ export interface TableSpec {
   itemText?: string;
   /** Long tables: the column of the item's prerequisites (items.prerequisites: ids, comma-separated or JSON). */
   prerequisites?: string;
+  /** Long tables: the column of the item's signed points (items.points, a points rubric; --points COL). */
+  points?: string;
   /** --strict: refuse --outcomes rows that match no trajectory, instead of listing them. */
   strict: boolean;
 }

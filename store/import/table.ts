@@ -104,7 +104,7 @@ export function importTable(
   t: UserTable,
   spec: TableSpec,
   outcomes?: UserTable,
-  itemTables: { weights?: UserTable; checklist?: UserTable } = {},
+  itemTables: { weights?: UserTable; points?: UserTable; checklist?: UserTable } = {},
 ): { store: Store; notes: string[] } {
   const fail = (problems: Problem[], hint?: string) => {
     throw new StoreValidationError(t.file, problems.slice(0, 50), Math.max(0, problems.length - 50), {
@@ -127,7 +127,7 @@ export function importTable(
   const run = new TableImport(
     spec,
     attributes,
-    itemTables.weights || itemTables.checklist ? contextColumns : undefined,
+    itemTables.weights || itemTables.points || itemTables.checklist ? contextColumns : undefined,
   );
   for (const r of t.rows) {
     const cells = cellsOf(t, r);
@@ -144,14 +144,14 @@ export function importTable(
   checkPassValue(run, spec, t.file);
   const unmatched = outcomes ? unmatchedAttributes(run, spec, outcomes.file) : undefined;
   const result = assemble(run, spec, t);
-  for (const [kind, w] of Object.entries(itemTables) as ["weights" | "checklist", UserTable | undefined][])
+  for (const [kind, w] of Object.entries(itemTables) as ["weights" | "points" | "checklist", UserTable | undefined][])
     if (w)
       result.notes.push(
         applyItemTable(run.itemContexts, w, {
           item: itemColumn,
           importColumns: contextColumns,
           task: spec.task,
-          required: kind === "weights" ? ["weight"] : [],
+          required: kind === "weights" ? ["weight"] : kind === "points" ? ["points"] : [],
           kind,
         }),
       );
@@ -289,7 +289,14 @@ export const importer: Importer = {
       "a table with a weight column, joined on the item column and every column it shares with FILE",
       true,
     ),
-    checklist: option("a table of item attributes (text, prerequisites, group, weight), joined like --weights", true),
+    checklist: option(
+      "a table of item attributes (text, prerequisites, group, weight, points), joined like --weights",
+      true,
+    ),
+    points: option(
+      "COL|FILE: each item's signed points (a points rubric, contract rule 20): a column of a long table, or a " +
+        "table with a points column joined like --weights",
+    ),
     evidence: option("long table: column of the judge's rationale (shown, escaped, in the drill-down)"),
     "item-text": option("long table: column of the item's text (default the item id)"),
     prerequisites: option("long table: column of the item's prerequisites (ids, comma-separated or a JSON list)"),
@@ -309,8 +316,20 @@ export const importer: Importer = {
     const outcomes = outcomesFile ? await readUserTable(outcomesFile) : undefined;
     const weightsFile = textOption(values, "weights");
     const checklistFile = textOption(values, "checklist");
+    // --points COL names a column of this table (a long table's, as --item-text); anything else is a file of points.
+    const pointsValue = textOption(values, "points");
+    if (pointsValue !== undefined && table.columns.includes(pointsValue)) {
+      if (!spec.item)
+        throw new InputError(
+          `--points ${pointsValue}: a column gives one item's points per row, so it applies to a long table (--item, ` +
+            "--label); a wide table's points come from --points FILE (columns item, points)",
+        );
+      spec.points = pointsValue;
+    }
+    const pointsFile = spec.points === undefined ? pointsValue : undefined;
     const { store, notes } = importTable(table, spec, outcomes, {
       weights: weightsFile ? await readUserTable(weightsFile) : undefined,
+      points: pointsFile ? await readUserTable(pointsFile) : undefined,
       checklist: checklistFile ? await readUserTable(checklistFile) : undefined,
     });
     return { store, skipped: [], notes };
