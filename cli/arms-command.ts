@@ -8,6 +8,8 @@ import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { judgesReport } from "../analysis/rq/judges.js";
 import { pointsReport } from "../analysis/rq/points-rubric.js";
+import { consensusReport } from "../analysis/rq/judge-consensus.js";
+import { consensusMarkdown } from "../report/consensus-render.js";
 import { pointsCsv, pointsMarkdown } from "../report/points-render.js";
 import { itemDiagnostics } from "../analysis/rq/item-diagnostics.js";
 import { itemsCsv, itemsMarkdown } from "../report/items-render.js";
@@ -206,6 +208,25 @@ export async function pointsCommand({ values, positionals }: Parsed, io: Io, pro
       : format === "csv"
         ? pointsCsv(r)
         : pointsMarkdown(r, store.manifest.name, store.manifest.synthetic === true, settings);
+  emit(text, values, io);
+  return 0;
+}
+
+/**
+ * `gcpc consensus STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]`: Dawid–Skene error rates of
+ * the store's judges and their consensus (issue 58.2). 200 resamples by default: each refits the model.
+ */
+export async function consensusCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("consensus takes exactly one store (try gcpc help consensus)");
+  const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
+  const settings = settingsOf({ ...values, resamples: values.resamples ?? "200" });
+  const { store } = await loadValidStore(positionals[0], values, io, progress);
+  progress(`each judge's error rates (Dawid–Skene) and the consensus, ${settings.resamples} refits`);
+  const r = consensusReport(prepareStore(store), settings);
+  const text =
+    format === "json"
+      ? [...prettyJsonChunks({ store: store.manifest.name, settings, consensus: r })].join("")
+      : consensusMarkdown(r, store.manifest.name, store.manifest.synthetic === true, settings);
   emit(text, values, io);
   return 0;
 }

@@ -20,6 +20,7 @@ Usage:
   gcpc judges STORE                   each judge against the reference judge, and judge-corrected means
   gcpc items STORE                    which checklist items to fix: constant, wrong sign, redundant, misjudged
   gcpc points STORE                   a points rubric (signed points per item): scores per arm, penalty rates
+  gcpc consensus STORE                several judges, few humans: each judge's error rates (Dawid–Skene), consensus
   gcpc gate STORE --baseline SEL --candidate SEL   a verdict for CI: better, not worse, worse, inconclusive
   gcpc history STORE --by F --order FILE|FIELD     successive versions, each step gated against the one before
   gcpc copy STORE clickhouse://HOST:PORT/DB [--cluster NAME]   write a store into ClickHouse
@@ -126,6 +127,14 @@ percent agreement, Cohen's κ, quadratic κ, Krippendorff's α, the sensitivity 
 each with a task-clustered CI; overall and per item group) and the AUC of each judge's GCPC against the outcome,
 paired; then each arm's mean GCPC corrected towards the reference judge (as gcpc leaderboard --metric gcpc
 --judge-corrected), each row saying which figure to report. docs/statistics.md.`,
+  consensus: `gcpc consensus STORE [--format md|json] [--seed N] [--resamples N] [--out FILE]
+
+Several judges of the same items, few or no human labels: Dawid & Skene's latent-class model (1979), two classes,
+fitted by EM from the majority vote. Each judge's sensitivity and specificity per item category (group, else
+category) with task-clustered bootstrap intervals (the model refitted on each draw: --resamples, default 200);
+where store.json names a reference judge with labels, its Yes/No fixes the truth of those units (anchors). Then the
+consensus: each trajectory's mean P(true Yes) over its decided items, beside the majority vote's credit, and how
+many units the two disagree on. Each judge's first run; Yes and No only. docs/statistics.md.`,
   points: `gcpc points STORE [--by FIELD] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 A points rubric (items with signed points, contract rule 20; HealthBench's rule) from the primary judge's first run:

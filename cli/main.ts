@@ -8,7 +8,14 @@ import { processIo, progressReporter, type Io } from "./terminal.js";
 import { generateCommand, importCommand, reportCommand, validateCommand } from "./commands.js";
 import { siteCommand } from "./site-command.js";
 import { powerCommand } from "./power-command.js";
-import { compareCommand, itemsCommand, judgesCommand, leaderboardCommand, pointsCommand } from "./arms-command.js";
+import {
+  compareCommand,
+  consensusCommand,
+  itemsCommand,
+  judgesCommand,
+  leaderboardCommand,
+  pointsCommand,
+} from "./arms-command.js";
 import { copyCommand } from "./copy-command.js";
 import { gateCommand } from "./gate-command.js";
 import { CLICKHOUSE_TIMEOUT_MS, clickhouseRequest } from "../store/clickhouse/connection.js";
@@ -26,6 +33,7 @@ const COMMANDS = {
   judges: judgesCommand,
   items: itemsCommand,
   points: pointsCommand,
+  consensus: consensusCommand,
   gate: gateCommand,
   history: historyCommand,
   copy: copyCommand,

@@ -128,6 +128,13 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
     out: { type: "string" },
     "max-problems": { type: "string" },
   },
+  consensus: {
+    format: { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    out: { type: "string" },
+    "max-problems": { type: "string" },
+  },
   points: {
     by: { type: "string" },
     format: { type: "string" },
@@ -173,6 +180,7 @@ const READS_STORE = [
   "judges",
   "items",
   "points",
+  "consensus",
   "gate",
   "history",
   "copy",

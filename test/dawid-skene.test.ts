@@ -1,0 +1,158 @@
+// Dawid–Skene (analysis/stats/dawid-skene.ts, issue 58.2) against a NumPy implementation of the same updates
+// written from the paper (test/fixtures/dawid_skene_reference.py, its fits in dawid-skene-reference.json), and its
+// recovery of known error rates on simulated judges.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import seedrandom from "seedrandom";
+import { dawidSkene, type DsUnits } from "../analysis/stats/dawid-skene.js";
+
+interface Case {
+  labels: number[][];
+  stratum: number[];
+  strata: number;
+  reference: number[];
+  weights: number[];
+}
+
+const unitsOf = (c: Case): DsUnits => ({
+  labels: Int8Array.from(c.labels.flat()),
+  judges: c.labels[0].length,
+  stratum: Int32Array.from(c.stratum),
+  strata: c.strata,
+  reference: Int8Array.from(c.reference),
+});
+
+const close = (a: number | null, b: number | null, what: string) => {
+  if (a === null || b === null || Number.isNaN(a)) {
+    assert.ok((a === null || Number.isNaN(a)) && b === null, `${what}: ${a} vs ${b}`);
+    return;
+  }
+  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+};
+
+test("equal to the NumPy reference on four cases: strata, missing labels, anchors, bootstrap weights, a judge always Yes", () => {
+  const ref = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "dawid-skene-reference.json"), "utf8"));
+  for (const [k, { input, fit }] of (ref.cases as { input: Case; fit: Record<string, unknown> }[]).entries()) {
+    const got = dawidSkene(unitsOf(input), Float64Array.from(input.weights));
+    assert.equal(got.rounds, fit.rounds, `case ${k}: rounds`);
+    assert.equal(got.converged, fit.converged);
+    (fit.prior as (number | null)[]).forEach((p, s) => {
+      close(got.prior[s], p, `case ${k} prior ${s}`);
+    });
+    for (const key of ["sensitivity", "specificity"] as const)
+      for (const [s, row] of (fit[key] as (number | null)[][]).entries())
+        for (const [j, x] of row.entries()) close(got[key][s][j], x, `case ${k} ${key}[${s}][${j}]`);
+    (fit.posterior as (number | null)[]).forEach((x, i) => {
+      close(got.posterior[i], x, `case ${k} posterior ${i}`);
+    });
+  }
+});
+
+test("recovers known error rates from simulated judges (3 judges, 4,000 units, no human label)", () => {
+  const rng = seedrandom("dawid-skene recovery");
+  const sens = [0.9, 0.75, 0.6];
+  const spec = [0.85, 0.9, 0.7];
+  const n = 4000;
+  const labels = new Int8Array(n * 3);
+  let trueYes = 0;
+  for (let i = 0; i < n; i++) {
+    const truth = rng() < 0.35;
+    if (truth) trueYes++;
+    for (let j = 0; j < 3; j++) labels[i * 3 + j] = (truth ? rng() < sens[j] : rng() >= spec[j]) ? 1 : 0;
+  }
+  const fit = dawidSkene({
+    labels,
+    judges: 3,
+    stratum: new Int32Array(n),
+    strata: 1,
+    reference: new Int8Array(n).fill(-1),
+  });
+  assert.ok(fit.converged);
+  // Each rate within 0.04 of the truth (its standard error at this size is about 0.01-0.02).
+  for (const [j, x] of sens.entries())
+    assert.ok(Math.abs(fit.sensitivity[0][j] - x) < 0.04, `sensitivity ${j}: ${fit.sensitivity[0][j]}`);
+  for (const [j, x] of spec.entries())
+    assert.ok(Math.abs(fit.specificity[0][j] - x) < 0.04, `specificity ${j}: ${fit.specificity[0][j]}`);
+  assert.ok(Math.abs(fit.prior[0] - trueYes / n) < 0.03, `prior ${fit.prior[0]}`);
+});
+
+test("a unit with a reference label keeps it; a unit nobody decided carries no posterior", () => {
+  const fit = dawidSkene({
+    labels: Int8Array.from([1, 1, 0, 0, -1, -1, 1, 0]),
+    judges: 2,
+    stratum: new Int32Array(4),
+    strata: 1,
+    reference: Int8Array.from([0, -1, -1, -1]),
+  });
+  assert.equal(fit.posterior[0], 0);
+  assert.ok(Number.isNaN(fit.posterior[2]));
+});
+
+test("on the demo (two judges, no human) and LLM-Rubric (a judge anchored by humans): the NumPy reference's fit", async () => {
+  const { openStore } = await import("../store/open-store.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { buildUnits, consensusJudges } = await import("../analysis/rq/judge-consensus.js");
+  for (const [dir, file] of [
+    ["data/demo", "dawid-skene-demo-reference.json"],
+    ["data/real/llm-rubric", "dawid-skene-llm-rubric-reference.json"],
+  ]) {
+    const ref = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", file), "utf8"));
+    const { store } = await openStore(join(import.meta.dirname, "..", dir));
+    const p = prepareStore(store);
+    const { judges, reference } = consensusJudges(p);
+    const fit = dawidSkene(buildUnits(p, judges, reference).units);
+    assert.equal(fit.posterior.length, ref.units, dir);
+    assert.equal(fit.rounds, ref.rounds, `${dir}: rounds`);
+    (ref.prior as number[]).forEach((x, s) => {
+      close(fit.prior[s], x, `${dir} prior ${s}`);
+    });
+    for (const key of ["sensitivity", "specificity"] as const)
+      for (const [s, row] of (ref[key] as (number | null)[][]).entries())
+        for (const [j, x] of row.entries()) close(fit[key][s][j], x, `${dir} ${key}[${s}][${j}]`);
+    const post = Array.from(fit.posterior).filter((x) => !Number.isNaN(x));
+    close(post.reduce((a, b) => a + b, 0) / post.length, ref.posterior_mean, `${dir} mean posterior`);
+    close(
+      post.reduce((a, b) => a + b * b, 0),
+      ref.posterior_sum_of_squares,
+      `${dir} Σ posterior²`,
+    );
+  }
+});
+
+test("DevAI, every unit anchored by the human consensus: the agent judge's rates are its plain rates against the humans", async () => {
+  const { openStore } = await import("../store/open-store.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { consensusReport } = await import("../analysis/rq/judge-consensus.js");
+  const { gradeAt } = await import("../analysis/schema/grades.js");
+  const { store } = await openStore(join(import.meta.dirname, "..", "data/real/devai"));
+  const p = prepareStore(store);
+  const r = consensusReport(p, { seed: 1, resamples: 50, headline_resamples: 50, level: 0.95, interval: "percentile" });
+  assert.ok(r);
+  assert.equal(r.anchored, r.units);
+  // Counted by hand: per group, the judge's Yes among the human's Yes, and its No among the human's No.
+  const counts = new Map<string, [number, number, number, number]>();
+  p.trajectories.forEach((t, k) => {
+    const judge = p.labelsAt(k, "agent-as-a-judge (gray box)");
+    const human = p.labelsAt(k, "human consensus");
+    (p.checklist.get(t.task_id) ?? []).forEach((it, i) => {
+      const [j, h] = [judge === undefined ? NaN : gradeAt(judge, i), human === undefined ? NaN : gradeAt(human, i)];
+      if (!(j === 0 || j === 1) || !(h === 0 || h === 1)) return;
+      const c = counts.get(it.group ?? it.category ?? "all") ?? [0, 0, 0, 0];
+      if (h === 1) {
+        c[0] += j;
+        c[1]++;
+      } else {
+        c[2] += 1 - j;
+        c[3]++;
+      }
+      counts.set(it.group ?? it.category ?? "all", c);
+    });
+  });
+  for (const row of r.rates) {
+    const [yy, y, nn, n] = counts.get(row.category)!;
+    close(row.sensitivity, y ? yy / y : null, `${row.category} sensitivity`);
+    close(row.specificity, n ? nn / n : null, `${row.category} specificity`);
+  }
+});
