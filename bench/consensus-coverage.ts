@@ -86,7 +86,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows)
     console.log(
-      `| ${r.judge} | ${r.sensitivity} | ${(100 * r.sensitivity_covered).toFixed(1)}% | ${r.sensitivity_width.toFixed(3)} | ` +
+      `| ${r.judge} | ${r.sensitivity} | ${(100 * r.sensitivity_covered).toFixed(1)}% | ` +
+        `${r.sensitivity_width.toFixed(3)} | ` +
         `${r.specificity} | ${(100 * r.specificity_covered).toFixed(1)}% | ${r.specificity_width.toFixed(3)} |`,
     );
 }
