@@ -8,7 +8,7 @@ import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { judgesReport } from "../analysis/rq/judges.js";
 import { pointsReport } from "../analysis/rq/points-rubric.js";
-import { consensusReport } from "../analysis/rq/judge-consensus.js";
+import { CONSENSUS_JUDGE, consensusReport, preparedWithConsensus } from "../analysis/rq/judge-consensus.js";
 import { consensusMarkdown } from "../report/consensus-render.js";
 import { pointsCsv, pointsMarkdown } from "../report/points-render.js";
 import { itemDiagnostics } from "../analysis/rq/item-diagnostics.js";
@@ -70,7 +70,8 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const judge = values.judge === undefined ? undefined : String(values.judge);
   const attempts = attemptOptions(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const r = compareArms(prepareStore(store), { a, b, where, pair, method, judge, settings, corrected, attempts });
+  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store) : prepareStore(store);
+  const r = compareArms(prepared, { a, b, where, pair, method, judge, settings, corrected, attempts });
   if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
   const text =
     format === "json"
@@ -84,6 +85,20 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
           : compareMarkdown(r, store.manifest.name, settings);
   emit(text, values, io);
   return 0;
+}
+
+/**
+ * `--judge consensus`: the store with the Dawid–Skene consensus as a judge (analysis/rq/judge-consensus.ts), or a
+ * usage error saying what the consensus needs.
+ */
+function consensusPrepared(store: Parameters<typeof preparedWithConsensus>[0]) {
+  const p = preparedWithConsensus(store);
+  if (!p.counts.judges.includes(CONSENSUS_JUDGE))
+    throw new UsageError(
+      "--judge consensus needs two judges, or one and a reference judge with labels (store.json reference_judge); " +
+        `this store's judges: ${p.counts.judges.join(", ") || "none"}`,
+    );
+  return p;
 }
 
 /** compare's `--metric pass^k|pass@k --k K` (the pass rate is always there: --metric names the extra figure). */
@@ -157,7 +172,8 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
     io.err("gcpc: the store has no PASS/FAIL outcome, so the leaderboard ranks by GCPC (--metric gcpc)\n");
   }
   progress("grouping the trajectories into arms");
-  const r = leaderboard(prepareStore(store), { by, metric, k, judge, settings, top, stage: progress, corrected });
+  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store) : prepareStore(store);
+  const r = leaderboard(prepared, { by, metric, k, judge, settings, top, stage: progress, corrected });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

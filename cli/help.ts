@@ -134,7 +134,9 @@ fitted by EM from the majority vote. Each judge's sensitivity and specificity pe
 category) with task-clustered bootstrap intervals (the model refitted on each draw: --resamples, default 200);
 where store.json names a reference judge with labels, its Yes/No fixes the truth of those units (anchors). Then the
 consensus: each trajectory's mean P(true Yes) over its decided items, beside the majority vote's credit, and how
-many units the two disagree on. Each judge's first run; Yes and No only. docs/statistics.md.`,
+many units the two disagree on. Each judge's first run; Yes and No only. The consensus also scores: gcpc
+leaderboard --metric gcpc --judge consensus and gcpc compare --judge consensus grade each item by its P(true Yes).
+docs/statistics.md.`,
   points: `gcpc points STORE [--by FIELD] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 
 A points rubric (items with signed points, contract rule 20; HealthBench's rule) from the primary judge's first run:

@@ -156,3 +156,63 @@ test("DevAI, every unit anchored by the human consensus: the agent judge's rates
     close(row.specificity, n ? nn / n : null, `${row.category} specificity`);
   }
 });
+
+test("--judge consensus: on DevAI (every unit anchored) the leaderboard is the human consensus judge's; on the demo each trajectory's GCPC is its consensus credit", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const repo = join(import.meta.dirname, "..");
+  const run = (judge: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        join(repo, "bin/gcpc.js"),
+        "leaderboard",
+        join(repo, "data/real/devai"),
+        "--metric",
+        "gcpc",
+        "--judge",
+        judge,
+        "--format",
+        "json",
+        "--resamples",
+        "200",
+      ],
+      { encoding: "utf8" },
+    );
+  const [a, b] = [run("consensus"), run("human consensus")];
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(a.stdout.replaceAll("judge consensus", "judge human consensus"), b.stdout);
+  const tb = spawnSync(
+    process.execPath,
+    [
+      join(repo, "bin/gcpc.js"),
+      "leaderboard",
+      join(repo, "data/real/terminal-bench"),
+      "--metric",
+      "gcpc",
+      "--judge",
+      "consensus",
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(tb.status, 2);
+  assert.match(tb.stderr, /--judge consensus needs two judges, or one and a reference judge/);
+  const { openStore } = await import("../store/open-store.js");
+  const { consensusReport, preparedWithConsensus } = await import("../analysis/rq/judge-consensus.js");
+  const { prepareStore } = await import("../analysis/rq/prepared.js");
+  const { PLAIN } = await import("../analysis/scoring/official-outcome.js");
+  const { store } = await openStore(join(repo, "data/demo"));
+  const report = consensusReport(prepareStore(store), {
+    seed: 1,
+    resamples: 2,
+    headline_resamples: 2,
+    level: 0.95,
+    interval: "percentile",
+  });
+  const p = preparedWithConsensus(store);
+  const slot = new Map(p.trajectories.map((t, k) => [t.trajectory_id, k]));
+  assert.ok(report && report.trajectories.length > 1000);
+  for (const t of report.trajectories) {
+    const gcpc = p.scoreAt(slot.get(t.trajectory_id)!, PLAIN, "exclude", "consensus");
+    close(gcpc, t.consensus_credit, t.trajectory_id);
+  }
+});

@@ -6,10 +6,12 @@ import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { seedFor } from "../estimates/bootstrap-interval.js";
 import { clusterDraws } from "../stats/cluster-draws.js";
 import { percentileCI } from "../stats/bootstrap.js";
-import { gradeAt } from "../schema/grades.js";
+import { gradeAt, gradeChar } from "../schema/grades.js";
+import type { LabelRun } from "../schema/label-vectors.js";
 import { dawidSkene, type DsUnits } from "../stats/dawid-skene.js";
 import { compareCodePoints } from "../order.js";
-import type { PreparedStore } from "./prepared.js";
+import { prepareStore, type PreparedStore } from "./prepared.js";
+import type { StoreFrame } from "../schema/store.js";
 
 export const CONSENSUS_ESTIMATORS = {
   model:
@@ -65,6 +67,8 @@ export interface Built {
   units: DsUnits;
   task: Int32Array;
   trajectory: Int32Array;
+  /** Per unit: the item's position in its task's checklist. */
+  item: Int32Array;
   tasks: string[];
   categories: string[];
 }
@@ -76,6 +80,7 @@ export function buildUnits(p: PreparedStore, judges: string[], reference: string
   const anchor: number[] = [];
   const task: number[] = [];
   const trajectory: number[] = [];
+  const item: number[] = [];
   const taskIndex = new Map<string, number>();
   const categoryIndex = new Map<string, number>();
   const binary = (g: number) => (g === 1 ? 1 : g === 0 ? 0 : -1);
@@ -95,6 +100,7 @@ export function buildUnits(p: PreparedStore, judges: string[], reference: string
       anchor.push(r);
       task.push(taskIndex.get(t.task_id)!);
       trajectory.push(k);
+      item.push(i);
     });
   });
   return {
@@ -107,6 +113,7 @@ export function buildUnits(p: PreparedStore, judges: string[], reference: string
     },
     task: Int32Array.from(task),
     trajectory: Int32Array.from(trajectory),
+    item: Int32Array.from(item),
     tasks: [...taskIndex.keys()],
     categories: [...categoryIndex.keys()],
   };
@@ -240,4 +247,54 @@ function summary(p: PreparedStore, b: Built, fit: ReturnType<typeof dawidSkene>)
     mean_majority_credit: mean(trajectories.map((t) => t.majority_credit)),
     trajectories,
   };
+}
+
+/** The name `--judge consensus` scores by (unless the store has a judge of that name). */
+export const CONSENSUS_JUDGE = "consensus";
+
+/**
+ * The store's label vectors with one more judge, "consensus": each trajectory's run 1 grades every item some judge
+ * decided by its Dawid–Skene posterior P(true Yes) (a grade in [0, 1]; "." where none decided), so a trajectory's
+ * GCPC under it is its consensus credit and `--judge consensus` scores by the latent consensus (issue 58.2).
+ * Undefined when the consensus cannot be estimated (consensusReport's rule) or a judge of that name exists.
+ */
+export function consensusLabelRuns(p: PreparedStore): Map<string, LabelRun> | undefined {
+  if (p.counts.judges.includes(CONSENSUS_JUDGE)) return undefined;
+  const { judges, reference } = consensusJudges(p);
+  if (judges.length < (reference ? 1 : 2)) return undefined;
+  const b = buildUnits(p, judges, reference);
+  const fit = dawidSkene(b.units);
+  const chars = new Map<number, string[]>();
+  for (let i = 0; i < b.trajectory.length; i++) {
+    const post = fit.posterior[i];
+    if (Number.isNaN(post)) continue;
+    const k = b.trajectory[i];
+    let row = chars.get(k);
+    if (!row) {
+      row = new Array<string>(p.checklist.get(p.trajectories[k].task_id)?.length ?? 0).fill(".");
+      chars.set(k, row);
+    }
+    row[b.item[i]] = gradeChar(post);
+  }
+  return new Map(
+    [...chars].map(([k, row]) => [
+      p.trajectories[k].trajectory_id,
+      { judge: CONSENSUS_JUDGE, run: 1, labels: row.join("") },
+    ]),
+  );
+}
+
+/**
+ * The store with the consensus as one more judge (consensusLabelRuns), prepared; the store as it was, prepared,
+ * when the consensus cannot be estimated or the store has a judge of that name (`--judge consensus` then says so
+ * or scores by that judge).
+ */
+export function preparedWithConsensus(store: StoreFrame): PreparedStore {
+  const p = prepareStore(store);
+  const added = consensusLabelRuns(p);
+  if (!added) return p;
+  const runs = new Map<string, LabelRun[]>();
+  for (const [id, list] of store.labels.runs) runs.set(id, [...list]);
+  for (const [id, run] of added) runs.set(id, [...(runs.get(id) ?? []), run]);
+  return prepareStore({ ...store, labels: { judgments: store.labels.judgments, runs } });
 }
