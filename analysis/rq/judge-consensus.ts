@@ -8,7 +8,7 @@ import { clusterDraws } from "../stats/cluster-draws.js";
 import { percentileCI } from "../stats/bootstrap.js";
 import { gradeAt, gradeChar } from "../schema/grades.js";
 import type { LabelRun } from "../schema/label-vectors.js";
-import { dawidSkene, type DsUnits } from "../stats/dawid-skene.js";
+import { dawidSkene, majority, type DsUnits } from "../stats/dawid-skene.js";
 import { compareCodePoints } from "../order.js";
 import { prepareStore, type PreparedStore } from "./prepared.js";
 import type { StoreFrame } from "../schema/store.js";
@@ -196,23 +196,14 @@ function rateIntervals(
 
 /** Units, anchors, priors, the consensus and majority credits per trajectory, and where the two disagree. */
 function summary(p: PreparedStore, b: Built, fit: ReturnType<typeof dawidSkene>) {
-  const m = b.units.judges;
   const perTrajectory = new Map<number, { c: number; v: number; n: number }>();
   let disagree = 0;
   let decided = 0;
   for (let i = 0; i < b.task.length; i++) {
-    let yes = 0;
-    let seen = 0;
-    for (let j = 0; j < m; j++) {
-      const y = b.units.labels[i * m + j];
-      if (y >= 0) {
-        seen++;
-        yes += y;
-      }
-    }
+    // The model's own starting point (dawid-skene.ts majority): NaN where no judge decided.
+    const vote = majority(b.units, i);
     const post = fit.posterior[i];
-    if (seen === 0 || Number.isNaN(post)) continue;
-    const vote = yes * 2 > seen ? 1 : yes * 2 < seen ? 0 : 0.5;
+    if (Number.isNaN(vote) || Number.isNaN(post)) continue;
     if (vote !== 0.5 && post !== 0.5) {
       decided++;
       if ((vote === 1) !== post > 0.5) disagree++;

@@ -7,6 +7,7 @@ import { bootstrapIntervals } from "../estimates/bootstrap-interval.js";
 import { gradeAt } from "../schema/grades.js";
 import { pointsMean, pointsScore } from "../scoring/points-score.js";
 import { wilsonInterval } from "../stats/wilson.js";
+import { ClusteredProportions } from "../stats/clustered-proportion.js";
 import { compareCodePoints } from "../order.js";
 import type { PreparedStore } from "./prepared.js";
 import type { ArmField } from "./arms/arm-pairs.js";
@@ -131,15 +132,13 @@ export function pointsReport(p: PreparedStore, settings: BootstrapSettings, by?:
 function armRow(arm: string, runs: ScoredRun[], settings: BootstrapSettings): PointsArm {
   const tasks = [...new Set(runs.map((r) => r.task))].sort(compareCodePoints);
   const index = new Map(tasks.map((t, i) => [t, i]));
-  // Per task: runs, Σ score, runs penalised (what a draw's task weights multiply).
-  const n = new Float64Array(tasks.length);
-  const sum = new Float64Array(tasks.length);
-  const pen = new Float64Array(tasks.length);
+  // Per task: Σ score over its runs (0) and its runs penalised (1), each over its runs: what a draw's task
+  // weights multiply (a score's "successes" are its points share, which may be below 0).
+  const sums = new ClusteredProportions(tasks.length, 2);
   for (const r of runs) {
     const i = index.get(r.task)!;
-    n[i]++;
-    sum[i] += r.score;
-    if (r.penalised) pen[i]++;
+    sums.add(0, i, r.score, 1);
+    sums.add(1, i, r.penalised ? 1 : 0, 1);
   }
   const mean = pointsMean(runs.map((r) => r.score));
   const base = {
@@ -151,21 +150,12 @@ function armRow(arm: string, runs: ScoredRun[], settings: BootstrapSettings): Po
     penalised: runs.length ? runs.filter((r) => r.penalised).length / runs.length : null,
   };
   if (tasks.length < 2) return { ...base, unclipped_ci: null, score_ci: null, penalised_ci: null };
-  const weighted = (x: Float64Array) => (w: Float64Array) => {
-    let num = 0;
-    let den = 0;
-    for (let i = 0; i < w.length; i++) {
-      num += w[i] * x[i];
-      den += w[i] * n[i];
-    }
-    return num / den;
-  };
   const res = bootstrapIntervals({
     settings,
     figure: `points:${arm}`,
     clusters: tasks.length,
     estimator: POINTS_ESTIMATORS.interval,
-    statistics: { unclipped: weighted(sum), penalised: weighted(pen) },
+    statistics: { unclipped: (w) => sums.rate(0, w), penalised: (w) => sums.rate(1, w) },
   });
   const clip = (x: number) => Math.min(1, Math.max(0, x));
   return {

@@ -69,8 +69,8 @@ export function dawidSkene(u: DsUnits, weights?: Float64Array, start?: DsParamet
   return { ...fit, posterior, rounds, converged };
 }
 
-/** The share of a unit's deciding judges that say Yes (½ on a tie; NaN when none decided). */
-function majority(u: DsUnits, i: number): number {
+/** A unit's majority vote: 1 or 0, ½ on a tie, NaN when no judge decided. */
+export function majority(u: DsUnits, i: number): number {
   let yes = 0;
   let decided = 0;
   for (let j = 0; j < u.judges; j++) {

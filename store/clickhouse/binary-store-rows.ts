@@ -1,16 +1,16 @@
 import { tableColumns } from "../../analysis/schema/columns.js";
 import type { TableName } from "../../analysis/schema/tables.js";
 import { type BinaryColumn, Cursor } from "./row-binary.js";
-import { ROW_COLUMN } from "./table-layout.js";
+import { fromClickhouseValue, ROW_COLUMN } from "./table-layout.js";
 
 const COLUMNS = tableColumns();
 
 /**
  * A store table's RowBinary answer (its contract columns, then `_row`, as stored-tables.ts storedRows selects them)
- * decoded straight into store rows: the fields of table-layout.ts fromClickhouseRow (absent where null, lists
- * parsed from their JSON text, booleans from 0/1) and each row's `_row` beside them. One object per row: decoding
- * into ClickHouse's row shape and then copying it into the store's made two, and at scale 10 their garbage
- * collection cost about as much as the decoding.
+ * decoded straight into store rows: the fields of table-layout.ts fromClickhouseRow (absent where null, each value
+ * by fromClickhouseValue) and each row's `_row` beside them. One object per row: decoding into ClickHouse's row
+ * shape and then copying it into the store's made two, and at scale 10 their garbage collection cost about as much
+ * as the decoding.
  */
 export function storeRowsOfRowBinary(
   table: TableName,
@@ -27,10 +27,7 @@ export function storeRowsOfRowBinary(
     for (const { column, kind } of plan) {
       const v = cursor.value(column);
       if (column.name === ROW_COLUMN) at.push(v as number);
-      else if (v === null) continue;
-      else if (kind === "list") row[column.name] = JSON.parse(v as string);
-      else if (kind === "boolean") row[column.name] = v === 1;
-      else row[column.name] = v;
+      else if (v !== null) row[column.name] = kind ? fromClickhouseValue(kind, v) : v;
     }
     rows.push(row);
   }

@@ -144,8 +144,8 @@ export class ClickhouseConnection {
 
   /**
    * One POST to the server's HTTP interface (settings, and the query of an INSERT, in the URL; `body` the data, or
-   * the query of a read), its answer's
-   * bytes; an answer other than 200 fails with the server's text. Bounded by the request time-out.
+   * the query of a read), its answer's bytes; an answer other than 200 fails with the server's text. Bounded by
+   * the request time-out.
    */
   private post(params: Record<string, string | number>, body?: Buffer): Promise<Buffer> {
     const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));

@@ -32,9 +32,6 @@ export interface JudgmentChecks {
   graded: boolean;
 }
 
-/** Settings of a GROUP BY whose groups each sit on one shard: every shard answers its own, none are merged. */
-export const ON_EACH_SHARD = { distributed_group_by_no_merge: "1" };
-
 /**
  * The judgments' row, key and reference checks over the whole cluster, each problem as a folder's read words it.
  * A valid store does not need them: its label runs' screen (label-runs-sql.ts screenLabelRuns) finds nothing, and

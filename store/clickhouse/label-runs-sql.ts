@@ -7,10 +7,13 @@ import { ROW_COLUMN, TASK_COLUMN } from "./table-layout.js";
  * judge, run), the judge and run normalised (contract rule 13), each run with its screen (screenLabelRuns), in one
  * pass over the judgments (issue 57.5: the checks and the grouping had read them five times). The grouping starts
  * from the Distributed judgments table and joins each shard's own items, and each shard groups its own runs
- * (ON_EACH_SHARD, judgments-sql.ts): a run's rows sit on its task's shard, so no judgment is merged on node 1.
+ * (ON_EACH_SHARD): a run's rows sit on its task's shard, so no judgment is merged on node 1.
  * Node 1 then joins the runs to the trajectories, so a run comes back naming its trajectory by `_row`, with its
  * `_task` already held against the trajectory's task: no string but the judge's, when it is not the primary one.
  */
+
+/** Settings of the runs' GROUP BY, whose groups each sit on one shard: every shard answers its own, none merged. */
+export const ON_EACH_SHARD = { distributed_group_by_no_merge: "1" };
 
 /** The checklist positions a packed run holds (store/label-vector-sql.ts PACKED_ITEMS, two numbers of 26). */
 const PACKED_ITEMS = 52;

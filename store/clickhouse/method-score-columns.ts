@@ -2,7 +2,7 @@ import type { MethodScoreColumns } from "../../analysis/schema/method-score-colu
 import type { ClickhouseConnection } from "./connection.js";
 import { binaryColumn, Cursor } from "./row-binary.js";
 import { ROW_COLUMN } from "./table-layout.js";
-import { positionsByRow, storeOrder } from "./row-order.js";
+import { storeOrder } from "./row-order.js";
 
 /**
  * A ClickHouse store's method scores as columns, as a folder's are read (store/method-score-table.ts), when
@@ -14,14 +14,18 @@ import { positionsByRow, storeOrder } from "./row-order.js";
  * or on another shard, comes back unknown), and whether it keeps the contract's row rule (MethodScoreRow: non-empty
  * ids, a finite score in [0, 1]). Repeated (trajectory, method) keys are found here, on positions. A screen of
  * three queries (rule, references, keys hashed per shard) before it had cost 7.4 s of each shard's CPU at scale 100.
- * `trajectoriesRead`: whether every trajectory row is valid, how many distinct ids they hold, and their `_row`s in
- * store order; unless all are valid and distinct, the row path is taken.
+ * `trajectoriesRead`: the trajectories as read (`plain`: every row valid, the ids distinct; unless so, the row path
+ * is taken), and each one's position by its `_row`.
  */
 export async function clickhouseMethodScoreColumns(
   conn: ClickhouseConnection,
   db: string,
   trajectoriesOnShard: string,
-  trajectoriesRead: Promise<{ valid: boolean; ids: number; rows: readonly number[] }>,
+  trajectoriesRead: Promise<{
+    plain: boolean;
+    rows: readonly unknown[];
+    positionOf: (row: number) => number | undefined;
+  }>,
 ): Promise<MethodScoreColumns | undefined> {
   const [body, names] = await Promise.all([
     conn.binaryBody(methodScoreSql(db, trajectoriesOnShard)),
@@ -30,10 +34,10 @@ export async function clickhouseMethodScoreColumns(
     ),
   ]);
   const trajectories = await trajectoriesRead;
-  if (!trajectories.valid || trajectories.ids !== trajectories.rows.length || body.length === 0) return undefined;
+  if (!trajectories.plain || body.length === 0) return undefined;
   if (names.some((n) => Number(n.names) !== 1)) return undefined;
   const nameOf = new Map(names.map((n) => [Number(n.h), n.name]));
-  return columnsOf(body, { positionOf: positionsByRow(trajectories.rows), nameOf }, trajectories.rows.length);
+  return columnsOf(body, { positionOf: trajectories.positionOf, nameOf }, trajectories.rows.length);
 }
 
 // Each method by a 32-bit hash of its name, named once by a second query; two names of one hash send the read

@@ -19,7 +19,7 @@ import { clickhouseMethodScoreColumns } from "./method-score-columns.js";
 import type { ReadStoreOptions, ReadStoreResult } from "../read-store.js";
 import { parseClickhouseLocation } from "./location.js";
 import { ClickhouseConnection, sqlString } from "./connection.js";
-import { checkJudgments, ON_EACH_SHARD } from "./judgments-sql.js";
+import { checkJudgments } from "./judgments-sql.js";
 import {
   type CodedRunRow,
   codedRunColumns,
@@ -27,6 +27,7 @@ import {
   PACKED_RUN_COLUMNS,
   type PackedRunRow,
   packedRunsSql,
+  ON_EACH_SHARD,
   type ScreenedRun,
   screenLabelRuns,
 } from "./label-runs-sql.js";
@@ -35,7 +36,7 @@ import { startTrajectoryOrder, trajectoryOrderOf } from "./trajectory-order-sql.
 import { MANIFEST_TABLE } from "./table-layout.js";
 import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
 import { StringPool } from "../string-pool.js";
-import { manifestTexts, shardTables, storedRows, tablesIn } from "./stored-tables.js";
+import { manifestTexts, shardTables, storedRows } from "./stored-tables.js";
 
 /**
  * Reads and validates a store held in ClickHouse (`clickhouse://HOST:PORT/DATABASE`, written by `gcpc copy`)
@@ -53,12 +54,12 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
   try {
     options.onProgress?.(`connecting to ${location.url}`);
     await conn.reach();
-    const tables = await storeTablesIn(conn, text, db);
+    const shard = await storeTablesIn(conn, text, db);
+    const tables = new Set(shard.keys());
     const manifest = await readManifestRow(conn, text, db);
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
     const problems = new ProblemList(options.maxProblems ?? 50);
     const judged = tables.has("judgments") && tables.has("trajectories") && tables.has("items");
-    const shard = await shardTables(conn, db);
     const evidence = options.evidence === true;
     // The server groups the judgments into label runs, and screens them, while this process reads and validates
     // the small tables (dropped if the store turns out invalid).
@@ -66,7 +67,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const order = tables.has("trajectories") ? startTrajectoryOrder(conn, db) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard }, problems, options);
-    const { files, rows, read, locations, method_score_columns, trajectoryRows } = small;
+    const { files, rows, read, locations, method_score_columns, positionOf } = small;
     requiredTables(db, tables, manifest, options, problems);
     const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
     if (checks && checks.graded && (manifest.schema_version ?? 1) < 2)
@@ -78,8 +79,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     checkReferences(read, locations, files, (p) => problems.add(p), {
       primaryJudge,
       judgments: checks && { duplicates: checks.duplicates, references: checks.references },
-      // Counted over the same valid rows, as a folder's read does (its trajectoryReference).
-      trajectoryIdsUnique: small.distinctIds === (read.trajectories?.length ?? -1),
+      trajectoryIdsUnique: small.idsUnique,
       schemaVersion: manifest.schema_version ?? 1,
     });
     if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
@@ -90,14 +90,14 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
             evidence,
             judgments: checks.rows,
             primaryJudge,
-            trajectoryRows,
+            positionOf,
           })
         : { judgments: 0, runs: new Map() };
     // As a folder's: only when every trajectory row is valid and the ids are distinct.
     const orderAnswer = await order;
     const trajectory_order =
-      orderAnswer && small.distinctIds === small.rows.trajectories
-        ? trajectoryOrderOf(orderAnswer, trajectoryRows)
+      orderAnswer && small.plain
+        ? trajectoryOrderOf(orderAnswer, read.trajectories?.length ?? 0, positionOf)
         : undefined;
     const store = {
       manifest,
@@ -178,11 +178,10 @@ async function judgmentChecks(
   },
 ) {
   o.options.onProgress?.(`checking ${db}.judgments on the server`);
-  const trajectories = (o.small.read.trajectories ?? []) as Trajectory[];
   const screen = screenLabelRuns((await o.runs).rows);
   const checks =
     // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
-    screen.clean && o.problems.count === 0 && o.small.distinctIds === trajectories.length
+    screen.clean && o.problems.count === 0 && o.small.plain
       ? { rows: screen.rows, rowProblems: [], duplicates: [], references: [], graded: screen.graded }
       : await checkJudgments(conn, db, `${db}.judgments`, o.primaryJudge, o.problems.cap);
   o.small.rows.judgments = checks.rows;
@@ -210,27 +209,19 @@ async function smallTables(
     options.onProgress?.(`reading ${db}.${table}`);
     return validRows(conn, db, table, files[table]);
   };
-  const trajectories = present.includes("trajectories") ? read1("trajectories") : undefined;
-  // The valid trajectories' positions by id, built once for the method scores, the screen and the label vectors.
-  // How many distinct ids the trajectories hold (the method scores' columns, and a judgment screen taken as the
-  // checks, want them distinct, as a folder's read does).
-  const distinctIds = trajectories?.then((t) => new Set((t.rows as Trajectory[]).map((r) => r.trajectory_id)).size);
+  const trajectories = present.includes("trajectories") ? read1("trajectories").then(withTrajectoryFacts) : undefined;
   const got = await Promise.all(
     present
       .filter((table) => table !== "judgments")
       .map(async (table) => {
         if (table === "trajectories") return { table, ...(await trajectories!) };
-        if (table === "method_scores" && trajectories && distinctIds) {
+        if (table === "method_scores" && trajectories) {
           // As columns when the server's screen finds nothing to report (method-score-columns.ts), as a folder's.
           const columns = await clickhouseMethodScoreColumns(
             conn,
             db,
             `${db}.${shard.get("trajectories")}`,
-            Promise.all([trajectories, distinctIds]).then(([t, ids]) => ({
-              valid: t.problems.length === 0,
-              ids,
-              rows: t.at,
-            })),
+            trajectories,
           );
           if (columns) return { table, columns, rows: undefined, count: columns.length, problems: [] };
         }
@@ -248,22 +239,38 @@ async function smallTables(
     read[g.table] = g.rows;
     locations[g.table] = g.locations;
   }
+  const facts = await trajectories;
   return {
     files,
     rows,
     read,
     locations,
     method_score_columns,
-    distinctIds: (await distinctIds) ?? 0,
-    trajectoryRows: (await trajectories)?.at ?? [],
+    idsUnique: facts?.idsUnique ?? false,
+    plain: facts?.plain ?? false,
+    positionOf: facts?.positionOf ?? (() => undefined),
   };
 }
 
-/** The store tables the database holds; an InputError when there is no such database or it holds no store. */
-async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string): Promise<Set<string>> {
+/**
+ * What the reads after the trajectories want to know of them, derived once: whether the valid rows' ids are
+ * distinct (checkReferences then skips that check, as a folder's read does), whether every row is valid with
+ * distinct ids (`plain`: method scores as columns, the judgments' screen taken as their checks, the trajectory
+ * order), and each trajectory's position by its `_row`.
+ */
+function withTrajectoryFacts<T extends Awaited<ReturnType<typeof validRows>>>(t: T) {
+  const idsUnique = new Set((t.rows as Trajectory[]).map((r) => r.trajectory_id)).size === t.rows.length;
+  return { ...t, idsUnique, plain: idsUnique && t.problems.length === 0, positionOf: positionsByRow(t.at) };
+}
+
+/**
+ * The store tables the database holds, each with its shard table (stored-tables.ts shardTables); an InputError when
+ * there is no such database or it holds no store.
+ */
+async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string): Promise<Map<string, string>> {
   const dbs = await conn.rows(`SELECT name FROM system.databases WHERE name = ${sqlString(db)}`);
   if (dbs.length === 0) throw new InputError(`${text}: no database "${db}" on the server`);
-  const set = await tablesIn(conn, db);
+  const set = await shardTables(conn, db);
   if (!set.has(MANIFEST_TABLE))
     throw new InputError(
       `${text}: database "${db}" is not a gcpc store ` +
@@ -321,10 +328,9 @@ async function validRows(
 function labelVectors(
   got: Runs,
   store: StoreFrame,
-  o: { evidence: boolean; judgments: number; primaryJudge: string; trajectoryRows: readonly number[] },
+  o: { evidence: boolean; judgments: number; primaryJudge: string; positionOf: (row: number) => number | undefined },
 ): LabelVectors {
-  const { evidence, judgments, primaryJudge } = o;
-  const positionOf = positionsByRow(o.trajectoryRows);
+  const { evidence, judgments, primaryJudge, positionOf } = o;
   const size = new Map<string, number>();
   for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const packed = new PackedLabels(new StringPool());

@@ -73,13 +73,20 @@ export function fromClickhouseRow(table: TableName, row: Record<string, unknown>
   for (const c of COLUMNS[table]) {
     const v = row[c.name];
     if (v === undefined || v === null) continue;
-    if (c.kind === "list") out[c.name] = JSON.parse(String(v));
-    else if (c.kind === "boolean") out[c.name] = Number(v) === 1;
-    // Int64 arrives as text (JSON numbers stop at 2^53).
-    else if (c.kind === "int") out[c.name] = Number(v);
-    else out[c.name] = v;
+    out[c.name] = fromClickhouseValue(c.kind, v);
   }
   return out;
+}
+
+/**
+ * A non-null value as ClickHouse holds it, as the store holds it: a list from its JSON text, a boolean from 0/1, an
+ * integer from its text (JSON's Int64 arrives as text: its numbers stop at 2^53) or its number (RowBinary's).
+ */
+export function fromClickhouseValue(kind: Column["kind"], v: unknown): unknown {
+  if (kind === "list") return JSON.parse(String(v));
+  if (kind === "boolean") return Number(v) === 1;
+  if (kind === "int") return Number(v);
+  return v;
 }
 
 /** Every column of a table's SELECT, the contract's and `_row` (quoted: `group` is a keyword). */

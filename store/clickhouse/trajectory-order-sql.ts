@@ -1,7 +1,6 @@
 import type { TrajectoryOrder } from "../../analysis/schema/trajectory-order.js";
 import type { ClickhouseConnection } from "./connection.js";
 import { binaryColumn, Cursor } from "./row-binary.js";
-import { positionsByRow } from "./row-order.js";
 import { ROW_COLUMN } from "./table-layout.js";
 
 /**
@@ -24,13 +23,15 @@ export function trajectoryOrderSql(db: string): string {
 const [R, KEPT] = [binaryColumn("r", "UInt32"), binaryColumn("kept", "UInt8")];
 
 /**
- * The order from trajectoryOrderSql's answer, for trajectories whose `_row`s in store order are `rows` (every row
+ * The order from trajectoryOrderSql's answer, for `n` trajectories, each at `positionOf` its `_row` (every row
  * valid, ids distinct: the caller checks); undefined when the answer names another set of rows.
  */
-export function trajectoryOrderOf(body: Buffer, rows: readonly number[]): TrajectoryOrder | undefined {
-  const n = rows.length;
+export function trajectoryOrderOf(
+  body: Buffer,
+  n: number,
+  positionOf: (row: number) => number | undefined,
+): TrajectoryOrder | undefined {
   if (body.length !== 5 * n) return undefined;
-  const positionOf = positionsByRow(rows);
   const rank = new Int32Array(n).fill(-1);
   const kept = new Uint8Array(n);
   const cursor = new Cursor(body);
@@ -45,6 +46,5 @@ export function trajectoryOrderOf(body: Buffer, rows: readonly number[]): Trajec
 
 /** The order's answer, asked for at once (it is dropped when the trajectories turn out not to allow it). */
 export function startTrajectoryOrder(conn: ClickhouseConnection, db: string): Promise<Buffer | undefined> {
-  const answer = conn.binaryBody(trajectoryOrderSql(db)).catch(() => undefined);
-  return answer;
+  return conn.binaryBody(trajectoryOrderSql(db)).catch(() => undefined);
 }
