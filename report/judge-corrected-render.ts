@@ -94,7 +94,8 @@ export function correctedDeltaLines(r: CompareResult): string[] {
       `${ci(e.judge_only.ci)}; effective reference units ` +
       `${e.effective_reference === null ? "n/a" : e.effective_reference.toFixed(1)}. What happened: ` +
       `${escapeMarkdownCell(e.advice.why)}. Prediction-powered inference on the units' differences, task ` +
-      "bootstrap stratified by labelled and other tasks, λ re-tuned on every draw, expanded percentile interval, " +
+      "bootstrap stratified by labelled and other tasks, λ re-tuned on every draw, expanded percentile interval " +
+      "(t on n − 1 − s degrees of freedom, s λ's shrinkage), " +
       `${e.resamples} resamples, seed ${e.seed}.`,
     "",
   ];

@@ -70,3 +70,18 @@ test("--interval expanded: the interval contains the percentile one and the desc
   assert.equal(e.bootstrap.interval, "expanded");
   assert.match(e.bootstrap.interval_note ?? "", /1\.08% and 98\.92% quantiles .* 12 clusters/);
 });
+
+// Expected values: SciPy's t and normal (test/fixtures/expanded_percentile_spent_reference.py), 108 cases.
+test("expanded percentile with spent degrees of freedom (a tuned λ's) equals SciPy's: t with n − 1 − s df", () => {
+  const spent: { cases: { level: number; clusters: number; spent: number; t: number; expanded_level: number }[] } =
+    JSON.parse(readFileSync(new URL("./fixtures/expanded-percentile-spent.json", import.meta.url), "utf8"));
+  for (const c of spent.cases) {
+    const q = studentTQuantile(1 - (1 - c.level) / 2, c.clusters - 1 - c.spent);
+    assert.ok(Math.abs(q - c.t) <= 1e-6 * c.t, `t(${c.level}, ${c.clusters - 1 - c.spent}) = ${c.t}, ours ${q}`);
+    const level = expandedPercentileLevel(c.level, c.clusters, c.spent);
+    assert.ok(Math.abs(level - c.expanded_level) < 1e-8, `${JSON.stringify(c)}: ours ${level}`);
+  }
+  // Spending a degree of freedom widens: at 8 tasks, 95%, s = 8/18 reads further out than s = 0.
+  assert.ok(expandedPercentileLevel(0.95, 8, 8 / 18) > expandedPercentileLevel(0.95, 8));
+  assert.throws(() => expandedPercentileLevel(0.95, 8, 1), /spent/);
+});

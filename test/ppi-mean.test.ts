@@ -280,3 +280,31 @@ test("the expanded level is the labelled tasks' count, not all tasks' (issue 55.
   assert.deepEqual(r.classical.ci, [0, 1]);
   assert.deepEqual(r.ci, [0, 1]);
 });
+
+test("a tuned λ spends s = n/(n + 10) of a degree of freedom: at λ = 0 the interval still reads t on n − 1 − s", () => {
+  // 8 labelled tasks whose judge credit is constant (Var of its labelled mean 0, Cov 0), other tasks varying: the
+  // tuned λ is 0 on every draw, so the corrected draws are the reference-only draws; read at the level for
+  // n − 1 − 8/18 degrees of freedom (0.99192 against 0.98852, SciPy as in test/fixtures/
+  // expanded-percentile-spent.json) the interval is wider on both sides. Without the spent degree it was equal
+  // (issue 55.1: "unseen", broken tasks, 8 labelled covered 92.3% where the reference-only interval covered 93.2%).
+  const n = 30;
+  const c: PpiClusters = {
+    fAll: Float64Array.from({ length: n }, (_, t) => (t < 8 ? 0.5 : (t % 5) / 4)),
+    nAll: new Float64Array(n).fill(1),
+    hRef: new Float64Array(n),
+    fRef: new Float64Array(n),
+    nRef: new Float64Array(n),
+  };
+  [0.1, 0.9, 0.35, 0.6, 0.2, 0.75, 0.5, 0.05].forEach((h, t) => {
+    c.hRef[t] = h;
+    c.fRef[t] = 0.5;
+    c.nRef[t] = 1;
+  });
+  const r = ppiMean(c, { seed: "s", resamples: 4000, level: 0.95 })!;
+  assert.ok(r.lambda < 1e-12, `λ ${r.lambda}`);
+  assert.ok(Math.abs(r.estimate - r.classical.estimate) < 1e-12);
+  assert.ok(r.ci[0] < r.classical.ci[0] && r.ci[1] > r.classical.ci[1], `${r.ci} vs ${r.classical.ci}`);
+  // A fixed λ spends nothing: λ = 0 given is the reference-only interval itself.
+  const fixed = ppiMean(c, { seed: "s", resamples: 4000, level: 0.95, lambda: 0 })!;
+  assert.deepEqual(fixed.ci, fixed.classical.ci);
+});

@@ -10,12 +10,21 @@ import { studentTQuantile } from "./student-t.js";
  *   α′/2 = Φ(−√(n/(n−1)) · t_{1−α/2, n−1}),
  * n = the number of resampled units (here clusters: tasks). For n = 30 and 95% that is the
  * 1.88% and 98.12% quantiles; the correction vanishes as n grows. Returns the level 1 − α′.
+ *
+ * `spent`: degrees of freedom the estimate spends beyond its mean, in [0, 1). A control-variate (regression)
+ * estimator with an estimated coefficient has n − 2 residual degrees of freedom, not n − 1 (Cochran 1977,
+ * Sampling Techniques §7.4); a coefficient shrunk by a factor s spends s of one, the effective degrees of freedom
+ * of a ridge-shrunk coefficient (Hastie, Tibshirani & Friedman, ESL §3.4.1: df = Σ d²/(d² + k)). The same
+ * expansion then reads √(n/(n−1−s)) and t with n − 1 − s degrees of freedom.
  */
-export function expandedPercentileLevel(level: number, clusters: number): number {
+export function expandedPercentileLevel(level: number, clusters: number, spent = 0): number {
   if (!(level > 0 && level < 1)) throw argError("expandedPercentileLevel", "level", level, "must be in (0, 1)");
   if (!(Number.isInteger(clusters) && clusters >= 2))
     throw argError("expandedPercentileLevel", "clusters", clusters, "must be an integer ≥ 2");
-  const t = studentTQuantile(1 - (1 - level) / 2, clusters - 1);
-  const tail = normalCdf(-Math.sqrt(clusters / (clusters - 1)) * t);
+  if (!(spent >= 0 && spent < 1)) throw argError("expandedPercentileLevel", "spent", spent, "must be in [0, 1)");
+  const df = clusters - 1 - spent;
+  if (!(df > 0)) throw argError("expandedPercentileLevel", "clusters", clusters, "leaves no degree of freedom");
+  const t = studentTQuantile(1 - (1 - level) / 2, df);
+  const tail = normalCdf(-Math.sqrt(clusters / df) * t);
   return 1 - 2 * tail;
 }

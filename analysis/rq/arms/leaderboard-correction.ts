@@ -18,7 +18,8 @@ export const CORRECTION_ESTIMATOR =
   "scoring judge on every trajectory, h the reference judge's GCPC on the trajectories it labelled; λ in [0, 1] " +
   "the plug-in of least variance (PPI++), re-tuned on every draw and shrunk by n/(n + 10) for n labelled tasks, " +
   "unless fixed (--lambda X, or classic PPI's N/(N − n)); task-clustered bootstrap stratified " +
-  "by labelled and other tasks, expanded percentile interval (Hesterberg 2015) on the labelled tasks' count";
+  "by labelled and other tasks, expanded percentile interval (Hesterberg 2015) on the labelled tasks' count, " +
+  "with t on n − 1 − s degrees of freedom for a λ shrunk by s (the reference-only interval: n − 1)";
 
 /**
  * What the corrected figure is, and why it can sit outside the two others, in words (issue 55.1: the tables were
