@@ -8,7 +8,12 @@ import { compareCsv, compareMarkdown, leaderboardCsv, leaderboardMarkdown } from
 import { unpairedCsv, unpairedMarkdown } from "../report/unpaired-render.js";
 import { judgesReport } from "../analysis/rq/judges.js";
 import { pointsReport } from "../analysis/rq/points-rubric.js";
-import { CONSENSUS_JUDGE, consensusReport, preparedWithConsensus } from "../analysis/rq/judge-consensus.js";
+import {
+  CONSENSUS_JUDGE,
+  CONSENSUS_RESAMPLES,
+  consensusReport,
+  preparedWithConsensus,
+} from "../analysis/rq/judge-consensus.js";
 import { consensusMarkdown } from "../report/consensus-render.js";
 import { pointsCsv, pointsMarkdown } from "../report/points-render.js";
 import { itemDiagnostics } from "../analysis/rq/item-diagnostics.js";
@@ -70,7 +75,7 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
   const judge = values.judge === undefined ? undefined : String(values.judge);
   const attempts = attemptOptions(values);
   const { store } = await loadValidStore(positionals[0], values, io, progress);
-  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store) : prepareStore(store);
+  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store, corrected) : prepareStore(store);
   const r = compareArms(prepared, { a, b, where, pair, method, judge, settings, corrected, attempts });
   if ("available" in r) throw new UsageError(`compare not available: ${r.reason}`);
   const text =
@@ -89,14 +94,19 @@ export async function compareCommand({ values, positionals }: Parsed, io: Io, pr
 
 /**
  * `--judge consensus`: the store with the Dawid–Skene consensus as a judge (analysis/rq/judge-consensus.ts), or a
- * usage error saying what the consensus needs.
+ * usage error saying what the consensus needs. Under `--judge-corrected` the consensus is the prediction and is fitted
+ * without the reference judge's labels (the labels the correction uses), so it needs two judges besides it.
  */
-function consensusPrepared(store: Parameters<typeof preparedWithConsensus>[0]) {
-  const p = preparedWithConsensus(store);
+function consensusPrepared(store: Parameters<typeof preparedWithConsensus>[0], corrected?: CorrectionOptions) {
+  const p = preparedWithConsensus(store, corrected === undefined);
   if (!p.counts.judges.includes(CONSENSUS_JUDGE))
     throw new UsageError(
-      "--judge consensus needs two judges, or one and a reference judge with labels (store.json reference_judge); " +
-        `this store's judges: ${p.counts.judges.join(", ") || "none"}`,
+      corrected
+        ? "--judge consensus --judge-corrected needs two judges besides the reference judge (the consensus it " +
+            "corrects is fitted without the reference's labels); " +
+            `this store's judges: ${p.counts.judges.join(", ") || "none"}`
+        : "--judge consensus needs two judges, or one and a reference judge with labels (store.json " +
+            `reference_judge); this store's judges: ${p.counts.judges.join(", ") || "none"}`,
     );
   return p;
 }
@@ -121,7 +131,8 @@ function correctionOptions(values: Parsed["values"], metric: string): Correction
   }
   if (metric !== "gcpc")
     throw new UsageError("--judge-corrected applies to GCPC (--metric gcpc; compare's default method)");
-  if (values.judge !== undefined) throw new UsageError("--judge-corrected corrects the scoring judge: drop --judge");
+  if (values.judge !== undefined && values.judge !== CONSENSUS_JUDGE)
+    throw new UsageError("--judge-corrected corrects the scoring judge: drop --judge (or score by --judge consensus)");
   const out: { referenceTasks?: Set<string>; lambda?: number | "classic" } = {};
   if (values.lambda === "classic") out.lambda = "classic";
   else if (values.lambda !== undefined) {
@@ -172,7 +183,7 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
     io.err("gcpc: the store has no PASS/FAIL outcome, so the leaderboard ranks by GCPC (--metric gcpc)\n");
   }
   progress("grouping the trajectories into arms");
-  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store) : prepareStore(store);
+  const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store, corrected) : prepareStore(store);
   const r = leaderboard(prepared, { by, metric, k, judge, settings, top, stage: progress, corrected });
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
@@ -235,7 +246,7 @@ export async function pointsCommand({ values, positionals }: Parsed, io: Io, pro
 export async function consensusCommand({ values, positionals }: Parsed, io: Io, progress: Progress): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("consensus takes exactly one store (try gcpc help consensus)");
   const format = choiceOption("format", values.format, ["md", "json"] as const, "md");
-  const settings = settingsOf({ ...values, resamples: values.resamples ?? "200" });
+  const settings = settingsOf({ ...values, resamples: values.resamples ?? String(CONSENSUS_RESAMPLES) });
   const { store } = await loadValidStore(positionals[0], values, io, progress);
   progress(`each judge's error rates (Dawid–Skene) and the consensus, ${settings.resamples} refits`);
   const r = consensusReport(prepareStore(store), settings);

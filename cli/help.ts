@@ -135,7 +135,9 @@ category) with task-clustered bootstrap intervals (the model refitted on each dr
 where store.json names a reference judge with labels, its Yes/No fixes the truth of those units (anchors). Then the
 consensus: each trajectory's mean P(true Yes) over its decided items, beside the majority vote's credit, and how
 many units the two disagree on. Each judge's first run; Yes and No only. The consensus also scores: gcpc
-leaderboard --metric gcpc --judge consensus and gcpc compare --judge consensus grade each item by its P(true Yes).
+leaderboard --metric gcpc --judge consensus and gcpc compare --judge consensus grade each item by its P(true Yes);
+with --judge-corrected the consensus is the prediction corrected towards the reference judge, and is then fitted
+without the reference's labels (two judges besides it needed). The site's Checklists page shows the same figures.
 docs/statistics.md.`,
   points: `gcpc points STORE [--by FIELD] [--format md|json|csv] [--seed N] [--resamples N] [--out FILE]
 

@@ -216,3 +216,89 @@ test("--judge consensus: on DevAI (every unit anchored) the leaderboard is the h
     close(gcpc, t.consensus_credit, t.trajectory_id);
   }
 });
+
+test("--judge consensus --judge-corrected: the consensus is fitted without the reference's labels and corrected towards them", async () => {
+  // SYNTHETIC: the demo's generator at scale 0.1 (two judges, no human), with a reference judge "human" added on the
+  // runs of 12 tasks: the primary judge's Yes/No, and in a second store every one of them flipped.
+  const { spawnSync } = await import("node:child_process");
+  const { generateDemoStore } = await import("../store/generate/demo-store.js");
+  const { writeStore } = await import("../store/write-store.js");
+  const { tempDir } = await import("./helpers/temp-dir.js");
+  const repo = join(import.meta.dirname, "..");
+  const dir = tempDir("ds-ppi");
+  const base = generateDemoStore({ seed: 3, scale: 0.1 });
+  const taskOf = new Map(base.trajectories.map((t) => [t.trajectory_id, t.task_id]));
+  const labelledTasks = new Set([...new Set(base.tasks.map((t) => t.task_id))].sort().slice(0, 12));
+  const primary = base.judgments.filter(
+    (j) => j.judge === undefined && j.run === 1 && labelledTasks.has(taskOf.get(j.trajectory_id)!),
+  );
+  const storeWith = async (name: string, flip: boolean) => {
+    const human = primary
+      .filter((j) => j.label === "Yes" || j.label === "No")
+      .map((j) => ({ ...j, judge: "human", evidence: undefined, label: flip === (j.label === "Yes") ? "No" : "Yes" }));
+    const s = { ...base, judgments: [...base.judgments, ...human] };
+    s.manifest = { ...base.manifest, reference_judge: "human" };
+    await writeStore(join(dir, name), s as typeof base, "jsonl");
+    return { path: join(dir, name), human };
+  };
+  const [same, flipped] = [await storeWith("same", false), await storeWith("flipped", true)];
+  const gcpc = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), ...args, "--format", "json"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const board = (store: string) =>
+    gcpc(
+      "leaderboard",
+      store,
+      "--by",
+      "harness",
+      "--metric",
+      "gcpc",
+      "--judge",
+      "consensus",
+      "--judge-corrected",
+      "--lambda",
+      "0.5",
+      "--resamples",
+      "50",
+    );
+  const [a, b] = [board(same.path), board(flipped.path)];
+  const rows = a.rows.filter((r: any) => r.corrected && !("available" in r.corrected));
+  assert.ok(rows.length >= 1, JSON.stringify(a.rows.map((r: any) => r.corrected)));
+  // The prediction does not see the reference: flipping every reference label leaves the judge-only means alone.
+  assert.deepEqual(
+    a.rows.map((r: any) => r.corrected?.judge_only?.estimate),
+    b.rows.map((r: any) => r.corrected?.judge_only?.estimate),
+  );
+  // f: each trajectory's consensus credit with no reference at all (gcpc consensus on the store before "human");
+  // h: the share of Yes of the reference's labels; θ = mean_ref(h) + ½ (mean_all(f) − mean_ref(f)), by hand.
+  await writeStore(join(dir, "none"), base, "jsonl");
+  const f = new Map<string, number>(
+    gcpc("consensus", join(dir, "none"), "--resamples", "2").consensus.trajectories.map((t: any) => [
+      t.trajectory_id,
+      t.consensus_credit,
+    ]),
+  );
+  const h = new Map<string, { yes: number; n: number }>();
+  for (const j of same.human) {
+    const c = h.get(j.trajectory_id) ?? { yes: 0, n: 0 };
+    c.yes += j.label === "Yes" ? 1 : 0;
+    c.n++;
+    h.set(j.trajectory_id, c);
+  }
+  const harnessOf = new Map(base.trajectories.map((t) => [t.trajectory_id, t.harness]));
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  for (const r of rows) {
+    const ids = [...f.keys()].filter((id) => harnessOf.get(id) === r.arm);
+    const labelled = ids.filter((id) => h.has(id));
+    const hand =
+      mean(labelled.map((id) => h.get(id)!.yes / h.get(id)!.n)) +
+      0.5 * (mean(ids.map((id) => f.get(id)!)) - mean(labelled.map((id) => f.get(id)!)));
+    assert.equal(r.corrected.n_reference, labelled.length, r.arm);
+    assert.ok(Math.abs(r.corrected.estimate - hand) < 1e-12, `${r.arm}: ${r.corrected.estimate} vs ${hand}`);
+  }
+});

@@ -191,6 +191,38 @@ test("the History page: versions by first run, each step's verdict as gcpc histo
   await page.close();
 });
 
+test("the Checklists page's judge error rates are gcpc consensus's, each rate with its interval (issue 58.2)", async () => {
+  const r = spawnSync(process.execPath, [join(repo, "bin/gcpc.js"), "consensus", store, "--format", "json"], {
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const c = JSON.parse(r.stdout).consensus;
+  assert.ok(c && c.rates.length > 0, "the hostile store holds two judges");
+  const { page, problems } = await openOffline(browser, `${origin}/checklists`);
+  await page.waitForSelector("#consensus-rates tbody tr");
+  const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const iv = (v: [number, number] | null) => (v ? ` [${v[0].toFixed(3)}, ${v[1].toFixed(3)}]` : " ");
+  const rows = await page
+    .locator("#consensus-rates tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((td) => td.textContent)));
+  assert.deepEqual(
+    rows,
+    c.rates.map((x: any) => [
+      x.judge,
+      x.category,
+      String(x.decided),
+      `${f(x.sensitivity)}${iv(x.sensitivity_ci)}`,
+      `${f(x.specificity)}${iv(x.specificity_ci)}`,
+    ]),
+  );
+  const summary = (await page.textContent("#consensus-summary"))!;
+  assert.ok(summary.includes(`of ${c.majority_decided} units where both decide, ${c.majority_disagreements} disagree`));
+  assert.ok(summary.includes(`mean consensus credit is ${f(c.mean_consensus_credit)}`), summary);
+  assert.match((await page.textContent("#consensus-caption"))!, /200 resamples, seed 20260101:consensus:rates/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await page.close();
+});
+
 test("the Real evaluations page shows the registry uplift recomputed from the CSV (matched cells), with its CI", async () => {
   const csv = readFileSync(join(repo, "data/real/raw/skillsbench-registry/results-registry.csv"), "utf8")
     .trim()

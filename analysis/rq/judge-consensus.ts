@@ -31,6 +31,9 @@ export const CONSENSUS_ESTIMATORS = {
     "credit: the mean over the same items of the majority vote (a tie counts ½)",
 } as const;
 
+/** Refits of the model behind each rate's interval, `gcpc consensus`'s and the site's default: each refits EM. */
+export const CONSENSUS_RESAMPLES = 200;
+
 export interface JudgeRates {
   judge: string;
   category: string;
@@ -248,10 +251,16 @@ export const CONSENSUS_JUDGE = "consensus";
  * decided by its Dawid–Skene posterior P(true Yes) (a grade in [0, 1]; "." where none decided), so a trajectory's
  * GCPC under it is its consensus credit and `--judge consensus` scores by the latent consensus (issue 58.2).
  * Undefined when the consensus cannot be estimated (consensusReport's rule) or a judge of that name exists.
+ *
+ * `anchored: false` leaves the reference judge's labels out of the fit altogether (two judges then needed): the
+ * consensus as the prediction of a judge-corrected estimate must not see the labels the estimate corrects with,
+ * or prediction-powered inference loses its guarantee (Angelopoulos et al. 2023 assume a prediction rule fixed
+ * independently of the labelled sample); an anchored consensus equals the reference wherever it labelled.
  */
-export function consensusLabelRuns(p: PreparedStore): Map<string, LabelRun> | undefined {
+export function consensusLabelRuns(p: PreparedStore, anchored = true): Map<string, LabelRun> | undefined {
   if (p.counts.judges.includes(CONSENSUS_JUDGE)) return undefined;
-  const { judges, reference } = consensusJudges(p);
+  const { judges, reference: named } = consensusJudges(p);
+  const reference = anchored ? named : null;
   if (judges.length < (reference ? 1 : 2)) return undefined;
   const b = buildUnits(p, judges, reference);
   const fit = dawidSkene(b.units);
@@ -280,9 +289,9 @@ export function consensusLabelRuns(p: PreparedStore): Map<string, LabelRun> | un
  * when the consensus cannot be estimated or the store has a judge of that name (`--judge consensus` then says so
  * or scores by that judge).
  */
-export function preparedWithConsensus(store: StoreFrame): PreparedStore {
+export function preparedWithConsensus(store: StoreFrame, anchored = true): PreparedStore {
   const p = prepareStore(store);
-  const added = consensusLabelRuns(p);
+  const added = consensusLabelRuns(p, anchored);
   if (!added) return p;
   const runs = new Map<string, LabelRun[]>();
   for (const [id, list] of store.labels.runs) runs.set(id, [...list]);

@@ -17,6 +17,7 @@ import { renderTidyCsv } from "../render.js";
 import { tidyFigures } from "../tidy.js";
 import { reportSections } from "../sections.js";
 import { siteHistory } from "./history-data.js";
+import { siteConsensus } from "./consensus-data.js";
 import { siteItems } from "./items-data.js";
 import {
   aucRows,
@@ -78,6 +79,8 @@ export async function siteFiles(
     { name: "checklists.json", content: JSON.stringify(built.checklists) },
     // Which items to fix (gcpc items at its default shuffles and the report's seed).
     { name: "items.json", content: JSON.stringify(siteItems(prepared, report.settings)) },
+    // Each judge's error rates without a human for every item (gcpc consensus at its default refits).
+    { name: "consensus.json", content: JSON.stringify(siteConsensus(prepared, report.settings)) },
     { name: "human.json", content: JSON.stringify(humanRows(prepared)) },
     { name: "power.json", content: JSON.stringify(designPower(report, prepared)) },
     { name: "compare.json", content: JSON.stringify(compareColumns(prepared)) },

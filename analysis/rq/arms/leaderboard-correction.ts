@@ -1,6 +1,6 @@
 // The leaderboard's judge-corrected means (--judge-corrected): each arm's row towards the reference judge.
 import type { BootstrapSettings } from "../../estimates/bootstrap-interval.js";
-import type { NotAvailable } from "../../estimates/not-defined.js";
+import { notAvailable, type NotAvailable } from "../../estimates/not-defined.js";
 import type { PreparedStore } from "../prepared.js";
 import { judgeCorrectedMean, referenceJudgeOf, type CorrectionOptions } from "./judge-corrected.js";
 import type { LeaderboardRow, Leaderboard } from "./leaderboard-types.js";
@@ -34,6 +34,22 @@ export const CORRECTION_WORDS =
   "shrunk by n/(n + 10) for n labelled tasks, so the interval carries λ's own uncertainty. Effective reference " +
   "labels: how many the reference-only interval would need to be as narrow. The figure to report is in bold, and " +
   "each row says why.";
+
+/**
+ * Why `--judge-corrected` cannot run with this metric and scoring judge, or undefined. Another scoring judge than
+ * the primary (the CLI allows the consensus, fitted without the reference's labels) is corrected as the primary
+ * one is; the reference itself has nothing to be corrected towards.
+ */
+export function correctionRefused(
+  p: PreparedStore,
+  metric: string,
+  judge: string | undefined,
+): NotAvailable | undefined {
+  if (metric !== "gcpc") return notAvailable("--judge-corrected applies to --metric gcpc");
+  if (judge !== undefined && judge === p.store.manifest.reference_judge)
+    return notAvailable("--judge-corrected corrects a scoring judge towards the reference judge: not the reference");
+  return undefined;
+}
 
 /** Each row's judge-corrected mean towards the store's reference judge (judge-corrected.ts), and how. */
 export function correctRows(

@@ -12,7 +12,7 @@ import { groupArms, perTaskAttempts, type Arm } from "./leaderboard-arms.js";
 import { rankIntervals } from "./leaderboard-ranks.js";
 import { armRows } from "./leaderboard-rows.js";
 import { topPairwise } from "./leaderboard-pairwise.js";
-import { correctRows } from "./leaderboard-correction.js";
+import { correctionRefused, correctRows } from "./leaderboard-correction.js";
 
 export type { LeaderboardMetric, LeaderboardRow, PairwiseRow, Leaderboard } from "./leaderboard-types.js";
 export { PAIRWISE_TOP } from "./leaderboard-pairwise.js";
@@ -80,7 +80,8 @@ export function leaderboard(
   const tests = o.pairwise === false ? null : topPairwise(arms, rows, order, clusters, o, stage);
   let correction: Leaderboard["correction"];
   if (o.corrected) {
-    if (metric !== "gcpc" || judge !== undefined) return notAvailable("--judge-corrected applies to --metric gcpc");
+    const refused = correctionRefused(p, metric, judge);
+    if (refused) return refused;
     const done = correctRows(p, arms, rows, clusters, scoreOf, o.settings, o.corrected, stage);
     if ("available" in done) return done;
     correction = done;
