@@ -197,3 +197,13 @@ test("the registry's per-task uplift rows (three trials a side): pairs whose mar
   }
   assert.ok(checked > 50, `${checked} rows`);
 });
+
+test("the demo's sb-0001 (17/0/4/4): [−0.328, +0.007] with ψ corrected by N/2; the audit's [−0.314, −0.013] is ψ uncorrected", () => {
+  // By hand: Wilson 95% for 17/25 and 21/25, ψ = (17·4 − 0·4 − 25/2)/√(17·8·21·4) = 55.5/106.88 = 0.519 (0.636
+  // uncorrected); square-and-add gives −0.16 − 0.1675 and −0.16 + 0.1674 (uncorrected: −0.3138, −0.0131).
+  const ci = newcombePairedDifference(table([17, 0, 4, 4]))!;
+  assert.deepEqual(
+    ci.map((v) => Number(v.toFixed(4))),
+    [-0.3275, 0.0074],
+  );
+});
