@@ -148,7 +148,13 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.waitForSelector("#delta-histogram svg");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL");
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff.length, {})
+      .waitForFunction(
+        (n) =>
+          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+          Number(document.querySelector("#pair-count")?.textContent) === n,
+        ff.length,
+        {},
+      )
       .catch(() => {});
     const svg = page.locator("#delta-histogram svg").first();
     const box = (await svg.boundingBox())!;
@@ -160,7 +166,13 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.mouse.move(px(0.5), box.y + 80, { steps: 8 });
     await page.mouse.up();
     const expected = ff.filter((p: any) => p.delta >= 0.1 && p.delta <= 0.5).length;
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, expected, {});
+    await page.waitForFunction(
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) === n,
+      expected,
+      {},
+    );
     assert.equal(Number(await page.textContent("#pair-count")), expected);
     assert.match(page.url(), /min=0\.1&max=0\.5/);
     assert.deepEqual(problems.consoleErrors, []);
@@ -179,18 +191,32 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.waitForSelector("#clear-criterion");
     // A pair counts once per criterion: the pairs in which it moved are its improved + regressed pairs.
     await page.waitForFunction(
-      (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) === n,
       c.improved + c.regressed,
       {},
     );
     assert.match(page.url(), new RegExp(`ctask=${encodeURIComponent(task)}&citem=${encodeURIComponent(item)}`));
     await page.click("#clear-criterion");
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, all, {});
+    await page.waitForFunction(
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) === n,
+      all,
+      {},
+    );
     // Category: click, note the count and URL, reload that URL: same filter, same count.
     const category = (await page.getAttribute("#category-bars rect[data-key]", "data-key"))!;
     await page.click(`#category-bars rect[data-key="${category}"]`);
     await page.waitForSelector("#clear-category");
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, all, {});
+    await page.waitForFunction(
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) !== n,
+      all,
+      {},
+    );
     const filtered = await count(page);
     assert.ok(filtered > 0 && filtered < all, `${filtered} of ${all}`);
     const url = page.url();
@@ -200,7 +226,9 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const again = await openOffline(browser, url);
     await again.page.waitForSelector("#clear-category");
     await again.page.waitForFunction(
-      (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) === n,
       filtered,
       {},
     );
@@ -212,7 +240,12 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.waitForSelector("#criteria-table tbody tr td");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL").length;
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff)
+      .waitForFunction(
+        (n) =>
+          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+          Number(document.querySelector("#pair-count")?.textContent) === n,
+        ff,
+      )
       .catch(() => {});
     await settled(page);
     const header = await page.locator("#criteria-table thead th").allTextContents();
@@ -294,14 +327,25 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
     // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
     await page
-      .waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) === n, ff)
+      .waitForFunction(
+        (n) =>
+          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+          Number(document.querySelector("#pair-count")?.textContent) === n,
+        ff,
+      )
       .catch(() => {});
     const before = Number(await page.textContent("#pair-count"));
     assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
     const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
     await atLeast.fill("0.05");
     await atLeast.dispatchEvent("input");
-    await page.waitForFunction((n) => Number(document.querySelector("#pair-count")?.textContent) !== n, before, {});
+    await page.waitForFunction(
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) !== n,
+      before,
+      {},
+    );
     const after = Number(await page.textContent("#pair-count"));
     const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
     assert.equal(after, expected);
@@ -323,7 +367,9 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const detail = await page.textContent("#pair-detail");
     const shared = await openOffline(browser, page.url());
     await shared.page.waitForFunction(
-      (n) => Number(document.querySelector("#pair-count")?.textContent) === n,
+      (n) =>
+        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
+        Number(document.querySelector("#pair-count")?.textContent) === n,
       expected,
       {},
     );
