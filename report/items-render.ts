@@ -17,6 +17,12 @@ export function itemsMarkdown(r: ItemDiagnostics, name: string, synthetic: boole
     `- ${r.items} items; **${r.constant} constant** (${pct(r.constant_share)} of the checklist): every trajectory ` +
       "got the same verdict, so they cannot separate anything.",
     `- **${r.undecided} never decided**: no trajectory got a Yes, No or grade on them.`,
+    ...(r.single
+      ? [
+          `- **${r.single} decided on one trajectory only**: one verdict has no spread, ` +
+            "so neither constancy nor discrimination is measured on them.",
+        ]
+      : []),
     ...(r.by
       ? [
           `- **${r.arm_constant} with the same Yes rate in every ${md(r.by)}** ` +

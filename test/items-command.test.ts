@@ -98,7 +98,7 @@ test("gcpc items on a hand-made store: every figure as computed by hand", async 
     j.redundant_pairs.map((p: { a: string; b: string; shared: number }) => [p.a, p.b, p.shared]),
     [["q_dup", "q_good", 20]],
   );
-  assert.deepEqual([j.items, j.constant, j.undecided, j.wrong_sign], [5, 1, 1, 1]);
+  assert.deepEqual([j.items, j.constant, j.undecided, j.wrong_sign, j.single], [5, 1, 1, 1, 0]);
   // Ranked: the wrong way first, then no information, then the repeats (each kind in checklist order).
   assert.deepEqual(
     j.to_fix.map((f: { item_id: string; why: string }) => `${f.item_id}: ${f.why.split(":")[0]}`),
@@ -196,4 +196,15 @@ test("gcpc items --by model: each item's Yes rate per model, counted here, and t
   assert.equal(j.arm_constant, 1);
   const md = await cli(["items", store, "--by", "model", "--shuffles", "19"]);
   assert.match(md.stdout, /\*\*1 with the same Yes rate in every model\*\* \(20\.0% of the checklist\)/);
+});
+
+test("LLM-Rubric (one run per dialogue): every item is decided on one trajectory, and the summary says why none is tested", async () => {
+  // 223 dialogues, each its own task with one trajectory and its questions Q1–Q8 as items (scripts/
+  // import-rubric-stores.sh): one verdict per item, so no item has a spread to measure.
+  const r = await cli(["items", "data/real/llm-rubric", "--format", "json", "--shuffles", "19"]);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual([j.items, j.single, j.tested, j.constant], [1784, 1784, 0, 0]);
+  const md = await cli(["items", "data/real/llm-rubric", "--shuffles", "19"]);
+  assert.match(md.stdout, /\*\*1784 decided on one trajectory only\*\*: one verdict has no spread/);
 });

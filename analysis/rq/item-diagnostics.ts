@@ -127,6 +127,8 @@ export interface ItemDiagnostics {
   items: number;
   /** Items no trajectory got a decided verdict on (all Abstain, not applicable, or not judged). */
   undecided: number;
+  /** Items decided on one trajectory only: one verdict has no spread, so no discrimination or constancy. */
+  single: number;
   constant: number;
   constant_share: number | null;
   /** The --by field, and the items whose Yes rate is the same in every arm of it (null without --by). */
@@ -464,6 +466,7 @@ function summarise(
     reference_judge: reference,
     items: byItem.length,
     undecided: count((d) => d.decided === 0),
+    single: count((d) => d.decided === 1),
     constant,
     constant_share: byItem.length ? constant / byItem.length : null,
     arm_constant: byItem.some((d) => d.arm_constant !== undefined) ? count((d) => d.arm_constant === true) : null,
