@@ -57,6 +57,7 @@ function gateOptions(values: Parsed["values"]) {
     alpha: numberOption("alpha", values.alpha, 0.05, (x) => x > 0 && x < 0.5, "a number in (0, 0.5)"),
     regression: choiceOption("regression", values.regression, ["zero", "margin"] as const, "zero"),
     onInconclusive: choiceOption("on-inconclusive", values["on-inconclusive"], ["pass", "fail"] as const, "fail"),
+    goal: choiceOption("goal", values.goal, ["any", "better"] as const, "any"),
     format: choiceOption("format", values.format, ["md", "json", "junit"] as const, "md"),
     by,
     where: parseSelector("where", values.where),
@@ -69,7 +70,7 @@ function gateOptions(values: Parsed["values"]) {
     if (by !== undefined) throw new UsageError("--sequential gates the whole comparison: drop --by");
     if (values.guard !== undefined) throw new UsageError("--guard applies to the fixed-sample gate, not --sequential");
     if (o.format === "junit") throw new UsageError("--sequential prints md or json");
-  }
+  } else if (values.goal !== undefined) throw new UsageError("--goal applies to --sequential");
   return o;
 }
 

@@ -92,7 +92,7 @@ bootstrap; beside it the reference-only and judge-only means and the effective n
   gate: `gcpc gate STORE --baseline FIELD=VALUE[,...] --candidate FIELD=VALUE[,...]
                 [--metric pass_rate|gcpc|pass^k|pass@k[,...]] [--k K] [--margin D] [--alpha A]
                 [--regression zero|margin] [--by FIELD] [--where SEL] [--guard cost|tokens|duration:+P%]
-                [--on-inconclusive pass|fail] [--sequential]
+                [--on-inconclusive pass|fail] [--sequential [--goal any|better]]
                 [--format md|json|junit] [--seed N] [--resamples N] [--out FILE]
 
 A verdict a CI job can act on. Each metric (and, with --by, each value of FIELD) is compared as gcpc compare
@@ -110,7 +110,9 @@ Exit codes: 0 pass (better or not worse), 1 regression (worse), 3 inconclusive o
 --sequential: early stopping that stays valid. Tasks enter in the order they completed (completed_at, else
 started_at, else the store's order); after each, an anytime-valid confidence sequence (betting, Waudby-Smith &
 Ramdas 2024) for the mean per-task Δ says continue (exit 3), or stops with better, not worse, equivalent (within
-±D) (exit 0) or worse (exit 1), and how many tasks it used against the fixed design's.`,
+±D) (exit 0) or worse (exit 1), and how many tasks it used against the fixed design's. --goal better stops
+only at better or worse (a not-worse look goes on while better is still possible); every stopping rule keeps the
+sequence's level. Without a stop, the last look's decision is the verdict.`,
   history: `gcpc history STORE --order FILE|FIELD [--by model] [--metric pass_rate|gcpc] [--margin D]
                    [--alpha A] [--format md|json] [--seed N] [--resamples N] [--out FILE]
 

@@ -83,6 +83,7 @@ export const COMMAND_OPTIONS: Record<string, Spec> = {
   copy: { cluster: { type: "string" }, into: { type: "boolean" }, "max-problems": { type: "string" } },
   gate: {
     sequential: { type: "boolean" },
+    goal: { type: "string" },
     guard: { type: "string", multiple: true },
     baseline: { type: "string" },
     candidate: { type: "string" },

@@ -85,10 +85,13 @@ export function sequentialMarkdown(
 ): string {
   const stop = r.stopped_at;
   const shown = r.looks.filter((l, i) => (i + 1) % 10 === 0 || l.tasks === stop || i === r.looks.length - 1);
+  const waited = r.goal === "better" ? " The goal was better (stopping at better or worse only)." : "";
   const used =
     stop === null
-      ? `No decision after all ${r.fixed_design_tasks} matched tasks: continue.`
-      : `The fixed design would use all ${r.fixed_design_tasks} matched tasks; the sequence decided after ${stop}.`;
+      ? `No ${r.goal === "better" ? "better or worse" : "decision"} after all ${r.fixed_design_tasks} matched ` +
+        `tasks: the last look says ${r.decision}.${waited}`
+      : `The fixed design would use all ${r.fixed_design_tasks} matched tasks; the sequence decided after ${stop}.` +
+        waited;
   return [
     `## Sequential gate: **${r.decision}**${stop === null ? "" : ` after ${stop} of ${r.fixed_design_tasks} tasks`}`,
     "",

@@ -73,6 +73,33 @@ test("METR GPT-4o → o1-preview replayed in completion order: the looks are the
   assert.equal(g.decision, g.looks[first - 1].decision);
 });
 
+test("--goal better goes on past not worse: METR o1-preview stops at its first better (or worse) look", async () => {
+  const args = ["gate", metr, "--sequential", "--baseline", "model=GPT-4o", "--candidate", "model=o1-preview"];
+  const run = async (...extra: string[]) => {
+    const r = await cli([...args, "--margin", "0.05", "--format", "json", ...extra]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const [any, better] = [await run(), await run("--goal", "better")];
+  // The same looks; the stop moves from the first decision (not worse) to the first better or worse one.
+  assert.deepEqual(better.looks, any.looks);
+  const first = (ok: (d: string) => boolean) => any.looks.findIndex((l: { decision: string }) => ok(l.decision)) + 1;
+  assert.equal(
+    any.stopped_at,
+    first((d) => d !== "continue"),
+  );
+  assert.equal(any.decision, "not worse");
+  assert.equal(
+    better.stopped_at,
+    first((d) => d === "better" || d === "worse"),
+  );
+  assert.ok(better.stopped_at > any.stopped_at, `${better.stopped_at} vs ${any.stopped_at}`);
+  assert.deepEqual([better.goal, better.decision], ["better", "better"]);
+  const wrong = await cli([...args, "--goal", "better"].filter((a) => a !== "--sequential"));
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /--goal applies to --sequential/);
+});
+
 test("coverage over all looks at a fixed seed: the sequence ever misses the true mean Δ in at most α (+ 2 SE)", () => {
   const rows = sequentialCalibration({
     replicates: 120,

@@ -6,6 +6,7 @@ import type { BootstrapSettings } from "../estimates/bootstrap-interval.js";
 import { seedFor } from "../estimates/bootstrap-interval.js";
 import { clusterDraws } from "../stats/cluster-draws.js";
 import { percentileCI } from "../stats/bootstrap.js";
+import { expandedPercentileLevel } from "../stats/expanded-percentile.js";
 import { gradeAt, gradeChar } from "../schema/grades.js";
 import type { LabelRun } from "../schema/label-vectors.js";
 import { dawidSkene, majority, type DsUnits } from "../stats/dawid-skene.js";
@@ -23,7 +24,8 @@ export const CONSENSUS_ESTIMATORS = {
     "decided); where store.json names a reference judge with labels, its Yes/No fixes the truth of that unit (an " +
     "anchor) and it is not one of the judges estimated",
   interval:
-    "task-clustered percentile bootstrap: tasks resampled with all their units, the model fitted again on each " +
+    "task-clustered expanded percentile bootstrap (Hesterberg 2015, on the number of tasks): tasks resampled with " +
+    "all their units, the model fitted again on each " +
     "draw (EM started from the sample's fit); a draw on which a rate is undefined is left out of its interval " +
     "(none when fewer than half are kept)",
   consensus:
@@ -174,10 +176,7 @@ function rateIntervals(
         sp[s * J + j][d] = f.specificity[s][j];
       }
   }
-  const interval = (values: Float64Array) => {
-    const kept = values.filter(Number.isFinite);
-    return kept.length >= Math.max(2, B / 2) ? percentileCI(kept, settings.level) : null;
-  };
+  const interval = (values: Float64Array) => rateInterval(values, settings.level, b.tasks.length);
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   return b.categories.flatMap((category, s) =>
     judges.map((judge, j) => {
@@ -195,6 +194,17 @@ function rateIntervals(
       };
     }),
   );
+}
+
+/**
+ * A rate's interval from its bootstrap draws over `tasks` tasks: the draws where it is defined, read as an expanded
+ * percentile interval (Hesterberg 2015) on the number of tasks; null when fewer than half the draws (or 2) define
+ * it. The plain percentile interval covered 90.8–93.0% at 95% over 40 tasks (bench/consensus-coverage.ts 400 100).
+ */
+export function rateInterval(draws: Float64Array, level: number, tasks: number): [number, number] | null {
+  const kept = draws.filter(Number.isFinite);
+  if (!(kept.length >= Math.max(2, draws.length / 2)) || tasks < 2) return null;
+  return percentileCI(kept, expandedPercentileLevel(level, tasks));
 }
 
 /** Units, anchors, priors, the consensus and majority credits per trajectory, and where the two disagree. */

@@ -8,6 +8,19 @@ import { armMatchedUnits, armTable, type Selector } from "./compare-arms.js";
 
 export type SequentialDecision = "continue" | "better" | "not worse" | "worse" | "equivalent";
 
+/**
+ * What the team waits for: "any" stops at the first look with a decision; "better" only at better or worse (a
+ * "not worse" or "equivalent" look goes on while the upper end is above 0, since better is still possible). The
+ * confidence sequence holds at every look at once, so any stopping rule keeps its level (Howard et al. 2021).
+ */
+export type SequentialGoal = "any" | "better";
+
+/** Whether a look's decision ends the run for a goal. */
+export function stopsFor(goal: SequentialGoal, decision: SequentialDecision): boolean {
+  if (decision === "continue") return false;
+  return goal === "any" || decision === "better" || decision === "worse";
+}
+
 export interface SequentialLook {
   /** Tasks used so far, the last one's id, when it completed (null: file order). */
   tasks: number;
@@ -24,7 +37,8 @@ export interface SequentialGateResult {
   metric: "pass_rate" | "gcpc";
   margin: number;
   alpha: number;
-  /** The first look with a decision (null: none by the last task), and the decision there. */
+  goal: SequentialGoal;
+  /** The first look whose decision the goal stops at (null: none by the last task), and the decision there. */
   stopped_at: number | null;
   decision: SequentialDecision;
   /** The tasks the fixed design would use: every matched task. */
@@ -88,8 +102,10 @@ export function sequentialGate(
     metric: "pass_rate" | "gcpc";
     margin: number;
     alpha: number;
+    goal?: SequentialGoal;
   },
 ): SequentialGateResult | NotAvailable {
+  const goal = o.goal ?? "any";
   const tasks = taskDifferences(p, o);
   if ("available" in tasks) return tasks;
   if (tasks.length === 0) return notAvailable("no matched task with a value on both sides");
@@ -116,7 +132,7 @@ export function sequentialGate(
     const lower = 2 * cs.lower[i] - 1;
     const upper = 2 * cs.upper[i] - 1;
     const decision = sequentialDecision(lower, upper, o.margin);
-    if (stopped === null && decision !== "continue") stopped = i + 1;
+    if (stopped === null && stopsFor(goal, decision)) stopped = i + 1;
     return { tasks: i + 1, task: t.task, completed_at: t.completed, lower, upper, mean: sum / (i + 1), decision };
   });
   const stop = stopped as number | null;
@@ -124,8 +140,10 @@ export function sequentialGate(
     metric: o.metric,
     margin: o.margin,
     alpha: o.alpha,
+    goal,
     stopped_at: stop,
-    decision: stop === null ? "continue" : looks[stop - 1].decision,
+    // No stop: the last look's decision (under "better", a run that ended "not worse" says so).
+    decision: stop === null ? looks[looks.length - 1].decision : looks[stop - 1].decision,
     fixed_design_tasks: tasks.length,
     order: timed
       ? "tasks in the order they completed (the last of a task's matched runs, completed_at or started_at)"
