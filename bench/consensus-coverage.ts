@@ -8,7 +8,7 @@
 import seedrandom from "seedrandom";
 import { dawidSkene, type DsUnits } from "../analysis/stats/dawid-skene.js";
 import { clusterDraws } from "../analysis/stats/cluster-draws.js";
-import { percentileCI } from "../analysis/stats/bootstrap.js";
+import { rateInterval } from "../analysis/rq/judge-consensus.js";
 
 const SENS = [0.9, 0.8, 0.7];
 const SPEC = [0.85, 0.9, 0.75];
@@ -58,10 +58,11 @@ export function consensusCoverage(replicates: number, resamples: number, seed = 
       });
     }
     SENS.forEach((truth, j) => {
-      const [a, b] = percentileCI(se[j], 0.95);
+      // The product's interval (judge-consensus.ts rateInterval); every draw defines both rates in this design.
+      const [a, b] = rateInterval(se[j], 0.95, TASKS) ?? [Number.NaN, Number.NaN];
       if (a <= truth && truth <= b) covered.se[j]++;
       width.se[j] += b - a;
-      const [c, e] = percentileCI(sp[j], 0.95);
+      const [c, e] = rateInterval(sp[j], 0.95, TASKS) ?? [Number.NaN, Number.NaN];
       if (c <= SPEC[j] && SPEC[j] <= e) covered.sp[j]++;
       width.sp[j] += e - c;
     });

@@ -1,5 +1,12 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
+
+/**
+ * A connection per request for the raw reads and writes (a handful of large ones per command): Node 20's global
+ * agent keeps idle sockets 5 s, ClickHouse closes them after its keep_alive_timeout (3 s), so a reused socket
+ * could be reset under the next request (the one retry covered it; this removes the cause).
+ */
+const ONE_SHOT = new Agent({ keepAlive: false });
 import { InputError } from "../problems.js";
 import { fromRowBinary, rowBinary, type BinaryColumn } from "./row-binary.js";
 import type { ClickhouseLocation } from "./location.js";
@@ -152,7 +159,7 @@ export class ClickhouseConnection {
     return new Promise<Buffer>((done, fail) => {
       const req = httpRequest(
         `${this.location.url}/?${search}`,
-        { method: "POST", headers: { "content-length": body?.length ?? 0 } },
+        { method: "POST", agent: ONE_SHOT, headers: { "content-length": body?.length ?? 0 } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
