@@ -10,6 +10,19 @@ import { openOffline, settled } from "./browser/harness.js";
 import { assertArmsDigits, gcpcCompareJson } from "./browser/arms-digits.js";
 import { siteFixture, XSS } from "./browser/site-fixture.js";
 
+/**
+ * In the page: #pair-count holds a number equal to (or other than) n. A cell not yet rendered is empty, and
+ * Number("") is 0, so the digits are required first.
+ */
+const pairCountIs = (n: number) => {
+  const text = document.querySelector("#pair-count")?.textContent ?? "";
+  return /\d/.test(text) && Number(text) === n;
+};
+const pairCountIsNot = (n: number) => {
+  const text = document.querySelector("#pair-count")?.textContent ?? "";
+  return /\d/.test(text) && Number(text) !== n;
+};
+
 let store: string, origin: string, server: Server, browser: Browser, cli: any;
 
 before(async () => {
@@ -147,15 +160,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const { page, problems } = await openOffline(browser, `${origin}/explorer`);
     await page.waitForSelector("#delta-histogram svg");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL");
-    await page
-      .waitForFunction(
-        (n) =>
-          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-          Number(document.querySelector("#pair-count")?.textContent) === n,
-        ff.length,
-        {},
-      )
-      .catch(() => {});
+    await page.waitForFunction(pairCountIs, ff.length, {}).catch(() => {});
     const svg = page.locator("#delta-histogram svg").first();
     const box = (await svg.boundingBox())!;
     const width = Number(await svg.getAttribute("width"));
@@ -166,13 +171,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.mouse.move(px(0.5), box.y + 80, { steps: 8 });
     await page.mouse.up();
     const expected = ff.filter((p: any) => p.delta >= 0.1 && p.delta <= 0.5).length;
-    await page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) === n,
-      expected,
-      {},
-    );
+    await page.waitForFunction(pairCountIs, expected, {});
     assert.equal(Number(await page.textContent("#pair-count")), expected);
     assert.match(page.url(), /min=0\.1&max=0\.5/);
     assert.deepEqual(problems.consoleErrors, []);
@@ -190,33 +189,15 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.click(`#criterion-bars rect[data-key="${key}"]`);
     await page.waitForSelector("#clear-criterion");
     // A pair counts once per criterion: the pairs in which it moved are its improved + regressed pairs.
-    await page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) === n,
-      c.improved + c.regressed,
-      {},
-    );
+    await page.waitForFunction(pairCountIs, c.improved + c.regressed, {});
     assert.match(page.url(), new RegExp(`ctask=${encodeURIComponent(task)}&citem=${encodeURIComponent(item)}`));
     await page.click("#clear-criterion");
-    await page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) === n,
-      all,
-      {},
-    );
+    await page.waitForFunction(pairCountIs, all, {});
     // Category: click, note the count and URL, reload that URL: same filter, same count.
     const category = (await page.getAttribute("#category-bars rect[data-key]", "data-key"))!;
     await page.click(`#category-bars rect[data-key="${category}"]`);
     await page.waitForSelector("#clear-category");
-    await page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) !== n,
-      all,
-      {},
-    );
+    await page.waitForFunction(pairCountIsNot, all, {});
     const filtered = await count(page);
     assert.ok(filtered > 0 && filtered < all, `${filtered} of ${all}`);
     const url = page.url();
@@ -225,13 +206,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.close();
     const again = await openOffline(browser, url);
     await again.page.waitForSelector("#clear-category");
-    await again.page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) === n,
-      filtered,
-      {},
-    );
+    await again.page.waitForFunction(pairCountIs, filtered, {});
     await again.page.close();
   });
 
@@ -239,14 +214,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     const { page } = await openOffline(browser, `${origin}/explorer`);
     await page.waitForSelector("#criteria-table tbody tr td");
     const ff = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL").length;
-    await page
-      .waitForFunction(
-        (n) =>
-          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-          Number(document.querySelector("#pair-count")?.textContent) === n,
-        ff,
-      )
-      .catch(() => {});
+    await page.waitForFunction(pairCountIs, ff).catch(() => {});
     await settled(page);
     const header = await page.locator("#criteria-table thead th").allTextContents();
     const cells = await page.locator("#criteria-table tbody tr").first().locator("td").allTextContents();
@@ -326,26 +294,13 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.waitForSelector("#pair-count");
     const ff = cli.rq3.transitions.find((t: any) => t.group === "FAIL→FAIL").n;
     // The count first renders before DuckDB-wasm has loaded the pairs: wait for the query's answer.
-    await page
-      .waitForFunction(
-        (n) =>
-          /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-          Number(document.querySelector("#pair-count")?.textContent) === n,
-        ff,
-      )
-      .catch(() => {});
+    await page.waitForFunction(pairCountIs, ff).catch(() => {});
     const before = Number(await page.textContent("#pair-count"));
     assert.equal(before, ff, "unfiltered count equals the CLI's FAIL→FAIL n");
     const atLeast = page.locator("form", { hasText: "Δ at least" }).locator("input[type=number]");
     await atLeast.fill("0.05");
     await atLeast.dispatchEvent("input");
-    await page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) !== n,
-      before,
-      {},
-    );
+    await page.waitForFunction(pairCountIsNot, before, {});
     const after = Number(await page.textContent("#pair-count"));
     const expected = cli.rq3.pairs.filter((p: any) => p.transition === "FAIL→FAIL" && p.delta >= 0.05).length;
     assert.equal(after, expected);
@@ -366,13 +321,7 @@ describe("the compare page and the explorer", { concurrency: 2 }, () => {
     await page.waitForFunction(() => /[?&]pair=/.test(location.search), null);
     const detail = await page.textContent("#pair-detail");
     const shared = await openOffline(browser, page.url());
-    await shared.page.waitForFunction(
-      (n) =>
-        /\d/.test(document.querySelector("#pair-count")?.textContent ?? "") &&
-        Number(document.querySelector("#pair-count")?.textContent) === n,
-      expected,
-      {},
-    );
+    await shared.page.waitForFunction(pairCountIs, expected, {});
     assert.equal(Number(await shared.page.textContent("#pair-count")), expected);
     await shared.page.waitForSelector("#changed-count");
     assert.equal(await shared.page.textContent("#pair-detail"), detail, "the shared URL selects the same pair");

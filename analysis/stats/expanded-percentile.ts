@@ -22,8 +22,7 @@ export function expandedPercentileLevel(level: number, clusters: number, spent =
   if (!(Number.isInteger(clusters) && clusters >= 2))
     throw argError("expandedPercentileLevel", "clusters", clusters, "must be an integer ≥ 2");
   if (!(spent >= 0 && spent < 1)) throw argError("expandedPercentileLevel", "spent", spent, "must be in [0, 1)");
-  const df = clusters - 1 - spent;
-  if (!(df > 0)) throw argError("expandedPercentileLevel", "clusters", clusters, "leaves no degree of freedom");
+  const df = clusters - 1 - spent; // > 0: clusters ≥ 2 and spent < 1
   const t = studentTQuantile(1 - (1 - level) / 2, df);
   const tail = normalCdf(-Math.sqrt(clusters / df) * t);
   return 1 - 2 * tail;
