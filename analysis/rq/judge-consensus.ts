@@ -11,6 +11,7 @@ import { gradeAt, gradeChar } from "../schema/grades.js";
 import type { LabelRun } from "../schema/label-vectors.js";
 import { dawidSkene, majority, type DsUnits } from "../stats/dawid-skene.js";
 import { compareCodePoints } from "../order.js";
+import { mean } from "../stats/shares.js";
 import { prepareStore, type PreparedStore } from "./prepared.js";
 import type { StoreFrame } from "../schema/store.js";
 
@@ -234,7 +235,7 @@ function summary(p: PreparedStore, b: Built, fit: ReturnType<typeof dawidSkene>)
       consensus_credit: a.c / a.n,
       majority_credit: a.v / a.n,
     }));
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+  const meanOrNull = (xs: number[]) => (xs.length ? mean(xs) : null);
   return {
     units: b.task.length,
     anchored: b.units.reference.filter((r) => r >= 0).length,
@@ -247,8 +248,8 @@ function summary(p: PreparedStore, b: Built, fit: ReturnType<typeof dawidSkene>)
     rounds: fit.rounds,
     majority_disagreements: disagree,
     majority_decided: decided,
-    mean_consensus_credit: mean(trajectories.map((t) => t.consensus_credit)),
-    mean_majority_credit: mean(trajectories.map((t) => t.majority_credit)),
+    mean_consensus_credit: meanOrNull(trajectories.map((t) => t.consensus_credit)),
+    mean_majority_credit: meanOrNull(trajectories.map((t) => t.majority_credit)),
     trajectories,
   };
 }
