@@ -702,14 +702,15 @@ test("each read query answers in the column names and types its RowBinary decode
     const shard = await shardTables(conn, db);
     const items = shard.get("items")!;
     assert.match(items, /^items_local_[0-9a-f]{8}$/, "the items' shard table");
+    const runTables = { db, judgments: shard.get("judgments")!, items };
     const typeName = (c: { type: string; nullable: boolean; array?: boolean }) => {
       const t = c.nullable ? `Nullable(${c.type})` : c.type;
       return c.array ? `Array(${t})` : t;
     };
     const cases: [string, string, { name: string; type: string; nullable: boolean; array?: boolean }[]][] = [
-      ["packed runs", packedRunsSql(db, items, "judge"), PACKED_RUN_COLUMNS],
-      ["coded runs", codedRunsSql(db, items, "judge", false), codedRunColumns(false)],
-      ["coded runs with evidence", codedRunsSql(db, items, "judge", true), codedRunColumns(true)],
+      ["packed runs", packedRunsSql(runTables, "judge"), PACKED_RUN_COLUMNS],
+      ["coded runs", codedRunsSql(runTables, "judge", false), codedRunColumns(false)],
+      ["coded runs with evidence", codedRunsSql(runTables, "judge", true), codedRunColumns(true)],
       ["method scores", methodScoreSql(db, `${db}.${shard.get("trajectories")}`), METHOD_SCORE_COLUMNS],
     ];
     for (const [name, query, columns] of cases) {

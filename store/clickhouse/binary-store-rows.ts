@@ -1,6 +1,6 @@
 import { tableColumns } from "../../analysis/schema/columns.js";
 import type { TableName } from "../../analysis/schema/tables.js";
-import { type BinaryColumn, Cursor } from "./row-binary.js";
+import type { BinaryColumn, RowReader } from "./row-binary.js";
 import { fromClickhouseValue, ROW_COLUMN } from "./table-layout.js";
 
 const COLUMNS = tableColumns();
@@ -10,26 +10,25 @@ const COLUMNS = tableColumns();
  * decoded straight into store rows: the fields of table-layout.ts fromClickhouseRow (absent where null, each value
  * by fromClickhouseValue) and each row's `_row` beside them. One object per row: decoding into ClickHouse's row
  * shape and then copying it into the store's made two, and at scale 10 their garbage collection cost about as much
- * as the decoding.
+ * as the decoding. `read` decodes one row (connection.ts binaryRead streams the answer to it); `rows` and `at` fill
+ * as it does.
  */
-export function storeRowsOfRowBinary(
-  table: TableName,
-  columns: readonly BinaryColumn[],
-  body: Buffer,
-): { rows: Record<string, unknown>[]; at: number[] } {
+export function storeRowsReader(table: TableName, columns: readonly BinaryColumn[]) {
   const kinds = new Map(COLUMNS[table].map((c) => [c.name, c.kind]));
   const plan = columns.map((c) => ({ column: c, kind: kinds.get(c.name) }));
   const rows: Record<string, unknown>[] = [];
   const at: number[] = [];
-  const cursor = new Cursor(body);
-  while (cursor.offset < body.length) {
+  const read: RowReader = (cursor) => {
     const row: Record<string, unknown> = {};
+    let position = 0;
     for (const { column, kind } of plan) {
       const v = cursor.value(column);
-      if (column.name === ROW_COLUMN) at.push(v as number);
+      if (column.name === ROW_COLUMN) position = v as number;
       else if (v !== null) row[column.name] = kind ? fromClickhouseValue(kind, v) : v;
     }
+    // Kept only once the row's last value is read (a row cut by a piece's end is read again: RowBinaryPieces).
     rows.push(row);
-  }
-  return { rows, at };
+    at.push(position);
+  };
+  return { read, rows, at };
 }

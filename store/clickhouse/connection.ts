@@ -8,7 +8,8 @@ import { Agent, request as httpRequest } from "node:http";
  */
 const ONE_SHOT = new Agent({ keepAlive: false });
 import { InputError } from "../problems.js";
-import { fromRowBinary, rowBinary, type BinaryColumn } from "./row-binary.js";
+import { RowBinaryPieces, rowBinary, rowsOf, type BinaryColumn, type RowReader } from "./row-binary.js";
+import { streamedPost } from "./streamed-post.js";
 import type { ClickhouseLocation } from "./location.js";
 
 /**
@@ -77,16 +78,74 @@ export class ClickhouseConnection {
 
   /**
    * Rows of a SELECT read as RowBinary and decoded by `columns` (the SELECT's columns, in order, with their
-   * types): a fraction of JSON's bytes, every number exactly as stored (row-binary.ts fromRowBinary).
+   * types): a fraction of JSON's bytes, every number exactly as stored (row-binary.ts rowsOf).
    */
-  async binaryRows(query: string, columns: readonly BinaryColumn[], settings: Record<string, string | number> = {}) {
-    return fromRowBinary(columns, await this.binaryBody(query, settings));
+  binaryRows(query: string, columns: readonly BinaryColumn[], settings: Record<string, string | number> = {}) {
+    return this.binaryRead(
+      query,
+      () => {
+        const rows: Record<string, unknown>[] = [];
+        return { read: rowsOf(columns, rows), result: () => rows };
+      },
+      settings,
+    );
   }
 
-  /** The RowBinary answer of a SELECT, undecoded. */
+  /**
+   * A SELECT's RowBinary answer decoded row by row as it arrives (streamed-post.ts, row-binary.ts RowBinaryPieces):
+   * `start` makes the decoder, again when a broken read is retried; its `result` once the answer is complete.
+   * An error the decoder throws is passed on as it is.
+   */
+  binaryRead<T>(
+    query: string,
+    start: () => { read: RowReader; result: () => T },
+    settings: Record<string, string | number> = {},
+  ): Promise<T> {
+    return this.retriedRead(query, async () => {
+      const decoder = start();
+      const pieces = new RowBinaryPieces(decoder.read);
+      await this.streamed(query, settings, (bytes) => pieces.push(bytes));
+      pieces.end();
+      return decoder.result();
+    });
+  }
+
+  /** The RowBinary answer of a SELECT, undecoded (for answers of fixed-width rows, read whole). */
   binaryBody(query: string, settings: Record<string, string | number> = {}): Promise<Buffer> {
-    // The query travels as the body (a URL has a length limit; the body has max_query_size).
-    return this.retriedRead(query, () => this.post(settings, Buffer.from(`${query} FORMAT RowBinary`, "utf8")));
+    return this.retriedRead(query, async () => {
+      const parts: Buffer[] = [];
+      await this.streamed(query, settings, (bytes) => parts.push(Buffer.from(bytes)));
+      return Buffer.concat(parts);
+    });
+  }
+
+  /**
+   * A SELECT (in FORMAT RowBinary) streamed to `piece`; the query travels as the body (a URL has a length limit;
+   * the body has max_query_size). An error `piece` throws comes back as a DecodeFailure.
+   */
+  private async streamed(query: string, settings: Record<string, string | number>, piece: (b: Buffer) => void) {
+    const search = new URLSearchParams(Object.entries(settings).map(([k, v]) => [k, String(v)]));
+    let failure: DecodeFailure | undefined;
+    const bytes = await streamedPost(
+      {
+        host: this.location.host,
+        port: this.location.port,
+        path: `/?${search}`,
+        body: Buffer.from(`${query} FORMAT RowBinary`, "utf8"),
+        timeoutMs: this.timeoutMs,
+      },
+      (b) => {
+        try {
+          piece(b);
+        } catch (e) {
+          failure = new DecodeFailure(e);
+          throw failure;
+        }
+      },
+    ).catch((e) => {
+      throw failure ?? e;
+    });
+    answerBytes.add(bytes);
   }
 
   /**
@@ -97,10 +156,12 @@ export class ClickhouseConnection {
     try {
       return await read();
     } catch (e) {
+      if (e instanceof DecodeFailure) throw e.error;
       if (!(isReset(e) && /^\s*(SELECT|WITH|SHOW|DESCRIBE|EXISTS)\b/i.test(query))) throw await this.explain(e, query);
       try {
         return await read();
       } catch (again) {
+        if (again instanceof DecodeFailure) throw again.error;
         const f = await this.explain(again, query);
         throw new InputError(`${f.message} (a read retried once after ${(e as { code?: string }).code ?? "a reset"})`);
       }
@@ -232,6 +293,13 @@ export class ClickhouseConnection {
       .split("\n")[0]
       .replace(/, e\.what\(\) = DB::Exception\s*$/, "");
     return new InputError(`${this.location.text}: ClickHouse said: ${text}`);
+  }
+}
+
+/** An error of the decoder an answer was streamed to: not the server's or the network's, so passed on as it is. */
+class DecodeFailure extends Error {
+  constructor(readonly error: unknown) {
+    super(String((error as { message?: string }).message ?? error));
   }
 }
 

@@ -11,7 +11,6 @@ import { manifestTexts, storedRows, tablesIn } from "./stored-tables.js";
 import {
   columnDefinitions,
   columnTypes,
-  fromClickhouseRow,
   MANIFEST_COLUMNS,
   MANIFEST_TABLE,
   ROW_COLUMN,

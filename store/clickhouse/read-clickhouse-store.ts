@@ -27,7 +27,7 @@ import {
   PACKED_RUN_COLUMNS,
   type PackedRunRow,
   packedRunsSql,
-  ON_EACH_SHARD,
+  type RunTables,
   type ScreenedRun,
   screenLabelRuns,
 } from "./label-runs-sql.js";
@@ -63,14 +63,15 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const evidence = options.evidence === true;
     // The server groups the judgments into label runs, and screens them, while this process reads and validates
     // the small tables (dropped if the store turns out invalid).
-    const runs = judged ? labelRuns(conn, db, shard.get("items") ?? "items", primaryJudge, evidence) : undefined;
+    const runTables = { db, judgments: shard.get("judgments") ?? "judgments", items: shard.get("items") ?? "items" };
+    const runs = judged ? labelRuns(conn, runTables, primaryJudge, evidence) : undefined;
     const order = tables.has("trajectories") ? startTrajectoryOrder(conn, db) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard }, problems, options);
     const { files, rows, read, locations, method_score_columns, positionOf } = small;
     requiredTables(db, tables, manifest, options, problems);
     const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
-    if (checks && checks.graded && (manifest.schema_version ?? 1) < 2)
+    if (checks?.graded && (manifest.schema_version ?? 1) < 2)
       problems.add({
         file: files.judgments,
         field: "grade",
@@ -113,8 +114,11 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
   }
 }
 
-/** A store's label runs as the server sends them: packed (a few numbers a run), or as label codes. */
-type Runs = { packed: true; rows: PackedRunRow[] } | { packed: false; rows: CodedRunRow[] };
+/**
+ * A store's label runs as the server sends them: packed (a few numbers a run), or as label codes; `judgments`, the
+ * rows of the judgments table (the runs should hold them all).
+ */
+type Runs = { judgments: number } & ({ packed: true; rows: PackedRunRow[] } | { packed: false; rows: CodedRunRow[] });
 
 /**
  * The label runs, packed unless the evidence is asked for or a run holds what packing cannot (a grade, a
@@ -122,25 +126,25 @@ type Runs = { packed: true; rows: PackedRunRow[] } | { packed: false; rows: Code
  */
 async function labelRuns(
   conn: ClickhouseConnection,
-  db: string,
-  items: string,
+  tables: RunTables,
   primaryJudge: string,
   evidence: boolean,
 ): Promise<Runs> {
+  const counted = conn.rows<{ n: string }>(`SELECT count() AS n FROM ${tables.db}.judgments`);
+  counted.catch(() => {});
+  const judgments = async () => Number((await counted)[0].n);
   if (!evidence) {
     const rows = (await conn.binaryRows(
-      packedRunsSql(db, items, primaryJudge),
+      packedRunsSql(tables, primaryJudge),
       PACKED_RUN_COLUMNS,
-      ON_EACH_SHARD,
     )) as unknown[] as PackedRunRow[];
-    if (!rows.some((r) => r.special === 1)) return { packed: true, rows };
+    if (!rows.some((r) => r.special === 1)) return { packed: true, rows, judgments: await judgments() };
   }
   const rows = (await conn.binaryRows(
-    codedRunsSql(db, items, primaryJudge, evidence),
+    codedRunsSql(tables, primaryJudge, evidence),
     codedRunColumns(evidence),
-    ON_EACH_SHARD,
   )) as unknown[] as CodedRunRow[];
-  return { packed: false, rows };
+  return { packed: false, rows, judgments: await judgments() };
 }
 
 /** As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together when the
@@ -178,7 +182,8 @@ async function judgmentChecks(
   },
 ) {
   o.options.onProgress?.(`checking ${db}.judgments on the server`);
-  const screen = screenLabelRuns((await o.runs).rows);
+  const runs = await o.runs;
+  const screen = screenLabelRuns(runs.rows, runs.judgments);
   const checks =
     // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
     screen.clean && o.problems.count === 0 && o.small.plain
