@@ -2,6 +2,7 @@ import { tableColumns } from "../../analysis/schema/columns.js";
 import type { TableName } from "../../analysis/schema/tables.js";
 import type { BinaryColumn, RowReader } from "./row-binary.js";
 import { fromClickhouseValue, ROW_COLUMN } from "./table-layout.js";
+import { InternedText } from "./interned-text.js";
 
 const COLUMNS = tableColumns();
 
@@ -15,16 +16,35 @@ const COLUMNS = tableColumns();
  */
 export function storeRowsReader(table: TableName, columns: readonly BinaryColumn[]) {
   const kinds = new Map(COLUMNS[table].map((c) => [c.name, c.kind]));
-  const plan = columns.map((c) => ({ column: c, kind: kinds.get(c.name) }));
+  const plan = columns.map((c) => ({
+    column: c,
+    kind: kinds.get(c.name),
+    interned: c.type === "String" && !c.array ? new InternedText() : undefined,
+  }));
+  // A list column's JSON text parsed once per distinct text, each row given its own copy of the list.
+  // (Text that is not a list is parsed each time and left to the schema to refuse.)
+  const lists = new Map<string, unknown[]>();
+  const list = (text: string) => {
+    let parsed = lists.get(text);
+    if (parsed === undefined) {
+      const value = fromClickhouseValue("list", text);
+      if (!Array.isArray(value)) return value;
+      parsed = value;
+      if (lists.size < 4096) lists.set(text, parsed);
+    }
+    return parsed.slice();
+  };
   const rows: Record<string, unknown>[] = [];
   const at: number[] = [];
   const read: RowReader = (cursor) => {
     const row: Record<string, unknown> = {};
     let position = 0;
-    for (const { column, kind } of plan) {
-      const v = cursor.value(column);
+    for (const { column, kind, interned } of plan) {
+      const v = cursor.value(column, interned);
       if (column.name === ROW_COLUMN) position = v as number;
-      else if (v !== null) row[column.name] = kind ? fromClickhouseValue(kind, v) : v;
+      else if (v === null) continue;
+      else if (kind === "list") row[column.name] = list(v as string);
+      else row[column.name] = kind ? fromClickhouseValue(kind, v) : v;
     }
     // Kept only once the row's last value is read (a row cut by a piece's end is read again: RowBinaryPieces).
     rows.push(row);

@@ -1,5 +1,5 @@
 import { BAD_ROW, primaryAsNull } from "./judgments-sql.js";
-import { binaryColumn, type BinaryColumn } from "./row-binary.js";
+import { binaryColumn, type BinaryColumn, type RowReader } from "./row-binary.js";
 import { ROW_COLUMN, TASK_COLUMN } from "./table-layout.js";
 
 /**
@@ -27,6 +27,8 @@ export interface ScreenedRun {
   c: number;
   /** 1: the run breaks a rule the judgments' checks would name (screenLabelRuns). */
   odd: number;
+  /** The length of its `_task`'s checklist. */
+  size: number;
   /** 1: the run holds a grade or a NotApplicable label (coded runs only; packed runs hold none). */
   graded?: number;
 }
@@ -78,7 +80,7 @@ const oddRun = (repeats: string) => `toUInt8(countIf(pos = 0) > 0 OR ${repeats} 
 /** The grouping's columns every form shares. */
 const RUN_KEYS = (primaryJudge: string) =>
   `trajectory_id, ${primaryAsNull(primaryJudge)} AS jj, toInt64(ifNull(run, 1)) AS rr,
-   toUInt32(min(${ROW_COLUMN})) AS first, toUInt32(count()) AS c, ${TASK_COLUMN} AS t`;
+   toUInt32(min(${ROW_COLUMN})) AS first, toUInt32(count()) AS c, ${TASK_COLUMN} AS t, toUInt32(any(n)) AS size`;
 
 /** The grouping's keys: a run, and the `_task` its rows name. */
 const RUN_GROUP = `GROUP BY trajectory_id, jj, rr, ${TASK_COLUMN}`;
@@ -116,7 +118,7 @@ export function packedRunsSql({ db, judgments, items }: RunTables, primaryJudge:
       toUInt8(countIf(grade IS NOT NULL OR label = 'NotApplicable' OR pos > ${PACKED_ITEMS}) > 0) AS special
     FROM ${db}.${judgments} ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
     ${RUN_GROUP}`;
-  return joinedToTrajectories(db, grouped, ["lo", "hi", "special"]);
+  return joinedToTrajectories(db, grouped, ["size", "lo", "hi", "special"]);
 }
 
 /** The columns of packedRunsSql's answer, in order. */
@@ -136,6 +138,7 @@ function screenColumns(): [string, string][] {
     ["first", "UInt32"],
     ["c", "UInt32"],
     ["odd", "UInt8"],
+    ["size", "UInt32"],
   ];
 }
 
@@ -157,7 +160,7 @@ export function codedRunsSql({ db, judgments, items }: RunTables, primaryJudge: 
       ${evidence ? `, ${byPosition("evidence")} AS ev` : ""}
     FROM ${db}.${judgments} ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
     ${RUN_GROUP}`;
-  return joinedToTrajectories(db, grouped, ["codes", "ps", "gp", "gv", "graded", ...(evidence ? ["ev"] : [])]);
+  return joinedToTrajectories(db, grouped, ["size", "codes", "ps", "gp", "gv", "graded", ...(evidence ? ["ev"] : [])]);
 }
 
 /** The columns of codedRunsSql's answer, in order. */
@@ -174,6 +177,80 @@ export function codedRunColumns(evidence: boolean): BinaryColumn[] {
   return columns.map(([name, type]) => binaryColumn(name, type));
 }
 
+/** Label runs as columns: index k is the answer's k-th run. */
+export interface RunColumns {
+  length: number;
+  trow: number[];
+  jj: (string | null)[];
+  rr: number[];
+  first: number[];
+  c: number[];
+  odd: number[];
+  size: number[];
+  /** Coded runs only. */
+  graded?: number[];
+}
+
+/** Packed runs as columns (PackedRunRow's fields). */
+export interface PackedRunColumns extends RunColumns {
+  lo: number[];
+  hi: number[];
+  special: number[];
+}
+
+/**
+ * A reader of packedRunsSql's answer into columns (connection.ts binaryRead): an object per run cost the read at
+ * scale 100 485,000 objects to make and collect.
+ */
+export function packedRunsReader(): { read: RowReader; result: () => PackedRunColumns } {
+  const runs: PackedRunColumns = {
+    length: 0,
+    ...{ trow: [], jj: [], rr: [], first: [], c: [], odd: [], size: [], lo: [], hi: [], special: [] },
+  };
+  const [TROW, JJ, RR, FIRST, C, ODD, SIZE, LO, HI, SPECIAL] = PACKED_RUN_COLUMNS;
+  const read: RowReader = (cursor) => {
+    const trow = cursor.value(TROW) as number;
+    const jj = cursor.value(JJ) as string | null;
+    const rr = cursor.value(RR) as number;
+    const first = cursor.value(FIRST) as number;
+    const c = cursor.value(C) as number;
+    const odd = cursor.value(ODD) as number;
+    const size = cursor.value(SIZE) as number;
+    const lo = cursor.value(LO) as number;
+    const hi = cursor.value(HI) as number;
+    const special = cursor.value(SPECIAL) as number;
+    // Kept only once the run's last value is read (a run cut by a piece's end is read again).
+    runs.trow.push(trow);
+    runs.jj.push(jj);
+    runs.rr.push(rr);
+    runs.first.push(first);
+    runs.c.push(c);
+    runs.odd.push(odd);
+    runs.size.push(size);
+    runs.lo.push(lo);
+    runs.hi.push(hi);
+    runs.special.push(special);
+    runs.length++;
+  };
+  return { read, result: () => runs };
+}
+
+/** Coded runs (objects, with their codes) as RunColumns, for the screen and the order. */
+export function runColumnsOf(rows: readonly CodedRunRow[]): RunColumns {
+  const pick = <K extends keyof CodedRunRow>(key: K) => rows.map((r) => r[key]);
+  return {
+    length: rows.length,
+    trow: pick("trow"),
+    jj: pick("jj"),
+    rr: pick("rr"),
+    first: pick("first"),
+    c: pick("c"),
+    odd: pick("odd"),
+    size: pick("size"),
+    graded: rows.map((r) => r.graded ?? 0),
+  };
+}
+
 /**
  * What the label runs say of the judgments' checks (judgments-sql.ts checkJudgments): `clean` when no run breaks
  * a row rule, repeats an item, judges an item outside its `_task`'s checklist or names a trajectory not of its
@@ -181,16 +258,16 @@ export function codedRunColumns(evidence: boolean): BinaryColumn[] {
  * drops out of the join); then none of the checks would find anything, and `rows` and `graded` are theirs.
  */
 export function screenLabelRuns(
-  runs: readonly ScreenedRun[],
+  runs: RunColumns,
   judgments: number,
 ): { clean: boolean; rows: number; graded: boolean } {
   let rows = 0;
   let graded = false;
   let clean = true;
-  for (const r of runs) {
-    rows += r.c;
-    graded ||= r.graded === 1;
-    if (r.odd === 1) clean = false;
+  for (let k = 0; k < runs.length; k++) {
+    rows += runs.c[k];
+    if (runs.graded?.[k] === 1) graded = true;
+    if (runs.odd[k] === 1) clean = false;
   }
   return { clean: clean && rows === judgments, rows, graded };
 }

@@ -1,6 +1,6 @@
 import type { MethodScoreColumns } from "../../analysis/schema/method-score-columns.js";
 import type { ClickhouseConnection } from "./connection.js";
-import { binaryColumn, Cursor } from "./row-binary.js";
+import { binaryColumn, type RowReader } from "./row-binary.js";
 import { ROW_COLUMN } from "./table-layout.js";
 import { storeOrder } from "./row-order.js";
 
@@ -27,17 +27,22 @@ export async function clickhouseMethodScoreColumns(
     positionOf: (row: number) => number | undefined;
   }>,
 ): Promise<MethodScoreColumns | undefined> {
-  const [body, names] = await Promise.all([
-    conn.binaryBody(methodScoreSql(db, trajectoriesOnShard)),
-    conn.rows<{ h: number; name: string; names: string }>(
-      `SELECT ${HASH} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
-    ),
+  const counted = conn.rows<{ n: string }>(`SELECT count() AS n FROM ${db}.method_scores`);
+  const named = conn.rows<{ h: number; name: string; names: string }>(
+    `SELECT ${HASH} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
+  );
+  named.catch(() => {});
+  // The count sizes the columns the answer is decoded into as it arrives (they grow if it is short).
+  const expected = Number((await counted)[0].n);
+  const [raw, names] = await Promise.all([
+    conn.binaryRead(methodScoreSql(db, trajectoriesOnShard), () => rawScoresReader(expected)),
+    named,
   ]);
   const trajectories = await trajectoriesRead;
-  if (!trajectories.plain || body.length === 0) return undefined;
+  if (!trajectories.plain || raw.length === 0) return undefined;
   if (names.some((n) => Number(n.names) !== 1)) return undefined;
   const nameOf = new Map(names.map((n) => [Number(n.h), n.name]));
-  return columnsOf(body, { positionOf: trajectories.positionOf, nameOf }, trajectories.rows.length);
+  return columnsOf(raw, { positionOf: trajectories.positionOf, nameOf }, trajectories.rows.length);
 }
 
 // Each method by a 32-bit hash of its name, named once by a second query; two names of one hash send the read
@@ -63,29 +68,82 @@ export const METHOD_SCORE_COLUMNS = [
 ];
 const [TROW, HASH_COLUMN, SCORE, ROW, OK] = METHOD_SCORE_COLUMNS;
 
+/** methodScoreSql's answer as typed columns, in the answer's order. */
+interface RawScores {
+  length: number;
+  trow: Uint32Array;
+  hash: Uint32Array;
+  score: Float64Array;
+  row: Uint32Array;
+  ok: Uint8Array;
+}
+
 /**
- * The RowBinary rows (trajectory's _row, method hash, score, _row, ok) as columns in store order (by `_row`),
- * methods numbered in order of first appearance; decoded straight into typed arrays, no object or string per row.
- * Undefined at the first row the row path would report (unknown trajectory, broken rule) or a repeated key.
+ * A reader of methodScoreSql's answer into typed arrays (connection.ts binaryRead), sized for `expected` rows and
+ * doubled if more come: no object, string or copy of the answer per row.
+ */
+function rawScoresReader(expected: number): { read: RowReader; result: () => RawScores } {
+  let raw = rawScores(Math.max(expected, 1024));
+  let length = 0;
+  const read: RowReader = (cursor) => {
+    const trow = cursor.value(TROW) as number;
+    const hash = cursor.value(HASH_COLUMN) as number;
+    const score = cursor.value(SCORE) as number;
+    const row = cursor.value(ROW) as number;
+    const ok = cursor.value(OK) as number;
+    if (length === raw.length) raw = grown(raw, length);
+    raw.trow[length] = trow;
+    raw.hash[length] = hash;
+    raw.score[length] = score;
+    raw.row[length] = row;
+    raw.ok[length] = ok;
+    length++;
+  };
+  const result = (): RawScores => ({
+    length,
+    trow: raw.trow.subarray(0, length),
+    hash: raw.hash.subarray(0, length),
+    score: raw.score.subarray(0, length),
+    row: raw.row.subarray(0, length),
+    ok: raw.ok.subarray(0, length),
+  });
+  return { read, result };
+}
+
+const rawScores = (n: number): RawScores => ({
+  length: n,
+  trow: new Uint32Array(n),
+  hash: new Uint32Array(n),
+  score: new Float64Array(n),
+  row: new Uint32Array(n),
+  ok: new Uint8Array(n),
+});
+
+function grown(raw: RawScores, length: number): RawScores {
+  const next = rawScores(length * 2);
+  next.trow.set(raw.trow);
+  next.hash.set(raw.hash);
+  next.score.set(raw.score);
+  next.row.set(raw.row);
+  next.ok.set(raw.ok);
+  return next;
+}
+
+/**
+ * The answer's rows (trajectory's _row, method hash, score, _row, ok) as columns in store order (by `_row`),
+ * methods numbered in order of first appearance. Undefined at the first row the row path would report (unknown
+ * trajectory, broken rule) or a repeated key.
  */
 function columnsOf(
-  body: Buffer,
+  raw: RawScores,
   by: { positionOf: (row: number) => number | undefined; nameOf: Map<number, string> },
   trajectories: number,
 ): MethodScoreColumns | undefined {
-  const total = body.length / 21; // 4 + 4 + 8 + 4 + 1 bytes a row
-  if (!Number.isInteger(total)) return undefined;
+  const total = raw.length;
   const trajectory = new Int32Array(total);
-  const hashes = new Uint32Array(total);
-  const score = new Float64Array(total);
-  const row = new Float64Array(total);
-  const cursor = new Cursor(body);
+  const { hash: hashes, score, row } = raw;
   for (let k = 0; k < total; k++) {
-    const trow = cursor.value(TROW) as number;
-    hashes[k] = cursor.value(HASH_COLUMN) as number;
-    score[k] = cursor.value(SCORE) as number;
-    row[k] = cursor.value(ROW) as number;
-    const at = cursor.value(OK) === 1 ? by.positionOf(trow) : undefined;
+    const at = raw.ok[k] === 1 ? by.positionOf(raw.trow[k]) : undefined;
     if (at === undefined) return undefined;
     trajectory[k] = at;
   }

@@ -24,11 +24,12 @@ import {
   type CodedRunRow,
   codedRunColumns,
   codedRunsSql,
-  PACKED_RUN_COLUMNS,
-  type PackedRunRow,
+  type PackedRunColumns,
+  packedRunsReader,
   packedRunsSql,
+  type RunColumns,
+  runColumnsOf,
   type RunTables,
-  type ScreenedRun,
   screenLabelRuns,
 } from "./label-runs-sql.js";
 import { positionsByRow } from "./row-order.js";
@@ -67,7 +68,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const runs = judged ? labelRuns(conn, runTables, primaryJudge, evidence) : undefined;
     const order = tables.has("trajectories") ? startTrajectoryOrder(conn, db) : undefined;
     runs?.catch(() => {});
-    const small = await smallTables(conn, db, { tables, shard }, problems, options);
+    const small = await smallTables(conn, db, { tables, shard, order }, problems, options);
     const { files, rows, read, locations, method_score_columns, positionOf } = small;
     requiredTables(db, tables, manifest, options, problems);
     const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
@@ -95,11 +96,7 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
           })
         : { judgments: 0, runs: new Map() };
     // As a folder's: only when every trajectory row is valid and the ids are distinct.
-    const orderAnswer = await order;
-    const trajectory_order =
-      orderAnswer && small.plain
-        ? trajectoryOrderOf(orderAnswer, read.trajectories?.length ?? 0, positionOf)
-        : undefined;
+    const trajectory_order = small.plain ? small.order : undefined;
     const store = {
       manifest,
       ...read,
@@ -115,10 +112,13 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
 }
 
 /**
- * A store's label runs as the server sends them: packed (a few numbers a run), or as label codes; `judgments`, the
- * rows of the judgments table (the runs should hold them all).
+ * A store's label runs as the server sends them: packed (a few numbers a run, as columns), or as label codes (rows,
+ * and their columns); `judgments`, the rows of the judgments table (the runs should hold them all).
  */
-type Runs = { judgments: number } & ({ packed: true; rows: PackedRunRow[] } | { packed: false; rows: CodedRunRow[] });
+type Runs = { judgments: number } & (
+  | { packed: true; columns: PackedRunColumns }
+  | { packed: false; columns: RunColumns; rows: CodedRunRow[] }
+);
 
 /**
  * The label runs, packed unless the evidence is asked for or a run holds what packing cannot (a grade, a
@@ -134,17 +134,14 @@ async function labelRuns(
   counted.catch(() => {});
   const judgments = async () => Number((await counted)[0].n);
   if (!evidence) {
-    const rows = (await conn.binaryRows(
-      packedRunsSql(tables, primaryJudge),
-      PACKED_RUN_COLUMNS,
-    )) as unknown[] as PackedRunRow[];
-    if (!rows.some((r) => r.special === 1)) return { packed: true, rows, judgments: await judgments() };
+    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), packedRunsReader);
+    if (!columns.special.includes(1)) return { packed: true, columns, judgments: await judgments() };
   }
   const rows = (await conn.binaryRows(
     codedRunsSql(tables, primaryJudge, evidence),
     codedRunColumns(evidence),
   )) as unknown[] as CodedRunRow[];
-  return { packed: false, rows, judgments: await judgments() };
+  return { packed: false, rows, columns: runColumnsOf(rows), judgments: await judgments() };
 }
 
 /** As a folder's (store/store-folder.ts checkRequiredTables): items and judgments may be absent together when the
@@ -183,7 +180,7 @@ async function judgmentChecks(
 ) {
   o.options.onProgress?.(`checking ${db}.judgments on the server`);
   const runs = await o.runs;
-  const screen = screenLabelRuns(runs.rows, runs.judgments);
+  const screen = screenLabelRuns(runs.columns, runs.judgments);
   const checks =
     // Trajectory ids twice are named later (checkReferences), with whatever the checks say of their judgments.
     screen.clean && o.problems.count === 0 && o.small.plain
@@ -198,7 +195,7 @@ async function judgmentChecks(
 async function smallTables(
   conn: ClickhouseConnection,
   db: string,
-  { tables, shard }: { tables: Set<string>; shard: Map<string, string> },
+  { tables, shard, order }: { tables: Set<string>; shard: Map<string, string>; order?: Promise<Buffer | undefined> },
   problems: { add(p: Problem): void },
   options: ReadStoreOptions,
 ) {
@@ -214,7 +211,9 @@ async function smallTables(
     options.onProgress?.(`reading ${db}.${table}`);
     return validRows(conn, db, table, files[table]);
   };
-  const trajectories = present.includes("trajectories") ? read1("trajectories").then(withTrajectoryFacts) : undefined;
+  const trajectories = present.includes("trajectories")
+    ? Promise.all([read1("trajectories"), order]).then(([t, ids]) => withTrajectoryFacts(t, ids))
+    : undefined;
   const got = await Promise.all(
     present
       .filter((table) => table !== "judgments")
@@ -253,6 +252,7 @@ async function smallTables(
     method_score_columns,
     idsUnique: facts?.idsUnique ?? false,
     plain: facts?.plain ?? false,
+    order: facts?.order,
     positionOf: facts?.positionOf ?? (() => undefined),
   };
 }
@@ -261,11 +261,15 @@ async function smallTables(
  * What the reads after the trajectories want to know of them, derived once: whether the valid rows' ids are
  * distinct (checkReferences then skips that check, as a folder's read does), whether every row is valid with
  * distinct ids (`plain`: method scores as columns, the judgments' screen taken as their checks, the trajectory
- * order), and each trajectory's position by its `_row`.
+ * order), each trajectory's position by its `_row`, and the id order from the server's `_row`s in id order
+ * (`ids`, trajectory-order-sql.ts), which also says whether the ids are distinct.
  */
-function withTrajectoryFacts<T extends Awaited<ReturnType<typeof validRows>>>(t: T) {
-  const idsUnique = new Set((t.rows as Trajectory[]).map((r) => r.trajectory_id)).size === t.rows.length;
-  return { ...t, idsUnique, plain: idsUnique && t.problems.length === 0, positionOf: positionsByRow(t.at) };
+function withTrajectoryFacts<T extends Awaited<ReturnType<typeof validRows>>>(t: T, ids: Buffer | undefined) {
+  const positionOf = positionsByRow(t.at);
+  const rows = t.rows as Trajectory[];
+  const ordered = ids && t.problems.length === 0 ? trajectoryOrderOf(ids, rows, positionOf) : undefined;
+  const idsUnique = ordered ? ordered.idsUnique : new Set(rows.map((r) => r.trajectory_id)).size === rows.length;
+  return { ...t, idsUnique, plain: idsUnique && t.problems.length === 0, positionOf, order: ordered?.order };
 }
 
 /**
@@ -326,7 +330,7 @@ async function validRows(
 }
 
 /**
- * The label vectors from the server's rows, one per (trajectory, judge, run), held by trajectory position as a
+ * The label vectors from the server's runs, one per (trajectory, judge, run), held by trajectory position as a
  * folder's are (store/packed-label-runs.ts labelVectorsByPosition: the Map by id is built only when asked for);
  * each trajectory's runs in the order of their first row.
  */
@@ -336,27 +340,21 @@ function labelVectors(
   o: { evidence: boolean; judgments: number; primaryJudge: string; positionOf: (row: number) => number | undefined },
 ): LabelVectors {
   const { evidence, judgments, primaryJudge, positionOf } = o;
-  const size = new Map<string, number>();
-  for (const it of store.items) size.set(it.task_id, (size.get(it.task_id) ?? 0) + 1);
   const packed = new PackedLabels(new StringPool());
-  const rows: ScreenedRun[] = got.rows;
-  // Runs in the order of their first row: indices sorted on a typed array of the first rows.
-  const first = Float64Array.from(rows, (r) => r.first);
-  const order = Uint32Array.from(rows.keys()).sort((a, b) => first[a] - first[b]);
+  const runs = got.columns;
   const byPosition = new Array<LabelRun[] | undefined>(store.trajectories.length);
   const firstSeen: number[] = [];
-  for (const k of order) {
-    const r = rows[k];
+  for (const k of inFirstRowOrder(runs.first)) {
     // Every run's trajectory is in the store: the screen (or the checks) said so before this is called.
-    const position = positionOf(r.trow)!;
-    const n = size.get(store.trajectories[position].task_id) ?? 0;
+    const position = positionOf(runs.trow[k])!;
+    const n = runs.size[k];
     // The primary judge comes back as null (judgments-sql.ts primaryAsNull).
     const run: LabelRun = {
-      judge: r.jj ?? primaryJudge,
-      run: r.rr,
-      labels: got.packed ? packed.labels(n, (r as PackedRunRow).lo, (r as PackedRunRow).hi) : "",
+      judge: runs.jj[k] ?? primaryJudge,
+      run: runs.rr[k],
+      labels: got.packed ? packed.labels(n, got.columns.lo[k], got.columns.hi[k]) : "",
     };
-    if (!got.packed) codedRun(run, r as CodedRunRow, n, evidence);
+    if (!got.packed) codedRun(run, got.rows[k], n, evidence);
     const list = byPosition[position];
     if (list) list.push(run);
     else {
@@ -365,6 +363,22 @@ function labelVectors(
     }
   }
   return labelVectorsByPosition(judgments, store.trajectories, byPosition, firstSeen);
+}
+
+/**
+ * The runs' indices in the order of their first rows (distinct: runs share no row). A native sort of numbers, each
+ * first row × 2²¹ + its index (exact below 2⁵³), instead of a comparator's calls; a comparator past 2²¹ runs.
+ */
+function inFirstRowOrder(first: readonly number[]): Uint32Array {
+  const n = first.length;
+  const SPAN = 2 ** 21;
+  if (n >= SPAN) return Uint32Array.from(first.keys()).sort((a, b) => first[a] - first[b]);
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) keys[k] = first[k] * SPAN + k;
+  keys.sort();
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % SPAN;
+  return order;
 }
 
 /** A run's labels (and evidence when asked) from its label codes. */

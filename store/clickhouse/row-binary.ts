@@ -5,6 +5,8 @@
 // (https://clickhouse.com/docs/en/interfaces/formats#rowbinary: little-endian fixed-width numbers, a string as its
 // LEB128 length and UTF-8 bytes, a Nullable as a 1-byte null flag before the value when there is one).
 
+import type { InternedText } from "./interned-text.js";
+
 /** A column as RowBinary encodes it. */
 export interface BinaryColumn {
   name: string;
@@ -219,17 +221,26 @@ export class Cursor {
     }
   }
 
-  /** One value of column `c` (its null flag first when it is Nullable). */
-  value(c: BinaryColumn): unknown {
+  /**
+   * One value of column `c` (its null flag first when it is Nullable); a String through `interned` when given (one
+   * string per repeated value).
+   */
+  value(c: BinaryColumn, interned?: InternedText): unknown {
     const body = this.body;
     if (c.nullable && body[this.take(1, c)] === 1) return null;
     switch (c.type) {
       case "Float64":
         return body.readDoubleLE(this.take(8, c));
-      case "Int64":
-        return Number(body.readBigInt64LE(this.take(8, c)));
-      case "UInt64":
-        return Number(body.readBigUInt64LE(this.take(8, c)));
+      case "Int64": {
+        // Two 32-bit halves: hi · 2³² is exact and the one addition rounds as Number(BigInt) does (to nearest,
+        // ties to even), without a BigInt a value.
+        const at = this.take(8, c);
+        return body.readInt32LE(at + 4) * 4294967296 + body.readUInt32LE(at);
+      }
+      case "UInt64": {
+        const at = this.take(8, c);
+        return body.readUInt32LE(at + 4) * 4294967296 + body.readUInt32LE(at);
+      }
       case "UInt32":
         return body.readUInt32LE(this.take(4, c));
       case "UInt8":
@@ -237,7 +248,7 @@ export class Cursor {
       case "String": {
         const n = this.length(c);
         const start = this.take(n, c);
-        return body.toString("utf8", start, start + n);
+        return interned ? interned.text(body, start, n) : body.toString("utf8", start, start + n);
       }
     }
   }
