@@ -14,10 +14,7 @@ export class InternedText {
   /** The text of body[start, start + n) as UTF-8: the string made the first time these bytes came. */
   text(body: Buffer, start: number, n: number): string {
     if (!this.on || n > MAX_BYTES) return body.toString("utf8", start, start + n);
-    // FNV-1a over the bytes, kept to 30 bits (a small integer for the Map's key).
-    let h = 0x811c9dc5 ^ n;
-    for (let i = start; i < start + n; i++) h = Math.imul(h ^ body[i], 0x01000193);
-    h &= 0x3fffffff;
+    const h = bytesHash(body, start, n);
     this.values++;
     const first = this.byHash.get(h);
     for (let e = first; e !== undefined; e = e.next) if (sameBytes(e.bytes, body, start, n)) return e.text;
@@ -30,6 +27,13 @@ export class InternedText {
     }
     return text;
   }
+}
+
+/** FNV-1a over the bytes (and their count), kept to 30 bits: a small integer, the Map's cheapest key. */
+export function bytesHash(body: Uint8Array, start: number, n: number): number {
+  let h = 0x811c9dc5 ^ n;
+  for (let i = start; i < start + n; i++) h = Math.imul(h ^ body[i], 0x01000193);
+  return h & 0x3fffffff;
 }
 
 interface Entry {
