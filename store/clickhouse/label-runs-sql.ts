@@ -180,59 +180,97 @@ export function codedRunColumns(evidence: boolean): BinaryColumn[] {
 /** Label runs as columns: index k is the answer's k-th run. */
 export interface RunColumns {
   length: number;
-  trow: number[];
+  trow: ArrayLike<number>;
   jj: (string | null)[];
-  rr: number[];
-  first: number[];
-  c: number[];
-  odd: number[];
-  size: number[];
+  rr: ArrayLike<number>;
+  first: ArrayLike<number>;
+  c: ArrayLike<number>;
+  odd: ArrayLike<number>;
+  size: ArrayLike<number>;
   /** Coded runs only. */
-  graded?: number[];
+  graded?: ArrayLike<number>;
 }
 
 /** Packed runs as columns (PackedRunRow's fields). */
 export interface PackedRunColumns extends RunColumns {
-  lo: number[];
-  hi: number[];
-  special: number[];
+  lo: ArrayLike<number>;
+  hi: ArrayLike<number>;
+  special: Uint8Array;
+}
+
+/** Typed columns for `n` packed runs. */
+function packedRunColumns(n: number) {
+  return {
+    length: n,
+    trow: new Uint32Array(n),
+    jj: new Array<string | null>(),
+    rr: new Float64Array(n),
+    first: new Uint32Array(n),
+    c: new Uint32Array(n),
+    odd: new Uint8Array(n),
+    size: new Uint32Array(n),
+    lo: new Float64Array(n),
+    hi: new Float64Array(n),
+    special: new Uint8Array(n),
+  };
 }
 
 /**
- * A reader of packedRunsSql's answer into columns (connection.ts binaryRead): an object per run cost the read at
- * scale 100 485,000 objects to make and collect.
+ * A reader of packedRunsSql's answer into typed columns (connection.ts binaryRead), sized for `expected` runs and
+ * doubled when more come: an object per run cost the read at scale 100 485,000 objects to make and collect.
  */
-export function packedRunsReader(): { read: RowReader; result: () => PackedRunColumns } {
-  const runs: PackedRunColumns = {
-    length: 0,
-    ...{ trow: [], jj: [], rr: [], first: [], c: [], odd: [], size: [], lo: [], hi: [], special: [] },
-  };
+export function packedRunsReader(expected: number): { read: RowReader; result: () => PackedRunColumns } {
+  let runs = packedRunColumns(Math.max(expected, 1024));
+  let length = 0;
   const [TROW, JJ, RR, FIRST, C, ODD, SIZE, LO, HI, SPECIAL] = PACKED_RUN_COLUMNS;
   const read: RowReader = (cursor) => {
-    const trow = cursor.value(TROW) as number;
+    const trow = cursor.uint32(TROW);
     const jj = cursor.value(JJ) as string | null;
-    const rr = cursor.value(RR) as number;
-    const first = cursor.value(FIRST) as number;
-    const c = cursor.value(C) as number;
-    const odd = cursor.value(ODD) as number;
-    const size = cursor.value(SIZE) as number;
-    const lo = cursor.value(LO) as number;
-    const hi = cursor.value(HI) as number;
-    const special = cursor.value(SPECIAL) as number;
+    const rr = cursor.int64(RR);
+    const first = cursor.uint32(FIRST);
+    const c = cursor.uint32(C);
+    const odd = cursor.uint8(ODD);
+    const size = cursor.uint32(SIZE);
+    const lo = cursor.uint64(LO);
+    const hi = cursor.uint64(HI);
+    const special = cursor.uint8(SPECIAL);
     // Kept only once the run's last value is read (a run cut by a piece's end is read again).
-    runs.trow.push(trow);
+    if (length === runs.length) runs = grown(runs, length);
+    runs.trow[length] = trow;
     runs.jj.push(jj);
-    runs.rr.push(rr);
-    runs.first.push(first);
-    runs.c.push(c);
-    runs.odd.push(odd);
-    runs.size.push(size);
-    runs.lo.push(lo);
-    runs.hi.push(hi);
-    runs.special.push(special);
-    runs.length++;
+    runs.rr[length] = rr;
+    runs.first[length] = first;
+    runs.c[length] = c;
+    runs.odd[length] = odd;
+    runs.size[length] = size;
+    runs.lo[length] = lo;
+    runs.hi[length] = hi;
+    runs.special[length] = special;
+    length++;
   };
-  return { read, result: () => runs };
+  const result = (): PackedRunColumns => ({
+    length,
+    trow: runs.trow.subarray(0, length),
+    jj: runs.jj,
+    rr: runs.rr.subarray(0, length),
+    first: runs.first.subarray(0, length),
+    c: runs.c.subarray(0, length),
+    odd: runs.odd.subarray(0, length),
+    size: runs.size.subarray(0, length),
+    lo: runs.lo.subarray(0, length),
+    hi: runs.hi.subarray(0, length),
+    special: runs.special.subarray(0, length),
+  });
+  return { read, result };
+}
+
+/** The columns in twice the room, the first `length` runs copied. */
+function grown(runs: ReturnType<typeof packedRunColumns>, length: number) {
+  const next = packedRunColumns(length * 2);
+  next.jj = runs.jj;
+  for (const key of ["trow", "rr", "first", "c", "odd", "size", "lo", "hi", "special"] as const)
+    (next[key] as Uint8Array).set(runs[key] as Uint8Array);
+  return next;
 }
 
 /** Coded runs (objects, with their codes) as RunColumns, for the screen and the order. */

@@ -86,11 +86,11 @@ function rawScoresReader(expected: number): { read: RowReader; result: () => Raw
   let raw = rawScores(Math.max(expected, 1024));
   let length = 0;
   const read: RowReader = (cursor) => {
-    const trow = cursor.value(TROW) as number;
-    const hash = cursor.value(HASH_COLUMN) as number;
-    const score = cursor.value(SCORE) as number;
-    const row = cursor.value(ROW) as number;
-    const ok = cursor.value(OK) as number;
+    const trow = cursor.uint32(TROW);
+    const hash = cursor.uint32(HASH_COLUMN);
+    const score = cursor.float64(SCORE);
+    const row = cursor.uint32(ROW);
+    const ok = cursor.uint8(OK);
     if (length === raw.length) raw = grown(raw, length);
     raw.trow[length] = trow;
     raw.hash[length] = hash;

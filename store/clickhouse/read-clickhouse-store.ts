@@ -130,11 +130,15 @@ async function labelRuns(
   primaryJudge: string,
   evidence: boolean,
 ): Promise<Runs> {
-  const counted = conn.rows<{ n: string }>(`SELECT count() AS n FROM ${tables.db}.judgments`);
+  const counted = conn.rows<{ n: string; t: string }>(
+    `SELECT (SELECT count() FROM ${tables.db}.judgments) AS n, (SELECT count() FROM ${tables.db}.trajectories) AS t`,
+  );
   counted.catch(() => {});
   const judgments = async () => Number((await counted)[0].n);
   if (!evidence) {
-    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), packedRunsReader);
+    // Sized for a run a trajectory (the columns grow if there are more).
+    const expected = Number((await counted)[0].t);
+    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), () => packedRunsReader(expected));
     if (!columns.special.includes(1)) return { packed: true, columns, judgments: await judgments() };
   }
   const rows = (await conn.binaryRows(
@@ -369,10 +373,10 @@ function labelVectors(
  * The runs' indices in the order of their first rows (distinct: runs share no row). A native sort of numbers, each
  * first row × 2²¹ + its index (exact below 2⁵³), instead of a comparator's calls; a comparator past 2²¹ runs.
  */
-function inFirstRowOrder(first: readonly number[]): Uint32Array {
+function inFirstRowOrder(first: ArrayLike<number>): Uint32Array {
   const n = first.length;
   const SPAN = 2 ** 21;
-  if (n >= SPAN) return Uint32Array.from(first.keys()).sort((a, b) => first[a] - first[b]);
+  if (n >= SPAN) return Uint32Array.from({ length: n }, (_, k) => k).sort((a, b) => first[a] - first[b]);
   const keys = new Float64Array(n);
   for (let k = 0; k < n; k++) keys[k] = first[k] * SPAN + k;
   keys.sort();

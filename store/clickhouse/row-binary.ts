@@ -198,7 +198,11 @@ export class Cursor {
   offset = 0;
   /** The column a read ended inside (set when the body ends first). */
   cutIn = "";
-  constructor(private readonly body: Buffer) {}
+  private readonly view: DataView;
+  constructor(private readonly body: Buffer) {
+    // Fixed-width numbers through a DataView (little-endian reads V8 compiles inline), not Buffer's read methods.
+    this.view = new DataView(body.buffer, body.byteOffset, body.length);
+  }
 
   /** The offset of the next `n` bytes, moved past them; CUT, noting the column, when the body ends first. */
   private take(n: number, c: BinaryColumn): number {
@@ -209,6 +213,36 @@ export class Cursor {
     }
     this.offset = start + n;
     return start;
+  }
+
+  /** A UInt32 column's value (not Nullable). */
+  uint32(c: BinaryColumn): number {
+    return this.view.getUint32(this.take(4, c), true);
+  }
+
+  /** A UInt8 column's value (not Nullable). */
+  uint8(c: BinaryColumn): number {
+    return this.body[this.take(1, c)];
+  }
+
+  /**
+   * A UInt64 column's value (not Nullable) from its two 32-bit halves: hi · 2³² is exact and the one addition rounds
+   * as Number(BigInt) does (to nearest, ties to even), without a BigInt a value.
+   */
+  uint64(c: BinaryColumn): number {
+    const at = this.take(8, c);
+    return this.view.getUint32(at + 4, true) * 4294967296 + this.view.getUint32(at, true);
+  }
+
+  /** An Int64 column's value (not Nullable), as uint64 reads it with the high half signed. */
+  int64(c: BinaryColumn): number {
+    const at = this.take(8, c);
+    return this.view.getInt32(at + 4, true) * 4294967296 + this.view.getUint32(at, true);
+  }
+
+  /** A Float64 column's value (not Nullable). */
+  float64(c: BinaryColumn): number {
+    return this.view.getFloat64(this.take(8, c), true);
   }
 
   /** A LEB128 length (a string's bytes, an array's elements). */
@@ -230,21 +264,15 @@ export class Cursor {
     if (c.nullable && body[this.take(1, c)] === 1) return null;
     switch (c.type) {
       case "Float64":
-        return body.readDoubleLE(this.take(8, c));
-      case "Int64": {
-        // Two 32-bit halves: hi · 2³² is exact and the one addition rounds as Number(BigInt) does (to nearest,
-        // ties to even), without a BigInt a value.
-        const at = this.take(8, c);
-        return body.readInt32LE(at + 4) * 4294967296 + body.readUInt32LE(at);
-      }
-      case "UInt64": {
-        const at = this.take(8, c);
-        return body.readUInt32LE(at + 4) * 4294967296 + body.readUInt32LE(at);
-      }
+        return this.float64(c);
+      case "Int64":
+        return this.int64(c);
+      case "UInt64":
+        return this.uint64(c);
       case "UInt32":
-        return body.readUInt32LE(this.take(4, c));
+        return this.uint32(c);
       case "UInt8":
-        return body[this.take(1, c)];
+        return this.uint8(c);
       case "String": {
         const n = this.length(c);
         const start = this.take(n, c);
