@@ -165,7 +165,9 @@ test("the id order from the server's _rows: ranks and kept log_hashes equal a so
   };
   const sorted = trajectories.map((_, k) => k).sort((a, b) => byCodePoint(ids[a], ids[b]));
   const body = Buffer.alloc(4 * sorted.length);
-  sorted.forEach((k, at) => body.writeUInt32LE(k, 4 * at));
+  sorted.forEach((k, at) => {
+    body.writeUInt32LE(k, 4 * at);
+  });
   const got = trajectoryOrderOf(body, trajectories as never, (row) => row);
   assert.ok(got?.idsUnique && got.order);
   const seen = new Set<string>();
@@ -181,7 +183,9 @@ test("the id order from the server's _rows: ranks and kept log_hashes equal a so
     .map((_, k) => k)
     .sort((a, b) => byCodePoint(twice[a].trajectory_id, twice[b].trajectory_id));
   const twiceBody = Buffer.alloc(4 * twice.length);
-  twiceSorted.forEach((k, at) => twiceBody.writeUInt32LE(k, 4 * at));
+  twiceSorted.forEach((k, at) => {
+    twiceBody.writeUInt32LE(k, 4 * at);
+  });
   assert.deepEqual(
     trajectoryOrderOf(twiceBody, twice as never, (row) => row),
     { idsUnique: false },

@@ -203,7 +203,7 @@ function packedRunColumns(n: number) {
   return {
     length: n,
     trow: new Uint32Array(n),
-    jj: new Array<string | null>(),
+    jj: [] as (string | null)[],
     rr: new Float64Array(n),
     first: new Uint32Array(n),
     c: new Uint32Array(n),
