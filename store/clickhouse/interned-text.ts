@@ -10,20 +10,29 @@ export class InternedText {
   private values = 0;
   private distinct = 0;
   private on = true;
+  /** The last value given: rows in store order repeat it (a task's rows are together). */
+  private last: Entry | undefined;
 
   /** The text of body[start, start + n) as UTF-8: the string made the first time these bytes came. */
   text(body: Buffer, start: number, n: number): string {
     if (!this.on || n > MAX_BYTES) return body.toString("utf8", start, start + n);
-    const h = bytesHash(body, start, n);
     this.values++;
+    if (this.last !== undefined && sameBytes(this.last.bytes, body, start, n)) return this.last.text;
+    const h = bytesHash(body, start, n);
     const first = this.byHash.get(h);
-    for (let e = first; e !== undefined; e = e.next) if (sameBytes(e.bytes, body, start, n)) return e.text;
+    for (let e = first; e !== undefined; e = e.next)
+      if (sameBytes(e.bytes, body, start, n)) {
+        this.last = e;
+        return e.text;
+      }
     const text = body.toString("utf8", start, start + n);
-    this.byHash.set(h, { bytes: Buffer.from(body.subarray(start, start + n)), text, next: first });
+    this.last = { bytes: Buffer.from(body.subarray(start, start + n)), text, next: first };
+    this.byHash.set(h, this.last);
     this.distinct++;
     if (this.values >= SAMPLE && this.distinct * 2 > this.values) {
       this.on = false;
       this.byHash.clear();
+      this.last = undefined;
     }
     return text;
   }
