@@ -372,6 +372,50 @@ test("the server's checks reach a duplicate judgment and a row sharded under ano
   );
 });
 
+test("a judgment whose run finds no trajectory on its shard is caught by the runs' count alone (issue 57.5)", async () => {
+  // The label runs are joined to each shard's own trajectories (store/clickhouse/label-runs-sql.ts): a run whose
+  // trajectory is not on its shard drops out of that join, and only the runs' rows against the table's count say
+  // so. Each database holds one such row and nothing else wrong: a judgment of a trajectory not in the store, and a
+  // judgment under a task of the other shard.
+  const SFT = join(ROOT, "data", "real", "tau2-sft");
+  for (const db of ["orphan_check", "away_check"]) {
+    await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+    assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+  }
+  const plant = async (db: string, row: Record<string, unknown>) => {
+    const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+    try {
+      await conn.insert(`${db}.judgments`, [row], { insert_distributed_sync: 1 });
+    } finally {
+      await conn.close();
+    }
+  };
+  const [orphan] = await sql<Record<string, unknown>>(
+    base,
+    "SELECT * FROM orphan_check.judgments ORDER BY _row LIMIT 1",
+  );
+  await plant("orphan_check", { ...orphan, trajectory_id: "no-such-trajectory", _row: 900_000 });
+  const unknown = await cli(["validate", `${base}/orphan_check`]);
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(
+    unknown.stderr,
+    /orphan_check\.judgments, row 900001, field "trajectory_id": trajectory_id "no-such-trajectory" is not in trajectories/,
+  );
+  const [away] = await sql<Record<string, unknown>>(base, "SELECT * FROM away_check.judgments ORDER BY _row LIMIT 1");
+  const task = String(away._task).replaceAll("'", "\\'");
+  const [other] = await sql<{ t: string }>(
+    base,
+    `SELECT any(_task) AS t FROM away_check.judgments WHERE cityHash64(_task) % 2 != cityHash64('${task}') % 2`,
+  );
+  await plant("away_check", { ...away, judge: "a second judge", _row: 900_000, _task: other.t });
+  const elsewhere = await cli(["validate", `${base}/away_check`]);
+  assert.equal(elsewhere.code, 2, elsewhere.stderr);
+  assert.match(
+    elsewhere.stderr,
+    /away_check\.judgments, row 900001, field "_task": _task ".*" is not trajectory ".*"'s task/,
+  );
+});
+
 test("a rename that fails on one host is undone on every host: the store reads as before from both nodes (issue 57.1)", async () => {
   const HARBOR = join(ROOT, "data", "real", "harbor-sample");
   const SFT = join(ROOT, "data", "real", "tau2-sft");
