@@ -759,7 +759,7 @@ test("each read query answers in the column names and types its RowBinary decode
     ];
     for (const [name, query, columns] of cases) {
       const result = await (
-        await fetch(`${base.replace("clickhouse://", "http://").replace(/\/$/, "")}/?distributed_group_by_no_merge=1`, {
+        await fetch(`${base.replace("clickhouse://", "http://").replace(/\/$/, "")}/`, {
           method: "POST",
           body: `${query} LIMIT 1 FORMAT TSVWithNamesAndTypes`,
         })
