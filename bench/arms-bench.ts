@@ -1,10 +1,11 @@
-// `npm run bench -- arms [S] [--runs N] [--clickhouse clickhouse://HOST:PORT/DB]`: the arms commands at scale S
-// (default 100) against the DuckDB floor, alternated in one sitting; with --clickhouse (a `gcpc copy` of the same
-// generated store), the same leaderboard and compare read from ClickHouse, alternated with the folder's, each
-// run's JSON held against the folder's, and the bytes that travel: what the CLI received (GCPC_CLICKHOUSE_BYTES)
-// and what the shards' parts of the queries sent to node 1 (result_bytes of the non-initial queries in both
-// nodes' system.query_log: start the cluster with GCPC_CLICKHOUSE_LOG_QUERIES=1, else this says they were not
-// logged).
+// `npm run bench -- arms [S] [--runs N] [--clickhouse clickhouse://HOST:PORT/DB [--clickhouse-only]]`: the arms
+// commands at scale S (default 100) against the DuckDB floor, alternated in one sitting; with --clickhouse (a
+// `gcpc copy` of the same generated store), the same leaderboard and compare read from ClickHouse, alternated with
+// the folder's, each run's JSON held against the folder's, and the bytes that travel: what the CLI received
+// (GCPC_CLICKHOUSE_BYTES) and what the shards' parts of the queries sent to node 1 (result_bytes of the non-initial
+// queries in both nodes' system.query_log: start the cluster with GCPC_CLICKHOUSE_LOG_QUERIES=1, else this says
+// they were not logged). --clickhouse-only times only the commands both paths run (leaderboard and compare), for
+// more alternated runs in a sitting.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
@@ -52,6 +53,7 @@ export async function benchArms(args: string[]): Promise<string[]> {
   const scale = Number(args.find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 100);
   const runs = Number(flagValue(args, "--runs") ?? 2);
   const clickhouse = flagValue(args, "--clickhouse");
+  const onlyBoth = clickhouse !== undefined && args.includes("--clickhouse-only");
   const store = generatedStore(scale);
   const floors: number[] = [];
   type Run = { seconds: number; hash: string; received?: number; shardBytes?: number | null };
@@ -62,6 +64,7 @@ export async function benchArms(args: string[]): Promise<string[]> {
   for (let r = 0; r < runs; r++) {
     floors.push((await timeFloor(store)).seconds);
     for (const [name, cmd] of COMMANDS) {
+      if (onlyBoth && !both.has(name)) continue;
       record(name, timeCli(cmd, store));
       if (!clickhouse || !both.has(name)) continue;
       const since = await serverNow(clickhouse);
