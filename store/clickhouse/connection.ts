@@ -1,12 +1,4 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
-import { Agent, request as httpRequest } from "node:http";
-
-/**
- * A connection per request for the raw reads and writes (a handful of large ones per command): Node 20's global
- * agent keeps idle sockets 5 s, ClickHouse closes them after its keep_alive_timeout (3 s), so a reused socket
- * could be reset under the next request (the one retry covered it; this removes the cause).
- */
-const ONE_SHOT = new Agent({ keepAlive: false });
 import { InputError } from "../problems.js";
 import { RowBinaryPieces, rowBinary, rowsOf, type BinaryColumn, type RowReader } from "./row-binary.js";
 import { streamedPost } from "./streamed-post.js";
@@ -124,28 +116,17 @@ export class ClickhouseConnection {
    * the body has max_query_size). An error `piece` throws comes back as a DecodeFailure.
    */
   private async streamed(query: string, settings: Record<string, string | number>, piece: (b: Buffer) => void) {
-    const search = new URLSearchParams(Object.entries(settings).map(([k, v]) => [k, String(v)]));
     let failure: DecodeFailure | undefined;
-    const bytes = await streamedPost(
-      {
-        host: this.location.host,
-        port: this.location.port,
-        path: `/?${search}`,
-        body: Buffer.from(`${query} FORMAT RowBinary`, "utf8"),
-        timeoutMs: this.timeoutMs,
-      },
-      (b) => {
-        try {
-          piece(b);
-        } catch (e) {
-          failure = new DecodeFailure(e);
-          throw failure;
-        }
-      },
-    ).catch((e) => {
+    await this.post(settings, Buffer.from(`${query} FORMAT RowBinary`, "utf8"), (b) => {
+      try {
+        piece(b);
+      } catch (e) {
+        failure = new DecodeFailure(e);
+        throw failure;
+      }
+    }).catch((e) => {
       throw failure ?? e;
     });
-    answerBytes.add(bytes);
   }
 
   /**
@@ -212,31 +193,14 @@ export class ClickhouseConnection {
 
   /**
    * One POST to the server's HTTP interface (settings, and the query of an INSERT, in the URL; `body` the data, or
-   * the query of a read), its answer's bytes; an answer other than 200 fails with the server's text. Bounded by
+   * the query of a read), its answer streamed to `piece` (streamed-post.ts: a connection per request, so no idle
+   * socket is reused after ClickHouse closed it); an answer other than 200 fails with the server's text. Bounded by
    * the request time-out.
    */
-  private post(params: Record<string, string | number>, body?: Buffer): Promise<Buffer> {
+  private async post(params: Record<string, string | number>, body: Buffer, piece: (b: Buffer) => void = () => {}) {
     const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-    return new Promise<Buffer>((done, fail) => {
-      const req = httpRequest(
-        `${this.location.url}/?${search}`,
-        { method: "POST", agent: ONE_SHOT, headers: { "content-length": body?.length ?? 0 } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const answer = Buffer.concat(chunks);
-            answerBytes.add(answer.length);
-            if (res.statusCode === 200) done(answer);
-            else fail(new Error(answer.toString("utf8").trim()));
-          });
-          res.on("error", fail);
-        },
-      );
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`Timeout error: no answer in ${this.timeoutMs} ms`)));
-      req.on("error", fail);
-      req.end(body);
-    });
+    const { host, port } = this.location;
+    answerBytes.add(await streamedPost({ host, port, path: `/?${search}`, body, timeoutMs: this.timeoutMs }, piece));
   }
 
   /** Whether the server answers at all: an unreachable one is one line, not a retry loop. */
