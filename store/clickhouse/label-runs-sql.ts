@@ -34,17 +34,6 @@ export interface ScreenedRun {
 }
 
 /**
- * One run packed as a folder's packed label runs are (store/packed-label-runs.ts): each judgment's two-bit code
- * (Yes 1, No 2, Abstain 3) summed at bits 2(k − 1) of `lo` for checklist position k ≤ 26, of `hi` for 27–52.
- * `special`: the run holds a grade, a NotApplicable label or an item past 52, which the packing cannot hold.
- */
-export interface PackedRunRow extends ScreenedRun {
-  lo: number;
-  hi: number;
-  special: number;
-}
-
-/**
  * One run's verdicts coded, ordered by checklist position: label codes as one string ("Y", "N", "A", "-", or
  * "G" for a grade strictly between 0 and 1), the positions (1-based) when the run does not judge every item of its
  * checklist (else empty), the graded positions and their grades, and the evidence when asked.
@@ -103,7 +92,7 @@ function joinedToTrajectories(db: string, grouped: string, columns: string[]): s
 }
 
 /**
- * The label runs packed (PackedRunRow): integer sums only, whatever the checklist's length, so a run travels as a
+ * The label runs packed (PackedRunColumns): integer sums only, whatever the checklist's length, so a run travels as a
  * few numbers however many items it judges (the bytes grow with the runs, not the judgments). An item repeats
  * when its bits carry: the sum of 1 << (k − 1) over the run's rows then differs from their OR (no run of at most 52
  * rows can overflow 64 bits).
@@ -191,7 +180,12 @@ export interface RunColumns {
   graded?: ArrayLike<number>;
 }
 
-/** Packed runs as columns (PackedRunRow's fields). */
+/**
+ * Packed runs as columns, each run packed as a folder's packed label runs are (store/packed-label-runs.ts): each
+ * judgment's two-bit code (Yes 1, No 2, Abstain 3) summed at bits 2(k − 1) of `lo` for checklist position k ≤ 26,
+ * of `hi` for 27–52. `special`: the run holds a grade, a NotApplicable label or an item past 52, which the packing
+ * cannot hold.
+ */
 export interface PackedRunColumns extends RunColumns {
   lo: ArrayLike<number>;
   hi: ArrayLike<number>;
