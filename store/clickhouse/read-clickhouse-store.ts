@@ -69,8 +69,11 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
     const order = tables.has("trajectories") ? startTrajectoryOrder(conn, db) : undefined;
     runs?.catch(() => {});
     const small = await smallTables(conn, db, { tables, shard, order }, problems, options);
-    const { files, rows, read, locations, method_score_columns, positionOf } = small;
+    const { files, rows, read, method_score_columns, positionOf } = small;
     requiredTables(db, tables, manifest, options, problems);
+    // Checked before waiting for the server's label runs, whose grouping can end after this process's reads.
+    const schemaVersion = manifest.schema_version ?? 1;
+    const references = referenceProblems(small, { primaryJudge, trajectoryIdsUnique: small.idsUnique, schemaVersion });
     const checks = runs && (await judgmentChecks(conn, db, { runs, small, problems, primaryJudge, options }));
     if (checks?.graded && (manifest.schema_version ?? 1) < 2)
       problems.add({
@@ -78,12 +81,8 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
         field: "grade",
         message: 'grades or NotApplicable labels need "schema_version": 2 in store.json (docs/verdict-store.md)',
       });
-    checkReferences(read, locations, files, (p) => problems.add(p), {
-      primaryJudge,
-      judgments: checks && { duplicates: checks.duplicates, references: checks.references },
-      trajectoryIdsUnique: small.idsUnique,
-      schemaVersion: manifest.schema_version ?? 1,
-    });
+    for (const p of references(checks && { duplicates: checks.duplicates, references: checks.references }))
+      problems.add(p);
     if (problems.count > 0) throw new StoreValidationError(text, problems.items, problems.dropped);
     options.onProgress?.("reading label vectors from the server");
     const labels =
@@ -164,6 +163,26 @@ function requiredTables(
     if (!tables.has(required) && !optional)
       problems.add({ file: `${db}.${required}`, message: `required table "${required}" is missing` });
   }
+}
+
+/**
+ * The store's keys and references (store/check-references.ts), checked at once without the judgments' own problems
+ * (their checks usually find none). The answer gives the problems, in checkReferences' order, given what the
+ * judgments' checks found: the first check's when they found nothing (it is a function of its inputs alone), else a
+ * check again with them in their place.
+ */
+function referenceProblems(
+  small: Pick<Awaited<ReturnType<typeof smallTables>>, "read" | "locations" | "files">,
+  o: { primaryJudge: string; trajectoryIdsUnique: boolean; schemaVersion: number },
+) {
+  const check = (judgments?: { duplicates: Problem[]; references: Problem[] }) => {
+    const found: Problem[] = [];
+    checkReferences(small.read, small.locations, small.files, (p) => found.push(p), { ...o, judgments });
+    return found;
+  };
+  const alone = check();
+  return (judgments?: { duplicates: Problem[]; references: Problem[] }) =>
+    judgments && judgments.duplicates.length + judgments.references.length > 0 ? check(judgments) : alone;
 }
 
 /**

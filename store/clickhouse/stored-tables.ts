@@ -51,8 +51,19 @@ export async function storedRows(conn: ClickhouseConnection, db: string, table: 
     const decoder = storeRowsReader(table, columns);
     return { read: decoder.read, result: () => decoder };
   });
-  const order = Array.from(storeOrder(at));
-  return { rows: order.map((k) => rows[k]), at: order.map((k) => at[k]) };
+  return inStoreOrder(rows, at);
+}
+
+/** The rows and their `_row`s put in store order (by `_row`), into arrays made at their length. */
+function inStoreOrder<T>(rows: readonly T[], at: readonly number[]): { rows: T[]; at: number[] } {
+  const order = storeOrder(at);
+  const n = order.length;
+  const ordered = { rows: new Array<T>(n), at: new Array<number>(n) };
+  for (let k = 0; k < n; k++) {
+    ordered.rows[k] = rows[order[k]];
+    ordered.at[k] = at[order[k]];
+  }
+  return ordered;
 }
 
 /** The texts of the manifest table's rows (a store has exactly one). */
