@@ -37,5 +37,8 @@ test("firstOfEachText: every text distinct marks every visit; one text repeated 
   assert.ok(firstOfEachText(distinct.length, (k) => distinct[k]).every((m) => m === 1));
   const same = firstOfEachText(3000, () => "h");
   assert.equal(same[0], 1);
-  assert.equal(same.reduce((a, b) => a + b, 0), 1);
+  assert.equal(
+    same.reduce((a, b) => a + b, 0),
+    1,
+  );
 });
