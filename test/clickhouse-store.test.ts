@@ -416,6 +416,39 @@ test("a judgment whose run finds no trajectory on its shard is caught by the run
   );
 });
 
+test("each row rule the packed label runs' screen alone must catch is caught by it (issue 57.5)", async () => {
+  // The packed runs' screen (store/clickhouse/label-runs-sql.ts packedRunsSql) asks of a row only its label's
+  // number, its run and its item's checklist position. Each database holds one planted row, a run of its own (a
+  // second judge, so no key repeats) of a trajectory and task the store holds, breaking one rule and nothing else:
+  // only the screen can send the read to the checks that name it.
+  const SFT = join(ROOT, "data", "real", "tau2-sft");
+  const defects: [string, Record<string, unknown>, RegExp][] = [
+    ["rule_label", { label: "Maybe" }, /field "label"/],
+    ["rule_none", { label: null, grade: null }, /field "label"/],
+    ["rule_run", { run: 0 }, /field "run"/],
+    ["rule_item", { item_id: "" }, /field "item_id"/],
+  ];
+  await Promise.all(
+    defects.map(async ([db, defect]) => {
+      await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+      assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+      const [row] = await sql<Record<string, unknown>>(base, `SELECT * FROM ${db}.judgments ORDER BY _row LIMIT 1`);
+      const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+      try {
+        const planted = { ...row, judge: "a second judge", _row: 900_000, ...defect };
+        await conn.insert(`${db}.judgments`, [planted], { insert_distributed_sync: 1 });
+      } finally {
+        await conn.close();
+      }
+    }),
+  );
+  for (const [db, , field] of defects) {
+    const v = await cli(["validate", `${base}/${db}`]);
+    assert.equal(v.code, 2, `${db}: ${v.stderr}`);
+    assert.match(v.stderr, new RegExp(`${db}\\.judgments, row 900001, ${field.source}`), db);
+  }
+});
+
 test("a rename that fails on one host is undone on every host: the store reads as before from both nodes (issue 57.1)", async () => {
   const HARBOR = join(ROOT, "data", "real", "harbor-sample");
   const SFT = join(ROOT, "data", "real", "tau2-sft");

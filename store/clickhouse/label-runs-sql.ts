@@ -92,20 +92,39 @@ function joinedToTrajectories(db: string, grouped: string, columns: string[]): s
 }
 
 /**
+ * A judgment's label as one number, by one lookup: Yes 1, No 2, Abstain 3 (the packed runs' two-bit codes, as the
+ * folder's store/label-vector-sql.ts PACKED_CODE_SQL), NotApplicable 4, any other text or none 0.
+ */
+const LABEL_NUMBER = "transform(ifNull(label, ''), ['Yes', 'No', 'Abstain', 'NotApplicable'], [1, 2, 3, 4], 0)";
+
+/**
  * The label runs packed (PackedRunColumns): integer sums only, whatever the checklist's length, so a run travels as a
- * few numbers however many items it judges (the bytes grow with the runs, not the judgments). An item repeats
- * when its bits carry: the sum of 1 << (k − 1) over the run's rows then differs from their OR (no run of at most 52
- * rows can overflow 64 bits).
+ * few numbers however many items it judges (the bytes grow with the runs, not the judgments).
+ *
+ * Its screen asks of each row only what a store that packing can hold may still get wrong, so that each row costs
+ * a lookup and two flags (the grouping on one shard of the scale-100 copy, alternated: 0.85–1.01 s of its CPU so,
+ * 0.98–1.41 s with the full row rules, judgments-sql.ts BAD_ROW, and the carry test of repeats). A run that holds a grade, a NotApplicable label or an item past the 52nd is `special`
+ * and the whole store is read again as label codes, screened by the full rules (codedRunsSql); so here a grade is
+ * null, and a row breaks a row rule only by a label that is none or not one of the contract's (`code` 0), by a run
+ * below 1 (`rr`, a key), or an empty trajectory or item id (no store item has one: the items were validated first;
+ * its `pos` is then 0, an item outside the checklist). An item repeats, or a row names no item of the checklist
+ * (`pos` 0), when fewer bits are set in the OR of the rows' bits 1 << (k − 1) than there are rows: a row of no item
+ * sets none.
  */
 export function packedRunsSql({ db, judgments, items }: RunTables, primaryJudge: string): string {
-  const code = "toUInt64(multiIf(ifNull(label, '') = 'Yes', 1, ifNull(label, '') = 'No', 2, 3))";
   const bit = `if(pos >= 1 AND pos <= ${PACKED_ITEMS}, toUInt64(bitShiftLeft(toUInt64(1), pos - 1)), toUInt64(0))`;
-  const repeats = `count() > any(n) OR sum(${bit}) != groupBitOr(${bit})`;
-  const grouped = `SELECT ${RUN_KEYS(primaryJudge)}, ${oddRun(repeats)} AS odd0,
-      sum(if(pos >= 1 AND pos <= 26, toUInt64(bitShiftLeft(${code}, 2 * (pos - 1))), toUInt64(0))) AS lo,
-      sum(if(pos > 26 AND pos <= ${PACKED_ITEMS}, toUInt64(bitShiftLeft(${code}, 2 * (pos - 27))), toUInt64(0))) AS hi,
-      toUInt8(countIf(grade IS NOT NULL OR label = 'NotApplicable' OR pos > ${PACKED_ITEMS}) > 0) AS special
-    FROM ${db}.${judgments} ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
+  const packed = (first: number, last: number) =>
+    `sum(if(pos >= ${first} AND pos <= ${last}, toUInt64(bitShiftLeft(toUInt64(code), 2 * (pos - ${first}))),
+      toUInt64(0)))`;
+  // Bit 1: a row whose label is none or not the contract's; bit 2: what packing cannot hold.
+  const flags = `groupBitOr(toUInt8((code = 0) + 2 * (grade IS NOT NULL OR code = 4 OR pos > ${PACKED_ITEMS})))`;
+  const repeats = `c != length(bitmaskToArray(groupBitOr(${bit})))`;
+  const grouped = `SELECT ${RUN_KEYS(primaryJudge)}, ${flags} AS flags,
+      toUInt8(bitAnd(flags, 1) = 1 OR ${repeats} OR trajectory_id = '' OR rr < 1) AS odd0,
+      ${packed(1, 26)} AS lo, ${packed(27, PACKED_ITEMS)} AS hi, toUInt8(bitAnd(flags, 2) = 2) AS special
+    FROM (SELECT trajectory_id, item_id, judge, run, grade, ${ROW_COLUMN}, ${TASK_COLUMN}, ${LABEL_NUMBER} AS code
+      FROM ${db}.${judgments})
+    ANY LEFT JOIN (${positionsSql(db, items)}) USING (${TASK_COLUMN}, item_id)
     ${RUN_GROUP}`;
   return joinedToTrajectories(db, grouped, ["size", "lo", "hi", "special"]);
 }
