@@ -229,11 +229,12 @@ function packedRunColumns(n: number) {
 }
 
 /**
- * A reader of packedRunsSql's answer into typed columns (connection.ts binaryRead), sized for `expected` runs and
- * doubled when more come: an object per run cost the read at scale 100 485,000 objects to make and collect.
+ * A reader of packedRunsSql's answer into typed columns (connection.ts binaryRead), sized at its first run for
+ * `expected()` runs and doubled when more come: an object per run cost the read at scale 100 485,000 objects to
+ * make and collect.
  */
-export function packedRunsReader(expected: number): { read: RowReader; result: () => PackedRunColumns } {
-  let runs = packedRunColumns(Math.max(expected, 1024));
+export function packedRunsReader(expected: () => number): { read: RowReader; result: () => PackedRunColumns } {
+  let runs = packedRunColumns(0);
   let length = 0;
   const [TROW, JJ, RR, FIRST, C, ODD, SIZE, LO, HI, SPECIAL] = PACKED_RUN_COLUMNS;
   const read: RowReader = (cursor) => {
@@ -248,7 +249,8 @@ export function packedRunsReader(expected: number): { read: RowReader; result: (
     const hi = cursor.uint64(HI);
     const special = cursor.uint8(SPECIAL);
     // Kept only once the run's last value is read (a run cut by a piece's end is read again).
-    if (length === runs.length) runs = grown(runs, length);
+    if (length === runs.length)
+      runs = length === 0 ? packedRunColumns(Math.max(expected(), 1024)) : grown(runs, length);
     runs.trow[length] = trow;
     runs.jj.push(jj);
     runs.rr[length] = rr;

@@ -32,10 +32,17 @@ export async function clickhouseMethodScoreColumns(
     `SELECT ${HASH} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
   );
   named.catch(() => {});
-  // The count sizes the columns the answer is decoded into as it arrives (they grow if it is short).
-  const expected = Number((await counted)[0].n);
+  // The count sizes the columns the answer is decoded into as it arrives (they grow if it is short); the answer
+  // is asked for at once, and its first row comes after the count.
+  let expected = 0;
+  counted.then(
+    ([{ n }]) => {
+      expected = Number(n);
+    },
+    () => {},
+  );
   const [raw, names] = await Promise.all([
-    conn.binaryRead(methodScoreSql(db, trajectoriesOnShard), () => rawScoresReader(expected)),
+    conn.binaryRead(methodScoreSql(db, trajectoriesOnShard), () => rawScoresReader(() => expected)),
     named,
   ]);
   const trajectories = await trajectoriesRead;
@@ -79,11 +86,11 @@ interface RawScores {
 }
 
 /**
- * A reader of methodScoreSql's answer into typed arrays (connection.ts binaryRead), sized for `expected` rows and
- * doubled if more come: no object, string or copy of the answer per row.
+ * A reader of methodScoreSql's answer into typed arrays (connection.ts binaryRead), sized at its first row for
+ * `expected()` rows and doubled if more come: no object, string or copy of the answer per row.
  */
-function rawScoresReader(expected: number): { read: RowReader; result: () => RawScores } {
-  let raw = rawScores(Math.max(expected, 1024));
+function rawScoresReader(expected: () => number): { read: RowReader; result: () => RawScores } {
+  let raw = rawScores(0);
   let length = 0;
   const read: RowReader = (cursor) => {
     const trow = cursor.uint32(TROW);
@@ -91,7 +98,7 @@ function rawScoresReader(expected: number): { read: RowReader; result: () => Raw
     const score = cursor.float64(SCORE);
     const row = cursor.uint32(ROW);
     const ok = cursor.uint8(OK);
-    if (length === raw.length) raw = grown(raw, length);
+    if (length === raw.length) raw = length === 0 ? rawScores(Math.max(expected(), 1024)) : grown(raw, length);
     raw.trow[length] = trow;
     raw.hash[length] = hash;
     raw.score[length] = score;

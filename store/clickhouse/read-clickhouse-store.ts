@@ -135,9 +135,18 @@ async function labelRuns(
   counted.catch(() => {});
   const judgments = async () => Number((await counted)[0].n);
   if (!evidence) {
-    // Sized for a run a trajectory (the columns grow if there are more).
-    const expected = Number((await counted)[0].t);
-    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), () => packedRunsReader(expected));
+    // Asked for at once: the grouping is the servers' longest work, and the counts that size its columns come
+    // back long before its first run. Sized for two runs a trajectory, at most a run a judgment (the columns grow
+    // if there are more): room never written costs nothing (its pages are not touched), while growing copied the
+    // columns into fresh ones (the scale-100 store has 485,436 runs of 484,788 trajectories).
+    let expected = 0;
+    counted.then(
+      ([{ n, t }]) => {
+        expected = Math.min(Number(n), 2 * Number(t));
+      },
+      () => {},
+    );
+    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), () => packedRunsReader(() => expected));
     if (!columns.special.includes(1)) return { packed: true, columns, judgments: await judgments() };
   }
   const rows = (await conn.binaryRows(
