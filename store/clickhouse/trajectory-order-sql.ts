@@ -2,7 +2,7 @@ import type { TrajectoryOrder } from "../../analysis/schema/trajectory-order.js"
 import type { Trajectory } from "../../analysis/schema/tables.js";
 import type { ClickhouseConnection } from "./connection.js";
 import { ROW_COLUMN } from "./table-layout.js";
-import { firstOfEachText } from "./first-of-each-text.js";
+import { leastRankOfEachText } from "./least-rank-of-each-text.js";
 
 /**
  * The store's trajectories in id order, as their `_row`s, sorted by the server: a folder's read has DuckDB sort them
@@ -40,9 +40,7 @@ export function trajectoryOrderOf(
   for (let k = 1; k < n; k++)
     if (trajectories[byRank[k]].trajectory_id === trajectories[byRank[k - 1]].trajectory_id)
       return { idsUnique: false };
-  const first = firstOfEachText(n, (k) => trajectories[byRank[k]].log_hash);
-  const kept = new Uint8Array(n);
-  for (let k = 0; k < n; k++) kept[byRank[k]] = first[k];
+  const kept = leastRankOfEachText(n, (p) => trajectories[p].log_hash, rank);
   return { idsUnique: true, order: { rank, kept } };
 }
 
