@@ -101,15 +101,15 @@ const LABEL_NUMBER = "transform(ifNull(label, ''), ['Yes', 'No', 'Abstain', 'Not
  * The label runs packed (PackedRunColumns): integer sums only, whatever the checklist's length, so a run travels as a
  * few numbers however many items it judges (the bytes grow with the runs, not the judgments).
  *
- * Its screen asks of each row only what a store that packing can hold may still get wrong, so that each row costs
- * a lookup and two flags (the grouping on one shard of the scale-100 copy, alternated: 0.85–1.01 s of its CPU so,
- * 0.98–1.41 s with the full row rules, judgments-sql.ts BAD_ROW, and the carry test of repeats). A run that holds a grade, a NotApplicable label or an item past the 52nd is `special`
- * and the whole store is read again as label codes, screened by the full rules (codedRunsSql); so here a grade is
- * null, and a row breaks a row rule only by a label that is none or not one of the contract's (`code` 0), by a run
- * below 1 (`rr`, a key), or an empty trajectory or item id (no store item has one: the items were validated first;
- * its `pos` is then 0, an item outside the checklist). An item repeats, or a row names no item of the checklist
- * (`pos` 0), when fewer bits are set in the OR of the rows' bits 1 << (k − 1) than there are rows: a row of no item
- * sets none.
+ * Its screen asks of each row only what a store that packing can hold may still get wrong, so that each row costs a
+ * lookup and two flags (the grouping on one shard of the scale-100 copy, alternated: 0.85–1.01 s of its CPU so,
+ * 0.98–1.41 s with the full row rules, judgments-sql.ts BAD_ROW, and the carry test of repeats). A run that holds a
+ * grade, a NotApplicable label or an item past the 52nd is `special` and the whole store is read again as label
+ * codes, screened by the full rules (codedRunsSql); so here a grade is null, and a row breaks a row rule only by a
+ * label that is none or not one of the contract's (`code` 0), by a run below 1 (`rr`, a key), or an empty trajectory
+ * or item id (no store item has one: the items were validated first; its `pos` is then 0, an item outside the
+ * checklist). An item repeats, or a row names no item of the checklist (`pos` 0), when fewer bits are set in the OR
+ * of the rows' bits 1 << (k − 1) than there are rows: a row of no item sets none.
  */
 export function packedRunsSql({ db, judgments, items }: RunTables, primaryJudge: string): string {
   const bit = `if(pos >= 1 AND pos <= ${PACKED_ITEMS}, toUInt64(bitShiftLeft(toUInt64(1), pos - 1)), toUInt64(0))`;
