@@ -113,6 +113,25 @@ async function copied(store: string, db: string): Promise<string> {
   return url;
 }
 
+/** The store copied to `db` on the cluster afresh (what was there dropped first): for a test that changes it. */
+async function freshCopy(store: string, db: string): Promise<string> {
+  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
+  const url = `${base}/${db}`;
+  const r = await cli(["copy", store, url, "--cluster", "gcpc_two_shards"]);
+  assert.equal(r.code, 0, r.stderr);
+  return url;
+}
+
+/** Judgment rows written into `db` on the server, through its Distributed table, each to its shard at once. */
+async function plantJudgments(db: string, rows: Record<string, unknown>[]): Promise<void> {
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+  try {
+    await conn.insert(`${db}.judgments`, rows, { insert_distributed_sync: 1 });
+  } finally {
+    await conn.close();
+  }
+}
+
 test("Terminal-Bench copied to the two-shard cluster: the judgments are Distributed over both shards", async () => {
   const r = await cli(["copy", TB, `${base}/tb`, "--cluster", "gcpc_two_shards"]);
   assert.equal(r.code, 0, r.stderr);
@@ -311,18 +330,10 @@ test("--into refuses a layout change up front, both ways, and the store stays re
 test("the server's checks reach a duplicate judgment and a row sharded under another task (issue 57.6)", async () => {
   const SFT = join(ROOT, "data", "real", "tau2-sft");
   // A fresh database per check, each written by this test.
-  for (const db of ["dup_check", "shard_check"]) {
-    await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-    assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
-  }
+  for (const db of ["dup_check", "shard_check"]) await freshCopy(SFT, db);
   const [row] = await sql<Record<string, unknown>>(base, "SELECT * FROM dup_check.judgments ORDER BY _row LIMIT 1");
-  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/dup_check`));
-  try {
-    // One duplicate: the first judgment again, one row more.
-    await conn.insert("dup_check.judgments", [{ ...row, _row: 900_000 }], { insert_distributed_sync: 1 });
-  } finally {
-    await conn.close();
-  }
+  // One duplicate: the first judgment again, one row more.
+  await plantJudgments("dup_check", [{ ...row, _row: 900_000 }]);
   const dup = await cli(["validate", `${base}/dup_check`]);
   assert.equal(dup.code, 2);
   assert.match(
@@ -343,19 +354,10 @@ test("the server's checks reach a duplicate judgment and a row sharded under ano
          AND (cityHash64(_task) % 2 = cityHash64('${firstTask}') % 2) = ${same ? 1 : 0}`,
     );
   const [[elsewhere], [beside]] = await Promise.all([pick(false), pick(true)]);
-  const conn2 = new ClickhouseConnection(parseClickhouseLocation(`${base}/shard_check`));
-  try {
-    await conn2.insert(
-      "shard_check.judgments",
-      [
-        { ...first, _row: 900_001, _task: elsewhere.t },
-        { ...first, judge: "a second judge", _row: 900_002, _task: beside.t },
-      ],
-      { insert_distributed_sync: 1 },
-    );
-  } finally {
-    await conn2.close();
-  }
+  await plantJudgments("shard_check", [
+    { ...first, _row: 900_001, _task: elsewhere.t },
+    { ...first, judge: "a second judge", _row: 900_002, _task: beside.t },
+  ]);
   const misplaced = await cli(["validate", `${base}/shard_check`]);
   assert.equal(misplaced.code, 2);
   assert.match(
@@ -378,23 +380,12 @@ test("a judgment whose run finds no trajectory on its shard is caught by the run
   // so. Each database holds one such row and nothing else wrong: a judgment of a trajectory not in the store, and a
   // judgment under a task of the other shard.
   const SFT = join(ROOT, "data", "real", "tau2-sft");
-  for (const db of ["orphan_check", "away_check"]) {
-    await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-    assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
-  }
-  const plant = async (db: string, row: Record<string, unknown>) => {
-    const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
-    try {
-      await conn.insert(`${db}.judgments`, [row], { insert_distributed_sync: 1 });
-    } finally {
-      await conn.close();
-    }
-  };
+  for (const db of ["orphan_check", "away_check"]) await freshCopy(SFT, db);
   const [orphan] = await sql<Record<string, unknown>>(
     base,
     "SELECT * FROM orphan_check.judgments ORDER BY _row LIMIT 1",
   );
-  await plant("orphan_check", { ...orphan, trajectory_id: "no-such-trajectory", _row: 900_000 });
+  await plantJudgments("orphan_check", [{ ...orphan, trajectory_id: "no-such-trajectory", _row: 900_000 }]);
   const unknown = await cli(["validate", `${base}/orphan_check`]);
   assert.equal(unknown.code, 2, unknown.stderr);
   assert.match(
@@ -407,7 +398,7 @@ test("a judgment whose run finds no trajectory on its shard is caught by the run
     base,
     `SELECT any(_task) AS t FROM away_check.judgments WHERE cityHash64(_task) % 2 != cityHash64('${task}') % 2`,
   );
-  await plant("away_check", { ...away, judge: "a second judge", _row: 900_000, _task: other.t });
+  await plantJudgments("away_check", [{ ...away, judge: "a second judge", _row: 900_000, _task: other.t }]);
   const elsewhere = await cli(["validate", `${base}/away_check`]);
   assert.equal(elsewhere.code, 2, elsewhere.stderr);
   assert.match(
@@ -430,16 +421,9 @@ test("each row rule the packed label runs' screen alone must catch is caught by 
   ];
   await Promise.all(
     defects.map(async ([db, defect]) => {
-      await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-      assert.equal((await cli(["copy", SFT, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+      await freshCopy(SFT, db);
       const [row] = await sql<Record<string, unknown>>(base, `SELECT * FROM ${db}.judgments ORDER BY _row LIMIT 1`);
-      const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
-      try {
-        const planted = { ...row, judge: "a second judge", _row: 900_000, ...defect };
-        await conn.insert(`${db}.judgments`, [planted], { insert_distributed_sync: 1 });
-      } finally {
-        await conn.close();
-      }
+      await plantJudgments(db, [{ ...row, judge: "a second judge", _row: 900_000, ...defect }]);
     }),
   );
   for (const [db, , field] of defects) {
@@ -453,8 +437,7 @@ test("a rename that fails on one host is undone on every host: the store reads a
   const HARBOR = join(ROOT, "data", "real", "harbor-sample");
   const SFT = join(ROOT, "data", "real", "tau2-sft");
   const db = "undo_check";
-  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-  assert.equal((await cli(["copy", HARBOR, `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code, 0);
+  await freshCopy(HARBOR, db);
   const before = await Promise.all([base, node2].map((u) => cli(["validate", `${u}/${db}`])));
   for (const r of before) assert.equal(r.code, 0, r.stderr);
   // Merge τ² into it, and just before the cluster-wide rename, put a table on node 2 alone under the name its
@@ -655,9 +638,7 @@ test("doubles arrive exactly as they left: subnormals, ±0, 1e300, rounding boun
   const dir = tempDir("gcpc-ch-doubles-");
   await writeStore(join(dir, "store"), store, "jsonl");
   const db = "doubles_check";
-  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-  const copy = await cli(["copy", join(dir, "store"), `${base}/${db}`, "--cluster", "gcpc_two_shards"]);
-  assert.equal(copy.code, 0, copy.stderr);
+  await freshCopy(join(dir, "store"), db);
   const bits = (v: unknown) => {
     if (typeof v !== "number") return String(v);
     const view = new DataView(new ArrayBuffer(8));
@@ -694,21 +675,14 @@ test("a 300 KB primary_judge: the store reads as the folder does, and a row nami
   const dir = tempDir("gcpc-ch-bigjudge-");
   await writeStore(join(dir, "store"), store);
   const db = "bigjudge_check";
-  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-  const copy = await cli(["copy", join(dir, "store"), `${base}/${db}`, "--cluster", "gcpc_two_shards"]);
-  assert.equal(copy.code, 0, copy.stderr);
+  await freshCopy(join(dir, "store"), db);
   await same(join(dir, "store"), `${base}/${db}`, ["leaderboard", "--format", "json"]);
   // The first judgment again on the server, naming the primary judge (rule 13: the same key as leaving it out),
   // and the folder with the same row: both name the duplicate (the folder's check ran DuckDB out of memory with a
   // copy of the name in every row).
   const [row] = await sql<Record<string, unknown>>(base, `SELECT * FROM ${db}.judgments ORDER BY _row LIMIT 1`);
   assert.equal(row.judge, null);
-  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
-  try {
-    await conn.insert(`${db}.judgments`, [{ ...row, judge: big, _row: 900_000 }], { insert_distributed_sync: 1 });
-  } finally {
-    await conn.close();
-  }
+  await plantJudgments(db, [{ ...row, judge: big, _row: 900_000 }]);
   const server = await cli(["validate", `${base}/${db}`]);
   assert.equal(server.code, 2);
   assert.match(server.stderr, /field "trajectory_id,item_id,judge,run": duplicate key \(.*judge é'/);
@@ -769,11 +743,7 @@ test("each read query answers in the column names and types its RowBinary decode
   const { methodScoreSql, METHOD_SCORE_COLUMNS } = await import("../store/clickhouse/method-score-columns.js");
   const { shardTables } = await import("../store/clickhouse/stored-tables.js");
   const db = "types_check";
-  await sql(base, `DROP DATABASE IF EXISTS ${db} ON CLUSTER gcpc_two_shards`);
-  assert.equal(
-    (await cli(["copy", join(ROOT, "data", "demo"), `${base}/${db}`, "--cluster", "gcpc_two_shards"])).code,
-    0,
-  );
+  await freshCopy(join(ROOT, "data", "demo"), db);
   const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
   try {
     const shard = await shardTables(conn, db);
