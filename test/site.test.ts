@@ -103,6 +103,29 @@ test("the test browser is offline: a request off 127.0.0.1, by name or by addres
   await page.close();
 });
 
+test("a page a test closes is the next test's page: it sees only its own document's problems, and still records them", async () => {
+  // A loopback server that takes requests and never answers: the first page's request is still in flight when
+  // its test closes the page, and is aborted by whatever the page loads next.
+  const hang = createServer(() => {});
+  await new Promise<void>((listening) => hang.listen(0, "127.0.0.1", listening));
+  const late = `http://127.0.0.1:${(hang.address() as { port: number }).port}/late`;
+  try {
+    const first = await openOffline(browser, `${origin}/design`);
+    await first.page.evaluate(`console.error("from the page before"); fetch(${JSON.stringify(late)}); 1`);
+    await first.page.close();
+    const next = await openOffline(browser, `${origin}/design`);
+    assert.equal(next.page, first.page, "the closed page is reused (no new renderer)");
+    const { page, problems } = next;
+    await page.evaluate(`fetch("http://example.com/now").catch(() => {})`);
+    await until(() => problems.failed.some((f) => f.startsWith("http://example.com/now")));
+    const before = [...problems.failed, ...problems.consoleErrors].filter((f) => /late|page before/.test(f));
+    assert.deepEqual(before, [], "nothing of the page before reaches the next test");
+    await page.close();
+  } finally {
+    hang.close();
+  }
+});
+
 test("every page declares the site's icon and the build ships it (no page asks a host for /favicon.ico)", () => {
   for (const path of PAGES) {
     const file = path === "/" ? "index.html" : `${path.slice(1)}.html`;
