@@ -302,3 +302,27 @@ test("--judge consensus --judge-corrected: the consensus is fitted without the r
     assert.ok(Math.abs(r.corrected.estimate - hand) < 1e-12, `${r.arm}: ${r.corrected.estimate} vs ${hand}`);
   }
 });
+
+test("units judged alike share one computed posterior per round, and the fit is the unit-by-unit fit bit for bit", () => {
+  // The same units twice: with 3 strata (the memo's patterns: 3 × 3^3 slots) and declared with 3,000 strata, of
+  // which only the first 3 hold units (3,000 × 27 slots is past the memo's size: every unit computed on its own).
+  const rng = seedrandom("memo");
+  const n = 3000;
+  const labels = new Int8Array(n * 3).map(() => Math.floor(rng() * 3) - 1);
+  const stratum = Int32Array.from({ length: n }, () => Math.floor(rng() * 3));
+  const reference = Int8Array.from({ length: n }, () => (rng() < 0.1 ? Math.floor(rng() * 2) : -1));
+  const weights = Float64Array.from({ length: n }, () => Math.floor(rng() * 3));
+  for (const w of [undefined, weights]) {
+    const memo = dawidSkene({ labels, judges: 3, stratum, strata: 3, reference }, w);
+    const plain = dawidSkene({ labels, judges: 3, stratum, strata: 3000, reference }, w);
+    assert.equal(memo.rounds, plain.rounds);
+    assert.ok(memo.rounds > 2, "EM ran several rounds");
+    assert.ok(
+      memo.posterior.every((p, i) => Object.is(p, plain.posterior[i])),
+      "each unit's posterior, bit for bit",
+    );
+    assert.deepEqual(memo.sensitivity, plain.sensitivity.slice(0, 3));
+    assert.deepEqual(memo.specificity, plain.specificity.slice(0, 3));
+    assert.deepEqual(memo.prior, plain.prior.slice(0, 3));
+  }
+});
