@@ -22,7 +22,7 @@ export async function benchSite(): Promise<string[]> {
     for (const path of PAGES) {
       served.bytes = 0;
       const start = performance.now();
-      const { page } = await openOffline(browser, origin + path, "commit");
+      const { page } = await openOffline(browser, origin + path, "commit", {}, true);
       await page.waitForSelector("#synthetic-banner, #real-banner", { timeout: 60_000 });
       const firstRender = performance.now() - start;
       let interactive = "";
@@ -37,7 +37,7 @@ export async function benchSite(): Promise<string[]> {
         // The same recompute at the paper's 2,000 resamples (the target: < 1 s at ≈ 4,500 trajectories).
         await page.waitForLoadState("networkidle");
         const pageBytes = served.bytes; // the second visit below is not this page's weight
-        const fast = (await openOffline(browser, `${origin}${path}?resamples=2000`, "commit")).page;
+        const fast = (await openOffline(browser, `${origin}${path}?resamples=2000`, "commit", {}, true)).page;
         await fast.waitForSelector("#recompute-ms", { timeout: 60_000 });
         const ms2000 = Number(await fast.textContent("#recompute-ms"));
         await fast.close();

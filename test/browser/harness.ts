@@ -212,8 +212,10 @@ export async function openOffline(
   url: string,
   waitUntil: "networkidle" | "commit" = "networkidle",
   view: { width?: number; colorScheme?: "light" | "dark" } = {},
+  // A page of its own, never one handed back: what a reader's new tab costs (bench/site-bench.ts times it).
+  fresh = false,
 ): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await takePage(browser);
+  const page = fresh ? await (await sharedContext(browser)).newPage() : await takePage(browser);
   // Waits end on the page's readiness (a selector), never on a clock: a loaded machine only makes them longer
   // (issue 55.5: site-explorer failed 6 of 9 tests at load 25 on fixed 30 s and 60 s waits). A page that never
   // gets ready fails the run's watchdog (scripts/run-tests.ts), not a guess at how long a load takes.
