@@ -3,6 +3,7 @@ import type { ClickhouseConnection } from "./connection.js";
 import { binaryColumn, type RowReader } from "./row-binary.js";
 import { ROW_COLUMN } from "./table-layout.js";
 import { storeOrder } from "./row-order.js";
+import { countHint } from "./count-hint.js";
 
 /**
  * A ClickHouse store's method scores as columns, as a folder's are read (store/method-score-table.ts), when
@@ -32,17 +33,10 @@ export async function clickhouseMethodScoreColumns(
     `SELECT ${HASH} AS h, any(method) AS name, uniqExact(method) AS names FROM ${db}.method_scores GROUP BY h`,
   );
   named.catch(() => {});
-  // The count sizes the columns the answer is decoded into as it arrives (they grow if it is short); the answer
-  // is asked for at once, and its first row comes after the count.
-  let expected = 0;
-  counted.then(
-    ([{ n }]) => {
-      expected = Number(n);
-    },
-    () => {},
-  );
+  // The count sizes the columns the answer is decoded into as it arrives (they grow if it is short).
+  const expected = countHint(counted, ([{ n }]) => Number(n));
   const [raw, names] = await Promise.all([
-    conn.binaryRead(methodScoreSql(db, trajectoriesOnShard), () => rawScoresReader(() => expected)),
+    conn.binaryRead(methodScoreSql(db, trajectoriesOnShard), () => rawScoresReader(expected)),
     named,
   ]);
   const trajectories = await trajectoriesRead;

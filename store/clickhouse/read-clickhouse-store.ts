@@ -38,6 +38,7 @@ import { MANIFEST_TABLE } from "./table-layout.js";
 import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
 import { StringPool } from "../string-pool.js";
 import { manifestTexts, shardTables, storedRows } from "./stored-tables.js";
+import { countHint } from "./count-hint.js";
 
 /**
  * Reads and validates a store held in ClickHouse (`clickhouse://HOST:PORT/DATABASE`, written by `gcpc copy`)
@@ -139,14 +140,8 @@ async function labelRuns(
     // back long before its first run. Sized for two runs a trajectory, at most a run a judgment (the columns grow
     // if there are more): room never written costs nothing (its pages are not touched), while growing copied the
     // columns into fresh ones (the scale-100 store has 485,436 runs of 484,788 trajectories).
-    let expected = 0;
-    counted.then(
-      ([{ n, t }]) => {
-        expected = Math.min(Number(n), 2 * Number(t));
-      },
-      () => {},
-    );
-    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), () => packedRunsReader(() => expected));
+    const expected = countHint(counted, ([{ n, t }]) => Math.min(Number(n), 2 * Number(t)));
+    const columns = await conn.binaryRead(packedRunsSql(tables, primaryJudge), () => packedRunsReader(expected));
     if (!columns.special.includes(1)) return { packed: true, columns, judgments: await judgments() };
   }
   const rows = (await conn.binaryRows(
