@@ -123,9 +123,9 @@ function mStep(u: DsUnits, t: Float64Array, weights?: Float64Array): Parameters 
  * such pattern (the memo) and copied: the values are those of the unit-by-unit loop, bit for bit.
  */
 function eStep(u: DsUnits, f: Parameters, t: Float64Array): void {
-  const keys = patternKeys(u);
-  const memo = keys ? new Float64Array(u.strata * 3 ** u.judges).fill(Number.NaN) : undefined;
   const span = 3 ** u.judges;
+  const keys = patternKeys(u);
+  const memo = keys ? new Float64Array(u.strata * span).fill(Number.NaN) : undefined;
   for (let i = 0; i < t.length; i++) {
     if (u.reference[i] >= 0 || Number.isNaN(t[i])) continue;
     if (!keys || !memo) {
@@ -139,7 +139,10 @@ function eStep(u: DsUnits, f: Parameters, t: Float64Array): void {
   }
 }
 
-/** The memo's largest size (strata × 3^judges slots); beyond it every unit is computed on its own. */
+/**
+ * The memo's largest size (strata × 3^judges slots), and never more slots than units: it is filled anew each round,
+ * which must not cost more than the round it saves. Beyond that every unit is computed on its own.
+ */
 const MEMO_SLOTS = 1 << 16;
 const keysOf = new WeakMap<DsUnits, Int32Array | null>();
 
@@ -148,7 +151,7 @@ function patternKeys(u: DsUnits): Int32Array | null {
   let keys = keysOf.get(u);
   if (keys !== undefined) return keys;
   keys = null;
-  if (u.strata * 3 ** u.judges <= MEMO_SLOTS) {
+  if (u.strata * 3 ** u.judges <= Math.min(MEMO_SLOTS, u.stratum.length)) {
     keys = new Int32Array(u.stratum.length);
     for (let i = 0; i < keys.length; i++) {
       let k = 0;
