@@ -5,7 +5,7 @@ import type { TableSchemas } from "../analysis/schema/columns.js";
 import type { RawRecord } from "./parse-text.js";
 import { RowLocations } from "./check-references.js";
 import { loadRecordJudgments } from "./judgment-table.js";
-import { fastTrajectory } from "./fast-rows.js";
+import { fastRowOf } from "./fast-rows.js";
 import { parquetMethodScoreColumns } from "./method-score-table.js";
 import type { MethodScoreColumns } from "../analysis/schema/method-score-columns.js";
 import {
@@ -122,8 +122,9 @@ function validateRecord(
   valid: unknown[],
   locations: RowLocations,
 ): void {
-  // The contract's trajectory rows skip zod when they are plainly valid (the same object, store/fast-rows.ts).
-  const fast = schema === TABLE_SCHEMAS.trajectories ? fastTrajectory(rec.values) : undefined;
+  // The contract's trajectory, item and task rows skip zod when they are plainly valid (the same object,
+  // store/fast-rows.ts).
+  const fast = fastRowOf(schema)?.(rec.values);
   const parsed = fast ? { success: true as const, data: fast } : schema.safeParse(rec.values);
   if (parsed.success) {
     if (!rec.interned) ctx.strings.internRow(parsed.data as Record<string, unknown>);

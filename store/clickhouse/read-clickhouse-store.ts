@@ -12,7 +12,7 @@ import { formatProblem, ProblemList, StoreValidationError, InputError, type Prob
 import { manifestOfText } from "../store-folder.js";
 import { checkReferences, RowLocations } from "../check-references.js";
 import { issueField, issueMessage } from "../zod-issues.js";
-import { fastTrajectory } from "../fast-rows.js";
+import { fastRow } from "../fast-rows.js";
 import type { MethodScoreColumns } from "../../analysis/schema/method-score-columns.js";
 import type { Trajectory } from "../../analysis/schema/tables.js";
 import { clickhouseMethodScoreColumns } from "./method-score-columns.js";
@@ -342,8 +342,8 @@ async function validRows(
   const locations = new RowLocations();
   stored.rows.forEach((row, k) => {
     const at = stored.at[k] + 1;
-    // A plainly valid trajectory skips zod, as a folder's does (store/fast-rows.ts).
-    const fast = table === "trajectories" ? fastTrajectory(row) : undefined;
+    // A plainly valid trajectory, item or task skips zod, as a folder's does (store/fast-rows.ts).
+    const fast = fastRow(table, row);
     const parsed = fast ? { success: true as const, data: fast } : TABLE_SCHEMAS[table].safeParse(row);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
