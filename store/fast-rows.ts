@@ -27,24 +27,27 @@ export function fastTrajectory(values: Record<string, unknown>): Trajectory | un
   return PLAIN.trajectories!(values) as Trajectory | undefined;
 }
 
-/** A check of plain rows for a strict object schema, each field by `fieldOk`. */
+/**
+ * A check of plain rows for a strict object schema, each field by `fieldOk`: one pass over the row's own keys (a
+ * key the schema does not know ends it), then its required fields, counted by bit.
+ */
 function plainRows<K extends string>(
   shape: Record<K, z.ZodType>,
   fieldOk: Record<K, (v: unknown) => boolean>,
 ): (values: Record<string, unknown>) => Record<string, unknown> | undefined {
   const keys = Object.keys(shape) as K[];
+  if (keys.length > 30) throw new Error("plainRows: a field's bit must fit a small integer");
+  // Each field's place in the schema, on an object without a prototype (so "__proto__" or "toString" is unknown).
+  const place: Record<string, number> = Object.create(null);
+  keys.forEach((key, k) => {
+    place[key] = k;
+  });
   const checks = keys.map((key) => fieldOk[key]);
   // The fields the schema requires: those whose schema refuses an absent value.
-  const required = keys.filter((key) => !shape[key].safeParse(undefined).success);
-  const inSchemaOrder = (values: Record<string, unknown>) => {
-    let at = 0;
-    for (const key in values) {
-      while (at < keys.length && keys[at] !== key) at++;
-      if (at === keys.length) return false;
-      at++;
-    }
-    return true;
-  };
+  let required = 0;
+  keys.forEach((key, k) => {
+    if (!shape[key].safeParse(undefined).success) required |= 1 << k;
+  });
   const reordered = (values: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const key of keys) if (key in values) out[key] = values[key];
@@ -52,15 +55,19 @@ function plainRows<K extends string>(
   };
   return (values) => {
     let present = 0;
-    for (let k = 0; k < keys.length; k++) {
-      if (!(keys[k] in values)) continue;
-      if (!checks[k](values[keys[k]])) return undefined;
-      present++;
+    let last = -1;
+    let inOrder = true;
+    for (const key in values) {
+      const k = place[key];
+      // A field the schema does not know (a strict object refuses it), or one its check refuses.
+      if (k === undefined || !checks[k](values[key])) return undefined;
+      present |= 1 << k;
+      if (k < last) inOrder = false;
+      last = k;
     }
-    // A required field absent, or a field the schema does not know (a strict object refuses it).
-    if (!required.every((key) => key in values) || present !== Object.keys(values).length) return undefined;
+    if ((present & required) !== required) return undefined;
     // Fields already in the schema's order (a Parquet file's columns usually are): the row itself, no copy.
-    return inSchemaOrder(values) ? values : reordered(values);
+    return inOrder ? values : reordered(values);
   };
 }
 
