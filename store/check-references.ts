@@ -257,6 +257,8 @@ class ReferenceCheck {
   prerequisites(): void {
     if (this.incomplete.has("items")) return;
     const rows = this.rows("items");
+    // Most stores list none: then there is nothing to look up (the index below is a key per item).
+    if (!rows.some((r) => prerequisitesOf(r).length > 0)) return;
     const index = new Map<string, number>();
     for (const [i, r] of rows.entries()) index.set(`${r.task_id}\u0000${r.item_id}`, i);
     rows.forEach((r, i) => {
