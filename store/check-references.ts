@@ -14,17 +14,19 @@ export interface RowLocation {
  * object per row: at 100× the paper the tables other than judgments hold 8 M rows.
  */
 export class RowLocations {
-  private readonly lines: number[] = [];
+  /** Made at the first row with a line (a Parquet file's or a database's rows have none). */
+  private lines: number[] | undefined;
   private readonly rows: number[] = [];
 
   push(line: number | undefined, row: number | undefined): void {
-    this.lines.push(line ?? 0);
+    if (line) (this.lines ??= new Array<number>(this.rows.length).fill(0)).push(line);
+    else this.lines?.push(0);
     this.rows.push(row ?? 0);
   }
 
   at(i: number): RowLocation | undefined {
-    if (i >= this.lines.length) return undefined;
-    return { line: this.lines[i] || undefined, row: this.rows[i] || undefined };
+    if (i >= this.rows.length) return undefined;
+    return { line: this.lines?.[i] || undefined, row: this.rows[i] || undefined };
   }
 }
 
@@ -161,9 +163,13 @@ class ReferenceCheck {
 
   /** items → tasks and trajectories → tasks; builds the checklist and task of every trajectory. */
   taskReferences(): void {
+    const tasksRead = !this.incomplete.has("tasks");
+    // A task's rows usually come together: a row naming the task of the row before it is known to be fine.
+    let known: string | undefined;
     const checkTask = (table: TableName, r: Row, i: number) => {
-      if (!this.incomplete.has("tasks") && !this.tasks.has(r.task_id))
-        this.problem(table, i, "task_id", `unknown task ${JSON.stringify(r.task_id)} (not in tasks)`);
+      if (r.task_id === known || !tasksRead) return;
+      if (this.tasks.has(r.task_id)) known = r.task_id;
+      else this.problem(table, i, "task_id", `unknown task ${JSON.stringify(r.task_id)} (not in tasks)`);
     };
     this.rows("items").forEach((r, i) => {
       checkTask("items", r, i);
