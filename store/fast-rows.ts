@@ -1,30 +1,21 @@
 import type { z } from "zod";
-import { ItemRow, type TableName, TaskRow, type Trajectory, TrajectoryRow } from "../analysis/schema/tables.js";
+import { ItemRow, TaskRow, TrajectoryRow } from "../analysis/schema/tables.js";
 
 /**
  * What the contract's row schema (zod) returns for a row it accepts, without running zod, for the tables read row by
  * row in bulk (trajectories, items, tasks): the row's fields in the schema's order (the row itself when they already
- * are), each checked as the schema checks it. Undefined whenever the row is not plainly valid, or its table has no
- * such check, and zod then parses it (and words its problems). Measured at scale 100: zod's parse of 2 M trajectory
- * rows, and the copy of each it returns, took about a fifth of the trajectories' read; the first parse of the 68,000
- * items and 8,900 tasks, while zod compiles its parsers, about 0.3 s of the read's main thread.
+ * are), each checked as the schema checks it. The check for rows of `schema`, none unless it is the contract's own
+ * schema of such a table; it gives undefined whenever the row is not plainly valid, and zod then parses it (and words
+ * its problems). Measured at scale 100: zod's parse of 2 M trajectory rows, and the copy of each it returns, took about
+ * a fifth of the trajectories' read; the first parse of the 68,000 items and 8,900 tasks, while zod compiles its
+ * parsers, about 0.3 s of the read's main thread.
  * test/fast-rows.test.ts checks each against zod on valid and invalid rows, key order included.
  */
-export function fastRow(table: TableName, values: Record<string, unknown>): unknown {
-  return PLAIN[table]?.(values);
-}
-
-/** fastRow for rows checked by `schema`: none unless it is the contract's own schema of such a table. */
 export function fastRowOf(schema: unknown): ((values: Record<string, unknown>) => unknown) | undefined {
   if (schema === TrajectoryRow) return PLAIN.trajectories;
   if (schema === ItemRow) return PLAIN.items;
   if (schema === TaskRow) return PLAIN.tasks;
   return undefined;
-}
-
-/** fastRow for a trajectory row. */
-export function fastTrajectory(values: Record<string, unknown>): Trajectory | undefined {
-  return PLAIN.trajectories!(values) as Trajectory | undefined;
 }
 
 /**
@@ -89,7 +80,7 @@ const T = TrajectoryRow.shape;
 const I = ItemRow.shape;
 
 /** Each field as the contract's schema checks it (zod 4: a number is finite, an int a safe integer). */
-const PLAIN: Partial<Record<TableName, (values: Record<string, unknown>) => Record<string, unknown> | undefined>> = {
+const PLAIN = {
   trajectories: plainRows(T, {
     trajectory_id: isId,
     task_id: isId,

@@ -12,7 +12,7 @@ import { formatProblem, ProblemList, StoreValidationError, InputError, type Prob
 import { manifestOfText } from "../store-folder.js";
 import { checkReferences, RowLocations } from "../check-references.js";
 import { issueField, issueMessage } from "../zod-issues.js";
-import { fastRow } from "../fast-rows.js";
+import { fastRowOf } from "../fast-rows.js";
 import type { MethodScoreColumns } from "../../analysis/schema/method-score-columns.js";
 import type { Trajectory } from "../../analysis/schema/tables.js";
 import { clickhouseMethodScoreColumns } from "./method-score-columns.js";
@@ -340,10 +340,11 @@ async function validRows(
   const rows: unknown[] = [];
   const problems: Problem[] = [];
   const locations = new RowLocations();
+  // A plainly valid trajectory, item or task skips zod, as a folder's does (store/fast-rows.ts).
+  const plain = fastRowOf(TABLE_SCHEMAS[table]);
   stored.rows.forEach((row, k) => {
     const at = stored.at[k] + 1;
-    // A plainly valid trajectory, item or task skips zod, as a folder's does (store/fast-rows.ts).
-    const fast = fastRow(table, row);
+    const fast = plain?.(row);
     const parsed = fast ? { success: true as const, data: fast } : TABLE_SCHEMAS[table].safeParse(row);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
