@@ -5,7 +5,7 @@
 // instance and detaching it costs about 1.5 ms. Each pass still sees only its own tables: its connections
 // `USE` its database, so the unqualified names of its SQL (ref_trajectories, judgments, ...) resolve there,
 // and two passes at once (a site build reads several stores) never see each other's tables.
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBInstance, DuckDBConnection } from "@duckdb/node-api";
 
 /** What a reading step asks of its database: connections (the subset of DuckDBInstance it uses). */
 export interface DuckSession {
@@ -52,6 +52,7 @@ export async function openDuckSession(
   let entry = instances.get(key);
   if (!entry) {
     const shared = (async () => {
+      const { DuckDBInstance } = await import("@duckdb/node-api");
       const instance = await DuckDBInstance.create(":memory:", config);
       const conn = await instance.connect();
       let queue: Promise<unknown> = Promise.resolve();

@@ -1,5 +1,5 @@
 import { StringPool } from "./string-pool.js";
-import { JSDuckDBValueConverter, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LabelRun, LabelVectors } from "../analysis/schema/label-vectors.js";
 import { gradeChar } from "../analysis/schema/grades.js";
 import { labelVectorSql, PACKED_ITEMS, judgmentRows, longestChecklist } from "./label-vector-sql.js";
@@ -113,6 +113,7 @@ async function listedLabelRuns(
   // trajectory's runs all fall in one bucket. Each bucket scans the whole table: buckets of 1 M lowered
   // the read's peak at scale 100 by ≈ 150 MB at the same speed, but cost 35 → 57 s at 100× the paper.
   const buckets = Math.max(1, Math.ceil(judgments / (options.bucketJudgments ?? 2_000_000)));
+  const { JSDuckDBValueConverter } = await import("@duckdb/node-api");
   const entries: { firstLoc: number; id: string; runs: LabelRun[] }[] = [];
   const entryOf = new Array<{ firstLoc: number; id: string; runs: LabelRun[] } | undefined>(trajectories.length);
   for (let b = 0; b < buckets; b++) {

@@ -1,4 +1,3 @@
-import JSZip from "jszip";
 import type { PageCapability } from "./capabilities.js";
 import { overviewData } from "./overview.js";
 import type { PreparedStore } from "../../analysis/rq/prepared.js";
@@ -27,6 +26,7 @@ export async function siteArchive(
     content: JSON.stringify(overviewData(report, prepared, report.settings, pages)),
   });
   files.push({ name: "real.json", content: JSON.stringify(realData(real, report.settings)) });
+  const { default: JSZip } = await import("jszip");
   const zip = new JSZip();
   for (const f of files) zip.file(f.name, f.content, { date: MEMBER_DATE });
   return zip.generateAsync({ type: "uint8array", compression: "STORE" });

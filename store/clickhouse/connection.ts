@@ -1,4 +1,4 @@
-import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
+import type { ClickHouseClient, ClickHouseSettings } from "@clickhouse/client";
 import { InputError } from "../problems.js";
 import { RowBinaryPieces, rowBinary, rowsOf, type BinaryColumn, type RowReader } from "./row-binary.js";
 import { streamedPost } from "./streamed-post.js";
@@ -35,30 +35,39 @@ export const answerBytes = {
 };
 
 export class ClickhouseConnection {
-  private readonly client: ClickHouseClient;
+  private clientMade?: Promise<ClickHouseClient>;
   private readonly timeoutMs = clickhouseRequest.timeoutMs;
   /** The request time-out in seconds (what ON CLUSTER statements may wait for every host). */
   get timeoutSeconds(): number {
     return this.timeoutMs / 1000;
   }
 
-  constructor(readonly location: ClickhouseLocation) {
-    // The client logs every failed request to the console itself; the caller reports them instead.
-    this.client = createClient({
-      url: location.url,
-      log: { level: ClickHouseLogLevel.OFF },
-      request_timeout: this.timeoutMs,
-      // An idle socket is closed well before the server's keep-alive (3 s on ClickHouse before 23.11, the
-      // client's 2.5 s default left 0.5 s): a socket the server had closed was reused under load, and the read
-      // failed with ECONNRESET with both servers up (issue 57.3).
-      keep_alive: { idle_socket_ttl: 1000, eagerly_destroy_stale_sockets: true },
-    });
+  constructor(readonly location: ClickhouseLocation) {}
+
+  /**
+   * The client of the JSON reads and the statements, made at its first use: its package is loaded then, not at
+   * every command's start (a folder's commands never use it).
+   */
+  private client(): Promise<ClickHouseClient> {
+    this.clientMade ??= import("@clickhouse/client").then(({ createClient, ClickHouseLogLevel }) =>
+      createClient({
+        url: this.location.url,
+        // The client logs every failed request to the console itself; the caller reports them instead.
+        log: { level: ClickHouseLogLevel.OFF },
+        request_timeout: this.timeoutMs,
+        // An idle socket is closed well before the server's keep-alive (3 s on ClickHouse before 23.11, the
+        // client's 2.5 s default left 0.5 s): a socket the server had closed was reused under load, and the read
+        // failed with ECONNRESET with both servers up (issue 57.3).
+        keep_alive: { idle_socket_ttl: 1000, eagerly_destroy_stale_sockets: true },
+      }),
+    );
+    return this.clientMade;
   }
 
   /** Rows of a SELECT, as JSON objects (64-bit integers arrive as strings: read them with Number). */
   rows<T = Record<string, unknown>>(query: string, settings?: ClickHouseSettings): Promise<T[]> {
     return this.retriedRead(query, async () => {
-      const result = await this.client.query({ query, format: "JSONEachRow", clickhouse_settings: settings });
+      const result = await (await this.client()).query({ query, format: "JSONEachRow", clickhouse_settings: settings });
       const text = await result.text();
       answerBytes.add(Buffer.byteLength(text, "utf8"));
       return text
@@ -152,7 +161,7 @@ export class ClickhouseConnection {
   /** A statement with no result rows (CREATE, RENAME, DROP). */
   async command(query: string, settings?: ClickHouseSettings): Promise<void> {
     try {
-      await this.client.command({ query, clickhouse_settings: settings });
+      await (await this.client()).command({ query, clickhouse_settings: settings });
     } catch (e) {
       throw await this.explain(e, query);
     }
@@ -161,7 +170,7 @@ export class ClickhouseConnection {
   /** Rows inserted as JSONEachRow. */
   async insert(table: string, values: readonly Record<string, unknown>[], settings?: ClickHouseSettings) {
     try {
-      await this.client.insert({
+      await (await this.client()).insert({
         table,
         values: values as Record<string, unknown>[],
         format: "JSONEachRow",
@@ -209,7 +218,7 @@ export class ClickhouseConnection {
   }
 
   close(): Promise<void> {
-    return this.client.close();
+    return this.clientMade ? this.clientMade.then((c) => c.close()) : Promise.resolve();
   }
 
   /**
@@ -220,8 +229,10 @@ export class ClickhouseConnection {
     const message = String((e as { message?: string }).message ?? e);
     if (!/All connection tries failed/.test(message)) return this.failure(e, what);
     const tries = [...message.matchAll(/Exception: (.+?) \(([^()\s]+:\d+)\)/g)].map((m) => ({ cause: m[1], at: m[2] }));
-    const shards = await this.client
-      .query({ query: "SELECT cluster, shard_num, host_address, port FROM system.clusters", format: "JSONEachRow" })
+    const shards = await this.client()
+      .then((c) =>
+        c.query({ query: "SELECT cluster, shard_num, host_address, port FROM system.clusters", format: "JSONEachRow" }),
+      )
       .then((r) => r.json<{ cluster: string; shard_num: number; host_address: string; port: number }>())
       .catch(() => []);
     const named = [...new Set(tries.map((t) => t.at))].map((at) => {

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBInstance, DuckDBConnection } from "@duckdb/node-api";
 import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
 import type { Store } from "../../analysis/schema/store.js";
 import { tableColumns } from "../../analysis/schema/columns.js";
@@ -111,7 +111,7 @@ class ParquetSink {
   ) {}
 
   static async open(file: string): Promise<ParquetSink> {
-    const duck = await DuckDBInstance.create(file);
+    const duck = await (await import("@duckdb/node-api")).DuckDBInstance.create(file);
     return new ParquetSink(duck, await duck.connect());
   }
 

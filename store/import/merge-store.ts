@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBInstance } from "@duckdb/node-api";
 import type { Store } from "../../analysis/schema/store.js";
 import { TABLE_NAMES, type TableName } from "../../analysis/schema/tables.js";
 import { decodeUtf8, parseCsv, parseJsonl } from "../parse-text.js";
@@ -29,7 +29,8 @@ export async function storeRows(
   const manifest = readManifest(dir, (p) => problems.push(p.message));
   if (problems.length) throw new InputError(`--into ${dir}: store.json: ${problems[0]}`);
   const store: Record<string, unknown> = { manifest };
-  const instance = format === "parquet" ? await DuckDBInstance.create(":memory:") : undefined;
+  const instance =
+    format === "parquet" ? await (await import("@duckdb/node-api")).DuckDBInstance.create(":memory:") : undefined;
   const conn = instance ? await instance.connect() : undefined;
   try {
     for (const [table, names] of files) {

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { csvParse, tsvParse } from "d3";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { InputError } from "../problems.js";
 
 /** A cell of a user's table: what CSV/TSV give (text), or JSONL/Parquet values. Empty and null are absent. */
@@ -92,6 +91,7 @@ function jsonlTable(file: string, text: string): UserTable {
 }
 
 async function parquetTable(file: string): Promise<UserTable> {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
   const instance = await DuckDBInstance.create(":memory:");
   const conn = await instance.connect();
   try {

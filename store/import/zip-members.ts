@@ -1,5 +1,5 @@
 import { inflateRawSync } from "node:zlib";
-import { decompress as zstdDecompress } from "fzstd";
+import { createRequire } from "node:module";
 
 /**
  * The members of a zip archive (an Inspect `.eval` log), read from the format's definition (PKWARE APPNOTE
@@ -88,7 +88,7 @@ function memberBytes(buf: Buffer, name: string, method: number, local: number, s
   try {
     if (method === 0) return Buffer.from(data);
     if (method === 8) return inflateRawSync(data);
-    if (method === 93) return Buffer.from(zstdDecompress(data));
+    if (method === 93) return Buffer.from(zstd().decompress(data));
   } catch (e) {
     throw new ZipError(`member ${name} (${METHODS[method]}): cannot decompress (${(e as Error).message})`);
   }
@@ -96,3 +96,6 @@ function memberBytes(buf: Buffer, name: string, method: number, local: number, s
     `member ${name} uses zip compression method ${method}, which is not read here (stored, deflate and zstd are)`,
   );
 }
+
+/** fzstd, loaded at the first zstd member, not at every command's start (its CommonJS build: pure functions). */
+const zstd = (): typeof import("fzstd") => createRequire(import.meta.url)("fzstd");

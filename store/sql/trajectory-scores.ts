@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 
 /**
  * Per-trajectory plain GCPC as one SQL GROUP BY over the store's files (scoring as plain SQL
@@ -50,6 +50,7 @@ export interface TrajectoryScoreColumns {
 
 /** Runs the query over a Parquet store folder; the result is columnar (one typed array per column). */
 export async function trajectoryScores(dir: string, primaryJudge: string): Promise<TrajectoryScoreColumns> {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
   const duck = await DuckDBInstance.create(":memory:");
   const conn = await duck.connect();
   try {
