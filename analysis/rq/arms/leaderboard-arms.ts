@@ -67,6 +67,30 @@ export function ratio(a: Arm, w: ArrayLike<number> | null): number {
   return weightedRatio(w ?? new Float64Array(a.sum.length).fill(1), a.sum, a.count);
 }
 
+/**
+ * `ratio(a, w)` as a function of the draw `w`, summing only over the tasks the arm holds (a sum or a count not 0), in
+ * task order. A task it does not hold adds w·0 to both sums, which leaves their bits as they are (each starts at +0
+ * and stays non-negative zero or a number), so the value is ratio(a, w)'s bit for bit. At scale 100 an arm holds
+ * about a third of the board's 8,886 tasks, and the dense sums were 3.9 s of the leaderboard's 10.7 s.
+ */
+export function drawRatio(a: Arm): (w: ArrayLike<number>) => number {
+  const held: number[] = [];
+  for (let t = 0; t < a.sum.length; t++) if (a.sum[t] !== 0 || a.count[t] !== 0) held.push(t);
+  const tasks = Int32Array.from(held);
+  const sum = Float64Array.from(held, (t) => a.sum[t]);
+  const count = Float64Array.from(held, (t) => a.count[t]);
+  return (w) => {
+    let s = 0;
+    let n = 0;
+    for (let k = 0; k < tasks.length; k++) {
+      const x = w[tasks[k]];
+      s += x * sum[k];
+      n += x * count[k];
+    }
+    return n > 0 ? s / n : NaN;
+  };
+}
+
 /** Mean over runs (trial indices) of the run's value, and the SE over runs (sd / √runs). */
 export function runFigure(a: Arm): LeaderboardRow["runs"] {
   const values = [...a.byRun.values()].map((r) => r.sum / r.n);

@@ -1,7 +1,7 @@
 // The leaderboard's rank intervals (every arm re-ranked on each draw of the tasks) and simultaneous rank sets.
 import { bootstrapIntervals, type BootstrapSettings } from "../../estimates/bootstrap-interval.js";
 import { jointRankSets } from "../../stats/joint-rank-sets.js";
-import { ratio, type Arm } from "./leaderboard-arms.js";
+import { drawRatio, ratio, type Arm } from "./leaderboard-arms.js";
 
 /** Ranks 1 = highest value, ties sharing the average of their ranks. */
 export function ranksOf(values: ArrayLike<number>, out: Float64Array): void {
@@ -28,11 +28,12 @@ export function rankIntervals(arms: Arm[], clusters: number, settings: Bootstrap
   const none = arms.map(() => null);
   if (clusters < 2) return { estimate: [...estimate], rankCi: none, valueCi: none, bootstrap: null, joint: null };
   const statistics: Record<string, (w: Float64Array) => number> = {};
+  const onDraw = arms.map(drawRatio);
   // On each draw the first statistic computes every arm's value and rank; the others read them (in order).
   arms.forEach((_, i) => {
     statistics[`value:${i}`] = (w) => {
       if (i === 0) {
-        for (let j = 0; j < arms.length; j++) values[j] = ratio(arms[j], w);
+        for (let j = 0; j < arms.length; j++) values[j] = onDraw[j](w);
         ranksOf(values, ranks);
       }
       return values[i];
