@@ -736,6 +736,29 @@ test("a later copy drops what a killed copy staged, and leaves what a running co
   await same(join(ROOT, "data", "real", "tau2-sft"), url, ["leaderboard", "--format", "json"]);
 });
 
+test("a read of a cluster store on this machine holds each server to its share of the cores less one", async () => {
+  const { storeTables } = await import("../store/clickhouse/stored-tables.js");
+  const { readThreads, readThreadsOf } = await import("../store/clickhouse/read-threads.js");
+  const { availableParallelism } = await import("node:os");
+  const db = "threads_check";
+  await freshCopy(join(ROOT, "data", "demo"), db);
+  const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
+  try {
+    const { clusters } = await storeTables(conn, db);
+    assert.deepEqual(clusters, ["gcpc_two_shards"], "the cluster its Distributed tables name");
+    // The script's two shards, both on loopback ports: two servers on this machine's cores.
+    const shards = [
+      { host_address: "127.0.0.1", port: 1 },
+      { host_address: "127.0.0.1", port: 2 },
+    ];
+    const expected = readThreads({ host: "127.0.0.1", shards, cores: availableParallelism() });
+    assert.equal(expected, Math.max(1, Math.floor((availableParallelism() - 1) / 2)));
+    assert.equal(await readThreadsOf(conn, clusters), expected);
+  } finally {
+    await conn.close();
+  }
+});
+
 test("each read query answers in the column names and types its RowBinary decoder reads (issue 57.5)", async () => {
   const { packedRunsSql, PACKED_RUN_COLUMNS, codedRunsSql, codedRunColumns } = await import(
     "../store/clickhouse/label-runs-sql.js"

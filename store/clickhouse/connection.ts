@@ -42,6 +42,9 @@ export class ClickhouseConnection {
     return this.timeoutMs / 1000;
   }
 
+  /** Settings every read (a SELECT) of this connection sends beside its own (read-threads.ts: max_threads). */
+  readSettings: Record<string, number> = {};
+
   constructor(readonly location: ClickhouseLocation) {}
 
   /**
@@ -67,7 +70,11 @@ export class ClickhouseConnection {
   /** Rows of a SELECT, as JSON objects (64-bit integers arrive as strings: read them with Number). */
   rows<T = Record<string, unknown>>(query: string, settings?: ClickHouseSettings): Promise<T[]> {
     return this.retriedRead(query, async () => {
-      const result = await (await this.client()).query({ query, format: "JSONEachRow", clickhouse_settings: settings });
+      const result = await (await this.client()).query({
+        query,
+        format: "JSONEachRow",
+        clickhouse_settings: { ...this.readSettings, ...settings },
+      });
       const text = await result.text();
       answerBytes.add(Buffer.byteLength(text, "utf8"));
       return text
@@ -126,7 +133,7 @@ export class ClickhouseConnection {
    */
   private async streamed(query: string, settings: Record<string, string | number>, piece: (b: Buffer) => void) {
     let failure: DecodeFailure | undefined;
-    await this.post(settings, Buffer.from(`${query} FORMAT RowBinary`, "utf8"), (b) => {
+    await this.post({ ...this.readSettings, ...settings }, Buffer.from(`${query} FORMAT RowBinary`, "utf8"), (b) => {
       try {
         piece(b);
       } catch (e) {

@@ -37,7 +37,8 @@ import { startTrajectoryOrder, trajectoryOrderOf } from "./trajectory-order-sql.
 import { MANIFEST_TABLE } from "./table-layout.js";
 import { labelVectorsByPosition, PackedLabels } from "../packed-label-runs.js";
 import { StringPool } from "../string-pool.js";
-import { manifestTexts, shardTables, storedRows } from "./stored-tables.js";
+import { manifestTexts, storeTables, storedRows } from "./stored-tables.js";
+import { readThreadsOf } from "./read-threads.js";
 import { countHint } from "./count-hint.js";
 
 /**
@@ -56,9 +57,10 @@ export async function readClickhouseStore(text: string, options: ReadStoreOption
   try {
     options.onProgress?.(`connecting to ${location.url}`);
     await conn.reach();
-    const shard = await storeTablesIn(conn, text, db);
+    const { shard, clusters } = await storeTablesIn(conn, text, db);
     const tables = new Set(shard.keys());
-    const manifest = await readManifestRow(conn, text, db);
+    const [manifest, threads] = await Promise.all([readManifestRow(conn, text, db), readThreadsOf(conn, clusters)]);
+    if (threads !== undefined) conn.readSettings = { max_threads: threads };
     const primaryJudge = manifest.primary_judge ?? DEFAULT_JUDGE;
     const problems = new ProblemList(options.maxProblems ?? 50);
     const judged = tables.has("judgments") && tables.has("trajectories") && tables.has("items");
@@ -300,14 +302,14 @@ function withTrajectoryFacts<T extends Awaited<ReturnType<typeof validRows>>>(t:
 }
 
 /**
- * The store tables the database holds, each with its shard table (stored-tables.ts shardTables); an InputError when
- * there is no such database or it holds no store.
+ * The store tables the database holds, each with its shard table, and its clusters (stored-tables.ts storeTables); an
+ * InputError when there is no such database or it holds no store.
  */
-async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string): Promise<Map<string, string>> {
+async function storeTablesIn(conn: ClickhouseConnection, text: string, db: string) {
   const dbs = await conn.rows(`SELECT name FROM system.databases WHERE name = ${sqlString(db)}`);
   if (dbs.length === 0) throw new InputError(`${text}: no database "${db}" on the server`);
-  const set = await shardTables(conn, db);
-  if (!set.has(MANIFEST_TABLE))
+  const set = await storeTables(conn, db);
+  if (!set.shard.has(MANIFEST_TABLE))
     throw new InputError(
       `${text}: database "${db}" is not a gcpc store ` +
         `(it has no ${MANIFEST_TABLE} table; gcpc copy STORE ${text} writes one)`,

@@ -78,14 +78,27 @@ export async function manifestTexts(conn: ClickhouseConnection, db: string): Pro
  * only: the rows of one task, which the layout keeps on one shard (issue 57.5).
  */
 export async function shardTables(conn: ClickhouseConnection, db: string): Promise<Map<string, string>> {
+  return (await storeTables(conn, db)).shard;
+}
+
+/** shardTables' map, and the clusters the Distributed tables spread over (none for a store on one server). */
+export async function storeTables(
+  conn: ClickhouseConnection,
+  db: string,
+): Promise<{ shard: Map<string, string>; clusters: string[] }> {
   const rows = await conn.rows<{ name: string; engine: string; engine_full: string }>(
     `SELECT name, engine, engine_full FROM system.tables WHERE database = ${sqlString(db)}`,
   );
-  return new Map(
+  const clusters = new Set<string>();
+  const shard = new Map(
     rows.map((r) => {
-      const local =
-        r.engine === "Distributed" ? /^Distributed\(\s*[^,]+,\s*[^,]+,\s*'?([^',\s)]+)/.exec(r.engine_full) : null;
-      return [r.name, local ? local[1] : r.name];
+      const named =
+        r.engine === "Distributed"
+          ? /^Distributed\(\s*'?([^',\s]+)'?,\s*[^,]+,\s*'?([^',\s)]+)/.exec(r.engine_full)
+          : null;
+      if (named) clusters.add(named[1]);
+      return [r.name, named ? named[2] : r.name];
     }),
   );
+  return { shard, clusters: [...clusters] };
 }
