@@ -24,7 +24,10 @@ export function readThreads(o: {
   return Math.max(1, Math.floor((o.cores - 1) / servers));
 }
 
-/** readThreads for a store whose Distributed tables spread over `clusters` (none: one server), as the server lists them. */
+/**
+ * readThreads for a store whose Distributed tables spread over `clusters` (none: one server), as the server lists
+ * their shards.
+ */
 export async function readThreadsOf(
   conn: ClickhouseConnection,
   clusters: readonly string[],
