@@ -50,6 +50,8 @@ function indicesDrawn(job: AnalysisJob): number {
       return r * job.columns.clusters;
     case "separation":
       return r * job.sums.nPass.length;
+    case "leaderboard-pair":
+      return r * job.d.length;
   }
 }
 function drawnResamples(job: AnalysisJob): number {

@@ -22,6 +22,7 @@ import { judgesMarkdown } from "../report/judges-render.js";
 import { prettyJsonChunks } from "../report/json-chunks.js";
 import { writeFileAtomic } from "../store/write-store.js";
 import { loadValidStore, type Progress } from "./commands.js";
+import { jobRunnerFor } from "./job-worker.js";
 import { UsageError } from "./errors.js";
 import { choiceOption, intOption, type Parsed } from "./options.js";
 import type { Io } from "./terminal.js";
@@ -184,7 +185,14 @@ export async function leaderboardCommand({ values, positionals }: Parsed, io: Io
   }
   progress("grouping the trajectories into arms");
   const prepared = judge === CONSENSUS_JUDGE ? consensusPrepared(store, corrected) : prepareStore(store);
-  const r = leaderboard(prepared, { by, metric, k, judge, settings, top, stage: progress, corrected });
+  // The pairwise tests on a second thread for a large store (cli/job-worker.ts); the same rows without it.
+  const runner = jobRunnerFor(store.trajectories.length);
+  let r: ReturnType<typeof leaderboard>;
+  try {
+    r = leaderboard(prepared, { by, metric, k, judge, settings, top, stage: progress, corrected, runner });
+  } finally {
+    await runner?.close();
+  }
   if ("available" in r) throw new UsageError(`leaderboard not available: ${r.reason}`);
   const text =
     format === "json"

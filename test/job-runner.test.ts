@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readStore } from "../store/read-store.js";
 import { analyzeStore } from "../analysis/rq/report.js";
 import { DEFAULT_SETTINGS } from "../analysis/estimates/bootstrap-interval.js";
-import { runJob, startJobs, type AnalysisJob } from "../analysis/rq/jobs.js";
+import { runJob, startJobs, type AnalysisJob, type JobRunner } from "../analysis/rq/jobs.js";
 import { rq1Plan } from "../analysis/rq/rq1-discrimination.js";
 import { prepareStore } from "../analysis/rq/prepared.js";
 import { WorkerJobRunner } from "../cli/job-worker.js";
@@ -103,5 +103,41 @@ test("jobs whose columns are SharedArrayBuffers (keptColumn, large stores) give 
     assert.equal(JSON.stringify(pending.wait()), JSON.stringify(jobs.map(runJob)));
   } finally {
     await runner.close();
+  }
+});
+
+test("the leaderboard with its pairwise tests on the worker is the leaderboard drawn on this thread alone", async () => {
+  const { leaderboard } = await import("../analysis/rq/arms/leaderboard.js");
+  const { store } = await readStore(demo);
+  const p = prepareStore(store);
+  const settings = { ...DEFAULT_SETTINGS, resamples: 300, headline_resamples: 300 };
+  for (const metric of ["pass_rate", "gcpc"] as const) {
+    const alone = leaderboard(p, { by: ["harness", "model"], metric, settings });
+    const worker = new WorkerJobRunner();
+    // This thread claims no pair before the worker has drawn one (it starts slower than the demo's rank intervals).
+    const runner: JobRunner = {
+      submit(jobs) {
+        const before = worker.posted;
+        const pending = worker.submit(jobs);
+        const pause = new Int32Array(new SharedArrayBuffer(4));
+        return {
+          help: () => {},
+          wait: () => {
+            for (const until = Date.now() + 60_000; worker.posted === before && Date.now() < until; )
+              Atomics.wait(pause, 0, 0, 5);
+            return pending.wait();
+          },
+        };
+      },
+    };
+    try {
+      const shared = leaderboard(p, { by: ["harness", "model"], metric, settings, runner });
+      assert.ok(!("available" in shared) && shared.pairwise.length >= 3, `${metric}: some pairs tested`);
+      assert.ok(worker.posted > 0, `${metric}: the worker drew some pairs`);
+      // Every pair the worker drew is the pair this thread draws (each is seeded by its figure's name).
+      assert.equal(JSON.stringify(shared), JSON.stringify(alone), metric);
+    } finally {
+      await worker.close();
+    }
   }
 });

@@ -4,6 +4,8 @@ import { pairedAucColumns, type PairedDelta, type PairedJob } from "./rq1-discri
 import { transitionTests, type TransitionJob, type TransitionTests } from "./rq3-skill-effects.js";
 import { separationInterval, type SeparationInterval, type SeparationJob } from "./rq4-ablations.js";
 import type { NotAvailable } from "../estimates/not-defined.js";
+import { pairRow, type PairJob } from "./arms/leaderboard-pair-job.js";
+import type { PairwiseRow } from "./arms/leaderboard-types.js";
 
 /**
  * The analyses' heaviest independent pieces, as plain data: each is a pure function of its job, seeded
@@ -11,9 +13,16 @@ import type { NotAvailable } from "../estimates/not-defined.js";
  * statistics on both cores). Each carries its rows as typed columns, which a structured clone copies to
  * a worker thread unchanged.
  */
-export type AnalysisJob = AucJob | PairedJob | UpliftJob | TransitionJob | SeparationJob;
+export type AnalysisJob = AucJob | PairedJob | UpliftJob | TransitionJob | SeparationJob | PairJob;
 
-export type JobResult = AucEstimate | PairedDelta | NotAvailable | UpliftRow | TransitionTests | SeparationInterval;
+export type JobResult =
+  | AucEstimate
+  | PairedDelta
+  | NotAvailable
+  | UpliftRow
+  | TransitionTests
+  | SeparationInterval
+  | PairwiseRow;
 
 export type { AucJob };
 
@@ -30,6 +39,8 @@ export function runJob(job: AnalysisJob): JobResult {
       return transitionTests(job);
     case "separation":
       return separationInterval(job);
+    case "leaderboard-pair":
+      return pairRow(job);
   }
 }
 
@@ -63,6 +74,8 @@ function rowsOf(job: AnalysisJob): number {
       return job.columns.deltas.length;
     case "separation":
       return job.sums.nPass.length; // a separation draws over its tasks' sums, not its rows
+    case "leaderboard-pair":
+      return job.d.length;
   }
 }
 

@@ -8,10 +8,11 @@ import { isBinary, type PreparedStore } from "../prepared.js";
 import { PLAIN } from "../../scoring/official-outcome.js";
 import type { CorrectionOptions } from "./judge-corrected.js";
 import type { LeaderboardMetric, Leaderboard } from "./leaderboard-types.js";
-import { groupArms, perTaskAttempts, type Arm } from "./leaderboard-arms.js";
+import { groupArms, perTaskAttempts, ratio, type Arm } from "./leaderboard-arms.js";
+import type { JobRunner } from "../jobs.js";
 import { rankIntervals } from "./leaderboard-ranks.js";
 import { armRows } from "./leaderboard-rows.js";
-import { topPairwise } from "./leaderboard-pairwise.js";
+import { startTopPairwise } from "./leaderboard-pairwise.js";
 import { correctionRefused, correctRows } from "./leaderboard-correction.js";
 
 export type { LeaderboardMetric, LeaderboardRow, PairwiseRow, Leaderboard } from "./leaderboard-types.js";
@@ -39,6 +40,8 @@ export function leaderboard(
     stage?: (what: string) => void;
     /** GCPC only: each arm's mean corrected towards the store's reference judge (prediction-powered inference). */
     corrected?: CorrectionOptions;
+    /** Another thread for the pairwise tests (the same rows without it: each pair is seeded by its figure). */
+    runner?: JobRunner;
   },
 ): Leaderboard | NotAvailable {
   const stage = o.stage ?? (() => undefined);
@@ -72,12 +75,12 @@ export function leaderboard(
   }
   // One arm is a leaderboard of one row (no pairs, no joint sets): the Real evaluations page lists every arm.
   stage(`rank intervals of ${arms.length} arms over ${ids.length} tasks (${o.settings.resamples} resamples)`);
+  // The pairwise tests start first, so that a runner's thread draws them while this one draws the rank intervals.
+  const order = byValue(arms);
+  const pending = o.pairwise === false ? null : startTopPairwise(arms, order, clusters, o, stage);
   const ranks = rankIntervals(arms, clusters, o.settings);
   const rows = armRows(arms, ranks, attempted);
-  const order = rows
-    .map((_, i) => i)
-    .sort((x, y) => rows[y].value - rows[x].value || compareCodePoints(rows[x].arm, rows[y].arm));
-  const tests = o.pairwise === false ? null : topPairwise(arms, rows, order, clusters, o, stage);
+  const tests = pending?.finish(rows) ?? null;
   let correction: Leaderboard["correction"];
   if (o.corrected) {
     const refused = correctionRefused(p, metric, judge);
@@ -110,6 +113,15 @@ export function leaderboard(
         }
       : null,
   };
+}
+
+/**
+ * The arms' indices by value, best first, ties by arm name: the rows' order (each row's value is ratio(a, null),
+ * leaderboard-rows.ts), known before the rank intervals.
+ */
+function byValue(arms: Arm[]): number[] {
+  const values = arms.map((a) => ratio(a, null));
+  return values.map((_, i) => i).sort((x, y) => values[y] - values[x] || compareCodePoints(arms[x].arm, arms[y].arm));
 }
 
 /** What a metric's value is, as the estimator line says it. */
