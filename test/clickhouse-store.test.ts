@@ -764,12 +764,12 @@ test("each read query answers in the column names and types its RowBinary decode
     "../store/clickhouse/label-runs-sql.js"
   );
   const { methodScoreSql, METHOD_SCORE_COLUMNS } = await import("../store/clickhouse/method-score-columns.js");
-  const { shardTables } = await import("../store/clickhouse/stored-tables.js");
+  const { storeTables } = await import("../store/clickhouse/stored-tables.js");
   const db = "types_check";
   await freshCopy(join(ROOT, "data", "demo"), db);
   const conn = new ClickhouseConnection(parseClickhouseLocation(`${base}/${db}`));
   try {
-    const shard = await shardTables(conn, db);
+    const { shard } = await storeTables(conn, db);
     const items = shard.get("items")!;
     assert.match(items, /^items_local_[0-9a-f]{8}$/, "the items' shard table");
     const runTables = { db, judgments: shard.get("judgments")!, items };

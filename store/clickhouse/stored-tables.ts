@@ -75,13 +75,9 @@ export async function manifestTexts(conn: ClickhouseConnection, db: string): Pro
  * Each table of `db` and the table that holds its rows on a shard: the shard table a Distributed table names
  * (`Distributed(cluster, db, table_local_TOKEN, key)`), or the table itself on one server. A query that starts
  * from a Distributed table runs on every shard, and a join or IN on a shard table there reads that shard's rows
- * only: the rows of one task, which the layout keeps on one shard (issue 57.5).
+ * only: the rows of one task, which the layout keeps on one shard (issue 57.5). With it, the clusters the
+ * Distributed tables spread over (none for a store on one server).
  */
-export async function shardTables(conn: ClickhouseConnection, db: string): Promise<Map<string, string>> {
-  return (await storeTables(conn, db)).shard;
-}
-
-/** shardTables' map, and the clusters the Distributed tables spread over (none for a store on one server). */
 export async function storeTables(
   conn: ClickhouseConnection,
   db: string,

@@ -4,7 +4,7 @@ import { holm } from "../../stats/multiplicity.js";
 import { startJobs, type JobRunner } from "../jobs.js";
 import type { LeaderboardRow, PairwiseRow, Leaderboard } from "./leaderboard-types.js";
 import type { Arm } from "./leaderboard-arms.js";
-import { pairJob, pairRow, type PairJob } from "./leaderboard-pair-job.js";
+import { pairJob, type PairJob } from "./leaderboard-pair-job.js";
 
 /** The arms the pairwise tests cover by default: the site's heat map and the CLI's table stay readable. */
 export const PAIRWISE_TOP = 20;
@@ -57,10 +57,6 @@ export function startTopPairwise(
   };
 }
 
-export function pairwiseRows(arms: Arm[], clusters: number, settings: BootstrapSettings): PairwiseRow[] {
-  return startPairwiseRows(arms, clusters, settings)();
-}
-
 /** Every pair's test started (on `runner` when given); the function gives their rows with Holm's p. */
 function startPairwiseRows(
   arms: Arm[],
@@ -77,11 +73,6 @@ function startPairwiseRows(
     const adjusted = holm(rows.map((r) => r.p));
     return rows.map((r, k) => ({ ...r, p_holm: adjusted[k] }));
   };
-}
-
-/** Two arms on their common tasks: per task, the difference of their means; averaged; clustered by task. */
-export function pairOf(a: Arm, b: Arm, clusters: number, settings: BootstrapSettings): PairwiseRow {
-  return pairRow(pairJob(a, b, clusters, settings));
 }
 
 /**
